@@ -1,0 +1,62 @@
+#include <gdmap/reader/compressed_int.hpp>
+
+namespace gdmap {
+namespace {
+
+// Reads the raw form (the width's payload bits) and its length.
+CompressedIntError decodeRaw(ByteSpan bytes, std::uint32_t& payload, std::uint8_t& length) {
+  if (bytes.empty()) return CompressedIntError::Empty;
+  const std::uint8_t lead = bytes[0];
+  if ((lead & 0x80) == 0) {
+    payload = lead;
+    length = 1;
+  } else if ((lead & 0xC0) == 0x80) {
+    if (bytes.size() < 2) return CompressedIntError::Truncated;
+    payload = (std::uint32_t{lead} & 0x3F) << 8 | bytes[1];
+    length = 2;
+  } else if ((lead & 0xE0) == 0xC0) {
+    if (bytes.size() < 4) return CompressedIntError::Truncated;
+    payload = (std::uint32_t{lead} & 0x1F) << 24 | std::uint32_t{bytes[1]} << 16 |
+              std::uint32_t{bytes[2]} << 8 | bytes[3];
+    length = 4;
+  } else {
+    return CompressedIntError::InvalidLead;
+  }
+  return CompressedIntError::None;
+}
+
+}  // namespace
+
+CompressedIntError decodeCompressedUInt(ByteSpan bytes, DecodedUInt& out) {
+  const CompressedIntError e = decodeRaw(bytes, out.value, out.length);
+  if (e != CompressedIntError::None) return e;
+  out.minimal = out.length == (out.value <= 0x7F ? 1 : out.value <= 0x3FFF ? 2 : 4);
+  return CompressedIntError::None;
+}
+
+CompressedIntError decodeCompressedInt(ByteSpan bytes, DecodedInt& out) {
+  std::uint32_t payload = 0;
+  const CompressedIntError e = decodeRaw(bytes, payload, out.length);
+  if (e != CompressedIntError::None) return e;
+  const unsigned bits = out.length == 1 ? 7 : out.length == 2 ? 14 : 29;
+  // Undo the rotation: bit 0 is the sign; the rest is the value shifted by one.
+  std::uint32_t twos = (payload >> 1) | ((payload & 1u) << (bits - 1));
+  if (payload & 1u) twos |= ~((1u << bits) - 1);  // sign-extend from the width
+  out.value = static_cast<std::int32_t>(twos);
+  const std::int32_t v = out.value;
+  const std::uint8_t shortest = (v >= -(1 << 6) && v < (1 << 6)) ? 1 : (v >= -(1 << 13) && v < (1 << 13)) ? 2 : 4;
+  out.minimal = out.length == shortest;
+  return CompressedIntError::None;
+}
+
+std::string_view describe(CompressedIntError error) {
+  switch (error) {
+    case CompressedIntError::None: return "no error";
+    case CompressedIntError::Empty: return "expected a compressed integer, found the end of the data";
+    case CompressedIntError::Truncated: return "truncated compressed integer: its lead byte announces more bytes than remain";
+    case CompressedIntError::InvalidLead: return "invalid compressed integer: lead byte 111xxxxx has no encoding";
+  }
+  return "unknown error";
+}
+
+}  // namespace gdmap

@@ -1,0 +1,37 @@
+#pragma once
+// Validation of a generic dictionary map against every rule of FORMAT.md §1,
+// and the canonical-form check.
+#include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/diagnostic.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace gdmap {
+
+struct CheckOptions {
+  bool strict = false;              // warnings count as errors
+  std::size_t maxDiagnostics = 100;  // stop collecting after this many
+};
+
+struct CheckReport {
+  std::vector<Diagnostic> diagnostics;  // in order of offset where possible
+  std::size_t errors = 0;
+  std::size_t warnings = 0;
+  bool truncated = false;  // more problems than maxDiagnostics
+  bool valid = false;      // no error (with strict: no warning either)
+};
+
+CheckReport checkMap(ByteSpan map, const CheckOptions& options = {});
+
+// For a map checkMap() accepts: whether its bytes are exactly what the
+// builder writes for its content, and if not, the first canonical rule it
+// breaks (rule id, path and a sentence in the Diagnostic).
+struct CanonicalReport {
+  bool canonical = false;
+  std::vector<Diagnostic> reasons;  // empty when canonical
+};
+CanonicalReport checkCanonical(ByteSpan map);
+
+}  // namespace gdmap

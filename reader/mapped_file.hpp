@@ -1,0 +1,31 @@
+#pragma once
+// A read-only memory mapping of a whole file, so maps of any size are read
+// in place.
+#include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/expected.hpp>
+
+#include <string>
+
+namespace gdmap {
+
+class MappedFile {
+ public:
+  // Errors name the path and the system's reason. An empty file maps to an
+  // empty span.
+  static Expected<MappedFile> open(const std::string& path);
+
+  MappedFile(MappedFile&& other) noexcept;
+  MappedFile& operator=(MappedFile&& other) noexcept;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile();
+
+  ByteSpan bytes() const { return {data_, size_}; }
+
+ private:
+  MappedFile(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  const std::uint8_t* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace gdmap

@@ -1,0 +1,32 @@
+#pragma once
+// One finding about an input, binary or text, with where it is.
+#include <cstddef>
+#include <string>
+
+namespace gdmap {
+
+enum class Severity { Warning, Error };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  // A stable identifier of the rule, for tests and --json consumers:
+  // "offset-outside-heap", "unknown-key", ...
+  std::string rule;
+  // Where, as a path: "directory[3].offset", "heap@0x1c.type[1]" for maps;
+  // a JSON pointer ("/dictionaries/3/types/1") for descriptions.
+  std::string path;
+  // Byte offset in the map, or (for descriptions) in the JSON text; npos
+  // when there is none.
+  std::size_t offset = npos;
+  // 1-based line and column in a description's text; 0 when unknown.
+  std::size_t line = 0;
+  std::size_t column = 0;
+  std::string message;
+
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+};
+
+// "error: directory[3].offset (byte 0x1c): offset 0x40 is past the heap's end"
+std::string formatDiagnostic(const Diagnostic& d, const std::string& fileName = {});
+
+}  // namespace gdmap

@@ -1,0 +1,87 @@
+#include <gdmap/schema/type.hpp>
+
+#include <utility>
+
+namespace gdmap {
+namespace {
+
+Type wrap(ElementType element, Type inner) {
+  Type t;
+  t.element = element;
+  t.operands.push_back(std::move(inner));
+  return t;
+}
+
+}  // namespace
+
+Type Type::primitive(ElementType e) {
+  Type t;
+  t.element = e;
+  return t;
+}
+
+Type Type::classType(Token token) {
+  Type t;
+  t.element = ElementType::Class;
+  t.token = token;
+  return t;
+}
+
+Type Type::valueType(Token token) {
+  Type t;
+  t.element = ElementType::ValueType;
+  t.token = token;
+  return t;
+}
+
+Type Type::genericInstance(bool valueTypeHead, Token genericType, std::vector<Type> arguments) {
+  Type t;
+  t.element = ElementType::GenericInst;
+  t.valueTypeHead = valueTypeHead;
+  t.token = genericType;
+  t.operands = std::move(arguments);
+  return t;
+}
+
+Type Type::typeVariable(std::uint32_t index) {
+  Type t;
+  t.element = ElementType::Var;
+  t.number = index;
+  return t;
+}
+
+Type Type::methodVariable(std::uint32_t index) {
+  Type t;
+  t.element = ElementType::MVar;
+  t.number = index;
+  return t;
+}
+
+Type Type::pointer(Type pointee) { return wrap(ElementType::Ptr, std::move(pointee)); }
+Type Type::byRef(Type referent) { return wrap(ElementType::ByRef, std::move(referent)); }
+Type Type::szArray(Type element) { return wrap(ElementType::SzArray, std::move(element)); }
+Type Type::pinned(Type inner) { return wrap(ElementType::Pinned, std::move(inner)); }
+
+Type Type::array(Type element, ArrayShape shape) {
+  Type t = wrap(ElementType::Array, std::move(element));
+  t.shape = std::move(shape);
+  return t;
+}
+
+Type Type::modified(bool required, Token modifier, Type inner) {
+  Type t = wrap(required ? ElementType::CModReqd : ElementType::CModOpt, std::move(inner));
+  t.token = modifier;
+  return t;
+}
+
+Type Type::functionPointer(FunctionPointerInfo info, Type returnType, std::vector<Type> parameters) {
+  Type t;
+  t.element = ElementType::FnPtr;
+  t.method = info;
+  t.operands.reserve(parameters.size() + 1);
+  t.operands.push_back(std::move(returnType));
+  for (Type& p : parameters) t.operands.push_back(std::move(p));
+  return t;
+}
+
+}  // namespace gdmap

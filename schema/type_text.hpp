@@ -1,0 +1,22 @@
+#pragma once
+// ILAsm-style text for Type signatures (docs/type-text.md has the grammar),
+// with metadata tokens written in hex where ILAsm would write a type name:
+// `class 0x01000012<int32, !0[]>`.
+#include <gdmap/schema/expected.hpp>
+#include <gdmap/schema/type.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace gdmap {
+
+// Canonical text: `class 0x01000012<int32, !0[]>`, `int32 modopt(0x01000002)`.
+std::string formatType(const Type& type);
+void formatType(const Type& type, std::string& out);
+
+// Parses exactly one type (surrounding white space allowed). The error's
+// offset is the 0-based byte index in `text` where parsing stopped; its
+// message says what was expected there.
+Expected<Type> parseType(std::string_view text);
+
+}  // namespace gdmap

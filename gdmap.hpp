@@ -9,3 +9,12 @@
 #include <gdmap/writer/type_encoder.hpp>
 #include <gdmap/reader/compressed_int.hpp>
 #include <gdmap/reader/type_decoder.hpp>
+#include <gdmap/schema/diagnostic.hpp>
+#include <gdmap/schema/map_description.hpp>
+#include <gdmap/writer/map_builder.hpp>
+#include <gdmap/reader/map_view.hpp>
+#include <gdmap/reader/map_check.hpp>
+#include <gdmap/reader/map_compare.hpp>
+#include <gdmap/reader/map_dump.hpp>
+#include <gdmap/reader/mapped_file.hpp>
+#include <gdmap/tools/description/description_json.hpp>

@@ -1,0 +1,2 @@
+// placeholder: implemented by its owner
+#include <gdmap/reader/map_dump.hpp>

@@ -1,2 +1,199 @@
-// placeholder: implemented by its owner
+// describeMap(): a valid map's content as a description (shared items become
+// named instantiations), with the reasons a rebuild would differ.
+// matchesDescription(): whether a map holds exactly a description's content.
 #include <gdmap/reader/map_dump.hpp>
+
+#include <gdmap/reader/map_check.hpp>
+#include <gdmap/reader/map_view.hpp>
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/type_text.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+namespace gdmap {
+namespace {
+
+std::optional<Error> firstCheckError(ByteSpan map) {
+  CheckOptions options;
+  options.maxDiagnostics = 1000;
+  const CheckReport report = checkMap(map, options);
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.severity != Severity::Error) continue;
+    std::string message = d.path.empty() ? d.message : d.path + ": " + d.message;
+    return Error{d.offset == Diagnostic::npos ? 0 : d.offset, std::move(message)};
+  }
+  if (!report.valid) return Error{0, "the map is not valid"};
+  return std::nullopt;
+}
+
+InstantiationDescription describeItem(const ItemView& item) {
+  InstantiationDescription inst;
+  Expected<std::vector<Type>> types = decodeItemTypes(item);
+  // checkMap accepted the map, so the types decode; keep the bytes verbatim
+  // should they not, rather than lose them.
+  if (types)
+    inst.types = std::move(*types);
+  else
+    inst.raw = Bytes(item.bytes.begin(), item.bytes.end());
+  return inst;
+}
+
+// Why rebuilding the description of `map` will not give its bytes: the
+// canonical rules it breaks, one sentence each.
+std::vector<std::string> rebuildDifferences(ByteSpan map) {
+  std::vector<std::string> reasons;
+  for (const Diagnostic& d : checkCanonical(map).reasons)
+    reasons.push_back((d.path.empty() ? d.message : d.path + ": " + d.message) + " [" + d.rule + "]");
+  return reasons;
+}
+
+}  // namespace
+
+Expected<DumpResult> describeMap(ByteSpan map) {
+  if (std::optional<Error> e = firstCheckError(map)) return *e;
+  Expected<MapView> opened = MapView::open(map);
+  if (!opened) return opened.error();
+  const MapView& view = *opened;
+  const std::uint32_t n = view.size();
+
+  // Distinct item offsets in heap order and how many entries reach each.
+  std::vector<std::uint32_t> offsets(n);
+  for (std::uint32_t i = 0; i < n; ++i) offsets[i] = view.entry(i).offset;
+  std::sort(offsets.begin(), offsets.end());
+  std::vector<std::uint32_t> distinct;
+  std::vector<std::uint32_t> references;
+  for (std::uint32_t off : offsets) {
+    if (distinct.empty() || distinct.back() != off) {
+      distinct.push_back(off);
+      references.push_back(0);
+    }
+    ++references.back();
+  }
+  offsets = {};
+
+  DumpResult result;
+  MapDescription& d = result.description;
+  d.sorted = view.sorted();
+  // Shared items are named i0, i1, ... in heap order; a name stands for the
+  // item wherever it is used.
+  std::vector<std::size_t> shared(distinct.size(), static_cast<std::size_t>(-1));
+  for (std::size_t k = 0; k < distinct.size(); ++k) {
+    if (references[k] < 2) continue;
+    Expected<ItemView> item = view.item(distinct[k]);
+    if (!item) return item.error();
+    InstantiationDescription inst = describeItem(*item);
+    // Appended rather than "i" + to_string(): g++ 12 at -O2 warns falsely
+    // (-Wrestrict, GCC bug 105329) on that form.
+    inst.name = "i";
+    inst.name += std::to_string(d.instantiations.size());
+    inst.pointer = "/instantiations/" + inst.name;
+    shared[k] = d.instantiations.size();
+    d.instantiations.push_back(std::move(inst));
+  }
+  d.dictionaries.reserve(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const DirectoryEntry e = view.entry(i);
+    DictionaryDescription dict;
+    dict.rva = e.rva;
+    dict.pointer = "/dictionaries/" + std::to_string(i);
+    const std::size_t k = static_cast<std::size_t>(std::lower_bound(distinct.begin(), distinct.end(), e.offset) -
+                                                   distinct.begin());
+    if (shared[k] != static_cast<std::size_t>(-1)) {
+      dict.instantiation = shared[k];
+    } else {
+      Expected<ItemView> item = view.item(e.offset);
+      if (!item) return item.error();
+      InstantiationDescription inst = describeItem(*item);
+      inst.pointer = dict.pointer + (inst.raw ? "/raw" : "/types");
+      dict.instantiation = d.instantiations.size();
+      d.instantiations.push_back(std::move(inst));
+    }
+    d.dictionaries.push_back(std::move(dict));
+  }
+  result.rebuildDifferences = rebuildDifferences(map);
+  return result;
+}
+
+namespace {
+
+std::string typesText(const std::vector<Type>& types) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (i != 0) out += ", ";
+    formatType(types[i], out);
+  }
+  return out + "]";
+}
+
+std::string pointerOf(const MapDescription& d, std::size_t i) {
+  return d.dictionaries[i].pointer.empty() ? "/dictionaries/" + std::to_string(i) : d.dictionaries[i].pointer;
+}
+
+// Whether the item holds the types of `inst` (compared as models, so a map
+// with non-minimal integers still holds its content).
+Status itemMatches(const ItemView& item, const InstantiationDescription& inst) {
+  Expected<std::vector<Type>> types = decodeItemTypes(item);
+  if (types && *types == inst.types) return Success{};
+  return Error{item.start, "types " + (types ? typesText(*types) : "that do not decode (" + types.error().message + ")") +
+                               " in the map, " + typesText(inst.types) + " in the description"};
+}
+
+}  // namespace
+
+Status matchesDescription(ByteSpan map, const MapDescription& description) {
+  Expected<MapView> opened = MapView::open(map);
+  if (!opened) return opened.error();
+  const MapView& view = *opened;
+  if (view.sorted() != description.sorted)
+    return Error{0, std::string("/sorted: the map is ") + (view.sorted() ? "sorted" : "unsorted") +
+                        ", the description says " + (description.sorted ? "sorted" : "unsorted")};
+  const std::size_t n = description.dictionaries.size();
+  if (view.size() != n)
+    return Error{0, "/dictionaries: the map holds " + std::to_string(view.size()) + " dictionaries, the description " +
+                        std::to_string(n)};
+
+  // The order the builder writes: by RVA (stable) when sorted.
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  if (description.sorted)
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return description.dictionaries[a].rva < description.dictionaries[b].rva;
+    });
+
+  // Many dictionaries share an instantiation: check each (instantiation,
+  // item) pair once, remembering the last item each matched.
+  constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  std::vector<std::uint64_t> matchedAt(description.instantiations.size(), kNone);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const DictionaryDescription& dict = description.dictionaries[order[i]];
+    const std::string pointer = pointerOf(description, order[i]);
+    const DirectoryEntry e = view.entry(i);
+    const std::size_t at = kHeaderSize + kDirectoryEntrySize * i;
+    if (e.rva != dict.rva)
+      return Error{at, pointer + ": RVA " + hex32(dict.rva) + ", but directory[" + std::to_string(i) + "] has " +
+                           hex32(e.rva)};
+    if (dict.instantiation >= description.instantiations.size())
+      return Error{at, pointer + ": instantiation index " + std::to_string(dict.instantiation) + " is out of range"};
+    const InstantiationDescription& inst = description.instantiations[dict.instantiation];
+    if (inst.raw) {
+      // Raw bytes need not carry a truthful length: compare them in place.
+      const std::size_t start = view.heapStart() + std::size_t{e.offset};
+      const ByteSpan raw = *inst.raw;
+      if (start > map.size() || map.size() - start < raw.size() ||
+          !std::equal(raw.begin(), raw.end(), map.begin() + static_cast<std::ptrdiff_t>(start)))
+        return Error{start, pointer + ": the map's item at heap offset " + hex32(e.offset) +
+                                " is not the raw bytes " + toHex(raw)};
+      continue;
+    }
+    if (matchedAt[dict.instantiation] == e.offset) continue;
+    Expected<ItemView> item = view.item(e.offset);
+    if (!item) return Error{item.error().offset, pointer + ": " + item.error().message};
+    if (Status s = itemMatches(*item, inst); !s) return Error{s.error().offset, pointer + ": " + s.error().message};
+    matchedAt[dict.instantiation] = e.offset;
+  }
+  return Success{};
+}
+
+}  // namespace gdmap

@@ -1,2 +1,66 @@
-// placeholder: implemented by its owner
 #include <gdmap/reader/mapped_file.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace gdmap {
+namespace {
+
+Error systemError(const std::string& path, const char* what, int error) {
+  return Error{0, path + ": " + what + ": " + std::strerror(error)};
+}
+
+// Closes the descriptor on every path out of open(); the mapping outlives it.
+struct FileDescriptor {
+  int fd = -1;
+  ~FileDescriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+}  // namespace
+
+Expected<MappedFile> MappedFile::open(const std::string& path) {
+  FileDescriptor file;
+  do {
+    file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (file.fd < 0 && errno == EINTR);
+  if (file.fd < 0) return systemError(path, "cannot open", errno);
+
+  struct stat info {};
+  if (::fstat(file.fd, &info) != 0) return systemError(path, "cannot stat", errno);
+  if (S_ISDIR(info.st_mode)) return systemError(path, "cannot map", EISDIR);
+  if (!S_ISREG(info.st_mode)) {
+    return Error{0, path + ": cannot map: not a regular file (use a file, not a pipe or device)"};
+  }
+  if (info.st_size == 0) return MappedFile(nullptr, 0);  // mmap of 0 bytes is an error
+
+  const auto size = static_cast<std::size_t>(info.st_size);
+  void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd, 0);
+  if (data == MAP_FAILED) return systemError(path, "cannot map", errno);
+  return MappedFile(static_cast<const std::uint8_t*>(data), size);
+}
+
+MappedFile::MappedFile(MappedFile&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+
+MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
+  if (this != &other) {
+    if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+MappedFile::~MappedFile() {
+  if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);
+}
+
+}  // namespace gdmap

@@ -1,7 +1,187 @@
-// STUB: replaced by the ILAsm text implementation.
+// Type model -> canonical ILAsm type text (the parser is type_text_parse.cpp).
+// It appends to one string and allocates nothing else: it prints hundreds of
+// thousands of types per run. A model no encoder accepts (an unknown element
+// type, missing operands, a bad calling convention) still prints, as
+// something the parser rejects, rather than crashing.
 #include <gdmap/schema/type_text.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+
 namespace gdmap {
-std::string formatType(const Type&) { return {}; }
-void formatType(const Type&, std::string&) {}
-Expected<Type> parseType(std::string_view) { return Error{0, "not implemented"}; }
+namespace {
+
+void appendToken(Token token, std::string& out) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  char text[10] = {'0', 'x'};
+  for (int i = 0; i < 8; ++i) text[2 + i] = kDigits[(token.value >> (28 - 4 * i)) & 0xF];
+  out.append(text, sizeof text);
+}
+
+void appendNumber(std::int64_t value, std::string& out) {
+  char text[24];
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  out.append(text, result.ptr);
+}
+
+void appendHexByte(std::uint8_t value, std::string& out) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  out += "0x";
+  out += kDigits[value >> 4];
+  out += kDigits[value & 0x0F];
+}
+
+void printType(const Type& type, std::string& out);
+
+void printOperand(const Type& type, std::size_t index, std::string& out) {
+  if (index < type.operands.size()) printType(type.operands[index], out);
+  else out += "<missing type>";
+}
+
+// Per dimension: `lo...hi`, `lo...`, `size` or nothing; rank 1 with neither
+// is `...` so that it differs from `[]` (SZARRAY).
+void printShape(const ArrayShape& shape, std::string& out) {
+  out += '[';
+  if (shape.rank == 1 && shape.sizes.empty() && shape.lowerBounds.empty()) out += "...";
+  const std::size_t described = std::max(shape.sizes.size(), shape.lowerBounds.size());
+  for (std::size_t i = 0; i < described && i < shape.rank; ++i) {
+    if (i > 0) out += ',';
+    const bool hasLower = i < shape.lowerBounds.size();
+    const bool hasSize = i < shape.sizes.size();
+    if (hasLower) {
+      const std::int64_t lower = shape.lowerBounds[i];
+      appendNumber(lower, out);
+      out += "...";
+      if (hasSize) appendNumber(lower + static_cast<std::int64_t>(shape.sizes[i]) - 1, out);
+    } else {
+      appendNumber(shape.sizes[i], out);
+    }
+  }
+  // The remaining dimensions are empty: only their commas show.
+  if (shape.rank > described) out.append(shape.rank - std::max<std::size_t>(described, 1), ',');
+  out += ']';
+}
+
+void printCallingConvention(const FunctionPointerInfo& info, std::string& out) {
+  const std::uint8_t c = info.callingConvention;
+  if (c & callconv::kHasThis) out += "instance ";
+  if (c & callconv::kExplicitThis) out += "explicit ";
+  if (c & callconv::kGeneric) {
+    out += "generic(";
+    appendNumber(info.genericParameterCount, out);
+    out += ") ";
+  }
+  if (!callconv::isValid(c)) {
+    out += "callconv(";
+    appendHexByte(c, out);
+    out += ") ";
+    return;
+  }
+  switch (c & callconv::kKindMask) {
+    case callconv::kCdecl: out += "unmanaged cdecl "; break;
+    case callconv::kStdCall: out += "unmanaged stdcall "; break;
+    case callconv::kThisCall: out += "unmanaged thiscall "; break;
+    case callconv::kFastCall: out += "unmanaged fastcall "; break;
+    case callconv::kVarArg: out += "vararg "; break;
+    case callconv::kUnmanaged: out += "unmanaged "; break;
+    default: break;  // default: no word
+  }
+}
+
+void printFunctionPointer(const Type& type, std::string& out) {
+  out += "method ";
+  printCallingConvention(type.method, out);
+  printOperand(type, 0, out);
+  out += " *(";
+  const std::size_t parameters = type.operands.empty() ? 0 : type.operands.size() - 1;
+  const std::optional<std::uint32_t>& sentinel = type.method.sentinel;
+  for (std::size_t i = 0; i < parameters; ++i) {
+    if (i > 0) out += ", ";
+    if (sentinel && *sentinel == i) out += "..., ";
+    printType(type.operands[i + 1], out);
+  }
+  if (sentinel && *sentinel >= parameters) out += parameters > 0 ? ", ..." : "...";
+  out += ')';
+}
+
+void printType(const Type& type, std::string& out) {
+  switch (type.element) {
+    case ElementType::Class:
+      out += "class ";
+      appendToken(type.token, out);
+      return;
+    case ElementType::ValueType:
+      out += "valuetype ";
+      appendToken(type.token, out);
+      return;
+    case ElementType::GenericInst:
+      out += type.valueTypeHead ? "valuetype " : "class ";
+      appendToken(type.token, out);
+      out += '<';
+      for (std::size_t i = 0; i < type.operands.size(); ++i) {
+        if (i > 0) out += ", ";
+        printType(type.operands[i], out);
+      }
+      out += '>';
+      return;
+    case ElementType::Var:
+    case ElementType::MVar:
+      out += type.element == ElementType::Var ? "!" : "!!";
+      appendNumber(type.number, out);
+      return;
+    case ElementType::FnPtr:
+      printFunctionPointer(type, out);
+      return;
+    // Postfix forms: the operand first, then the operator.
+    case ElementType::Ptr:
+      printOperand(type, 0, out);
+      out += '*';
+      return;
+    case ElementType::ByRef:
+      printOperand(type, 0, out);
+      out += '&';
+      return;
+    case ElementType::SzArray:
+      printOperand(type, 0, out);
+      out += "[]";
+      return;
+    case ElementType::Array:
+      printOperand(type, 0, out);
+      printShape(type.shape, out);
+      return;
+    case ElementType::Pinned:
+      printOperand(type, 0, out);
+      out += " pinned";
+      return;
+    case ElementType::CModReqd:
+    case ElementType::CModOpt:
+      printOperand(type, 0, out);
+      out += type.element == ElementType::CModReqd ? " modreq(" : " modopt(";
+      appendToken(type.token, out);
+      out += ')';
+      return;
+    default:
+      break;
+  }
+  const std::string_view name = primitiveName(type.element);
+  if (!name.empty()) {
+    out += name;
+  } else {
+    out += "<element type ";
+    appendHexByte(static_cast<std::uint8_t>(type.element), out);
+    out += '>';
+  }
+}
+
+}  // namespace
+
+void formatType(const Type& type, std::string& out) { printType(type, out); }
+
+std::string formatType(const Type& type) {
+  std::string out;
+  printType(type, out);
+  return out;
+}
+
 }  // namespace gdmap

@@ -1,2 +1,138 @@
-// placeholder: implemented by its owner
+// MapBuilder and buildMap(): collect (RVA, item) pairs, interning item bytes
+// so identical items are stored once, then hand them to layoutMap().
 #include <gdmap/writer/map_builder.hpp>
+
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/writer/map_layout.hpp>
+#include <gdmap/writer/type_encoder.hpp>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gdmap {
+
+struct MapBuilder::State {
+  bool sorted = true;
+  detail::ItemStore items;
+  std::vector<detail::LayoutEntry> entries;
+  Bytes scratch;  // reused for encoding each add()'s types
+};
+
+MapBuilder::MapBuilder(bool sorted) : state_(std::make_unique<State>()) { state_->sorted = sorted; }
+MapBuilder::~MapBuilder() = default;
+MapBuilder::MapBuilder(MapBuilder&&) noexcept = default;
+MapBuilder& MapBuilder::operator=(MapBuilder&&) noexcept = default;
+
+void MapBuilder::reserve(std::size_t dictionaries, std::size_t heapBytes) {
+  state_->entries.reserve(dictionaries);
+  state_->items.reserve(dictionaries, heapBytes);
+}
+
+Status MapBuilder::add(std::uint32_t rva, std::span<const Type> types) {
+  if (types.empty()) return Error{0, "an instantiation needs at least one type"};
+  Bytes& scratch = state_->scratch;
+  scratch.clear();
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (Status s = encodeType(types[i], scratch); !s)
+      return Error{0, "type[" + std::to_string(i) + "]: " + s.error().message};
+  }
+  return addEncoded(rva, static_cast<std::uint32_t>(std::min<std::size_t>(types.size(), 0xFFFFFFFFu)), scratch);
+}
+
+Status MapBuilder::addEncoded(std::uint32_t rva, std::uint32_t typeCount, ByteSpan typeBytes) {
+  Expected<std::uint32_t> length = detail::itemLength(typeCount, typeBytes.size());
+  if (!length) return length.error();
+  const std::uint32_t item = state_->items.internTyped(*length, typeCount, typeBytes);
+  state_->entries.push_back({rva, item});
+  return Success{};
+}
+
+void MapBuilder::addRaw(std::uint32_t rva, ByteSpan itemBytes) {
+  const std::uint32_t item = state_->items.internRaw(itemBytes);
+  state_->entries.push_back({rva, item});
+}
+
+std::size_t MapBuilder::size() const { return state_->entries.size(); }
+
+Expected<Bytes> MapBuilder::finish() {
+  return detail::layoutMap(state_->sorted, state_->entries, state_->items,
+                           [](std::size_t first, std::size_t second, std::uint32_t rva) {
+                             return "duplicate RVA " + hex32(rva) + ": dictionaries " + std::to_string(first) +
+                                    " and " + std::to_string(second) + " (in insertion order)";
+                           });
+}
+
+namespace {
+
+std::string dictionaryPointer(const MapDescription& d, std::size_t i) {
+  const std::string& p = d.dictionaries[i].pointer;
+  return p.empty() ? "/dictionaries/" + std::to_string(i) : p;
+}
+
+std::string instantiationPointer(const MapDescription& d, std::size_t j) {
+  const InstantiationDescription& inst = d.instantiations[j];
+  if (!inst.pointer.empty()) return inst.pointer;
+  if (!inst.name.empty()) return "/instantiations/" + inst.name;
+  return "instantiation[" + std::to_string(j) + "]";
+}
+
+// Where type `i` of an instantiation sits: a named instantiation is itself
+// the array of types; an inline one is a dictionary's `types` member.
+std::string typePointer(const MapDescription& d, std::size_t j, std::size_t i) {
+  std::string p = instantiationPointer(d, j);
+  const bool isArray = !d.instantiations[j].name.empty() ||
+                       (p.size() >= 6 && p.compare(p.size() - 6, 6, "/types") == 0);
+  return p + (isArray ? "/" : "/types/") + std::to_string(i);
+}
+
+// Interns instantiation `j` into `items`: its types encoded once, however
+// many dictionaries share it.
+Expected<std::uint32_t> internInstantiation(const MapDescription& d, std::size_t j, detail::ItemStore& items,
+                                            Bytes& scratch) {
+  const InstantiationDescription& inst = d.instantiations[j];
+  if (inst.raw) return items.internRaw(*inst.raw);
+  scratch.clear();
+  for (std::size_t i = 0; i < inst.types.size(); ++i) {
+    if (Status s = encodeType(inst.types[i], scratch); !s)
+      return Error{0, typePointer(d, j, i) + ": " + s.error().message};
+  }
+  Expected<std::uint32_t> length = detail::itemLength(inst.types.size(), scratch.size());
+  if (!length) return Error{0, instantiationPointer(d, j) + ": " + length.error().message};
+  return items.internTyped(*length, static_cast<std::uint32_t>(inst.types.size()), scratch);
+}
+
+}  // namespace
+
+Expected<Bytes> buildMap(const MapDescription& description) {
+  detail::ItemStore items;
+  items.reserve(description.instantiations.size(), 0);
+  std::vector<std::uint32_t> itemOf(description.instantiations.size());
+  Bytes scratch;
+  for (std::size_t j = 0; j < description.instantiations.size(); ++j) {
+    Expected<std::uint32_t> item = internInstantiation(description, j, items, scratch);
+    if (!item) return item.error();
+    itemOf[j] = *item;
+  }
+
+  std::vector<detail::LayoutEntry> entries;
+  entries.reserve(description.dictionaries.size());
+  for (std::size_t i = 0; i < description.dictionaries.size(); ++i) {
+    const DictionaryDescription& dict = description.dictionaries[i];
+    if (dict.instantiation >= itemOf.size())
+      return Error{0, dictionaryPointer(description, i) + ": instantiation index " +
+                          std::to_string(dict.instantiation) + " is out of range"};
+    entries.push_back({dict.rva, itemOf[dict.instantiation]});
+  }
+
+  Expected<Bytes> map = detail::layoutMap(
+      description.sorted, entries, items, [&](std::size_t first, std::size_t second, std::uint32_t rva) {
+        return dictionaryPointer(description, second) + ": duplicate RVA " + hex32(rva) + ", also at " +
+               dictionaryPointer(description, first);
+      });
+  if (!map) return Error{0, map.error().message};
+  return map;
+}
+
+}  // namespace gdmap

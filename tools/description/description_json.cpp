@@ -1,6 +1,409 @@
-// STUB: replaced by the JSON description reader and writer.
+// Reads a description with nlohmann's SAX interface rather than its DOM: a
+// description may hold millions of dictionaries, and a DOM would hold them
+// all (a few hundred bytes each) before the first is looked at. Here each
+// value goes straight to the DescriptionBuilder, and the only state is one
+// frame per open JSON container (the format nests six deep at most; deeper
+// unexpected values are skipped with a frame each, no recursion).
 #include <gdmap/tools/description/description_json.hpp>
+
+#include <gdmap/tools/description/description_builder.hpp>
+#include <gdmap/tools/description/description_diagnostics.hpp>
+#include <gdmap/tools/description/json_locator.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace gdmap {
-DescriptionParse parseDescription(std::string_view) { return {}; }
-std::string writeDescription(const MapDescription&) { return {}; }
+namespace {
+
+using json = nlohmann::json;
+using description::DescriptionBuilder;
+using description::DiagnosticList;
+using description::DictionaryFields;
+
+// What the value at the current position must be.
+enum class Expect : std::uint8_t {
+  Root,            // the description object
+  Schema,          // /$schema: a string, ignored
+  Sorted,          // /sorted: a boolean
+  Instantiations,  // /instantiations: an object of named type lists
+  NamedTypes,      // /instantiations/NAME: a type list
+  Dictionaries,    // /dictionaries: an array of dictionaries
+  Dictionary,      // /dictionaries/N: an object
+  Rva,             // an integer or a "0x..." string
+  InstantiationName,
+  InlineTypes,     // /dictionaries/N/types: a type list
+  Raw,             // a hex string
+  TypeItem,        // ILAsm text or {"hex": ...}
+  Hex,             // /.../types/K/hex
+  Anything,        // the value of an unknown key, or inside a wrong value: skipped
+};
+
+const char* describe(Expect e) {
+  switch (e) {
+    case Expect::Root: return "an object (the description)";
+    case Expect::Schema: return "a string (the JSON Schema's URI)";
+    case Expect::Sorted: return "true or false";
+    case Expect::Instantiations: return "an object mapping names to lists of types";
+    case Expect::NamedTypes:
+    case Expect::InlineTypes: return "a non-empty array of types";
+    case Expect::Dictionaries: return "an array of dictionaries";
+    case Expect::Dictionary: return "an object with \"rva\" and one of \"instantiation\", \"types\" or \"raw\"";
+    case Expect::Rva: return "an integer or a \"0x...\" hex string";
+    case Expect::InstantiationName: return "a string (a name from /instantiations)";
+    case Expect::Raw:
+    case Expect::Hex: return "a string of hex digits";
+    case Expect::TypeItem: return "a type: ILAsm text or {\"hex\": \"...\"}";
+    case Expect::Anything: break;
+  }
+  return "anything";
+}
+
+// Keys the format knows, as bits, for spotting a key given twice in one
+// object (which JSON parsers silently resolve to the last).
+enum KnownKey : unsigned {
+  kSchema = 1u << 0,
+  kSorted = 1u << 1,
+  kInstantiations = 1u << 2,
+  kDictionaries = 1u << 3,
+  kRva = 1u << 4,
+  kInstantiation = 1u << 5,
+  kTypes = 1u << 6,
+  kRaw = 1u << 7,
+  kHex = 1u << 8,
+};
+
+// What a key means in an object: its bit and what its value must be; bit 0
+// for a key the object does not know.
+struct KeyMeaning {
+  unsigned bit = 0;
+  Expect expect = Expect::Anything;
+};
+
+KeyMeaning rootKey(const std::string& k) {
+  if (k == "$schema") return {kSchema, Expect::Schema};
+  if (k == "sorted") return {kSorted, Expect::Sorted};
+  if (k == "instantiations") return {kInstantiations, Expect::Instantiations};
+  if (k == "dictionaries") return {kDictionaries, Expect::Dictionaries};
+  return {};
+}
+
+KeyMeaning dictionaryKey(const std::string& k) {
+  if (k == "rva") return {kRva, Expect::Rva};
+  if (k == "instantiation") return {kInstantiation, Expect::InstantiationName};
+  if (k == "types") return {kTypes, Expect::InlineTypes};
+  if (k == "raw") return {kRaw, Expect::Raw};
+  return {};
+}
+
+KeyMeaning hexTypeKey(const std::string& k) {
+  if (k == "hex") return {kHex, Expect::Hex};
+  return {};
+}
+
+// One open JSON container.
+struct Frame {
+  Expect role = Expect::Anything;  // what this container is (Anything: being skipped)
+  bool object = false;
+  std::size_t index = 0;  // arrays: the index of the current element
+  std::string key;        // objects: the key of the current member
+  Expect expect = Expect::Anything;  // what the current member or element must be
+  unsigned seen = 0;      // KnownKey bits seen in this object
+};
+
+Frame openFrame(Expect role, bool object, Expect firstExpect = Expect::Anything) {
+  Frame f;
+  f.role = role;
+  f.object = object;
+  f.expect = firstExpect;
+  return f;
+}
+
+class DescriptionReader {
+ public:
+  DescriptionReader(DiagnosticList& diagnostics, DescriptionBuilder& builder)
+      : diagnostics_(diagnostics), builder_(builder) {}
+
+  // nlohmann's SAX interface.
+  bool null() { return scalar("null"); }
+  bool boolean(bool value) {
+    if (expected() == Expect::Sorted) {
+      builder_.setSorted(value);
+      return done();
+    }
+    return scalar("a boolean");
+  }
+  bool number_integer(json::number_integer_t value) {
+    // The parser uses this only for negative numbers.
+    if (expected() == Expect::Rva) {
+      diagnostics_.error("invalid-rva", pointer(), "RVA " + std::to_string(value) + " is negative");
+      return done();
+    }
+    return scalar("a number");
+  }
+  bool number_unsigned(json::number_unsigned_t value) {
+    if (expected() == Expect::Rva) {
+      if (value > 0xFFFFFFFFu) {
+        diagnostics_.error("invalid-rva", pointer(), "RVA " + std::to_string(value) + " does not fit in 32 bits");
+      } else {
+        dictionary_.rva = static_cast<std::uint32_t>(value);
+      }
+      return done();
+    }
+    return scalar("a number");
+  }
+  bool number_float(json::number_float_t, const json::string_t& text) {
+    if (expected() == Expect::Rva) {
+      // Integers too large for 64 bits arrive here too.
+      diagnostics_.error("invalid-rva", pointer(), "RVA " + text + " is not an integer below 2^32");
+      return done();
+    }
+    return scalar("a number");
+  }
+  bool string(json::string_t& value) {
+    switch (expected()) {
+      case Expect::Schema: break;
+      case Expect::Rva: dictionary_.rva = builder_.rvaFromString(value, pointerFn_); break;
+      case Expect::InstantiationName: dictionary_.instantiation = std::move(value); break;
+      case Expect::Raw: dictionary_.raw = builder_.rawFromHex(value, pointerFn_); break;
+      case Expect::Hex: hex_ = std::move(value); break;
+      case Expect::TypeItem: addType(builder_.typeFromText(value, pointerFn_)); break;
+      default: return scalar("a string");
+    }
+    return done();
+  }
+  bool binary(json::binary_t&) { return scalar("binary data"); }
+
+  bool start_object(std::size_t) {
+    const Expect e = expected();
+    switch (e) {
+      case Expect::Root:
+      case Expect::Instantiations:
+        break;
+      case Expect::Dictionary:
+        dictionary_ = {};
+        dictionary_.jsonIndex = frames_.back().index;
+        break;
+      case Expect::TypeItem:
+        hex_.reset();
+        break;
+      default:
+        wrongType(e, "an object");
+        frames_.push_back(openFrame(Expect::Anything, true));
+        return true;
+    }
+    frames_.push_back(openFrame(e, true));
+    return true;
+  }
+
+  bool key(json::string_t& k) {
+    Frame& f = frames_.back();
+    KeyMeaning meaning;
+    switch (f.role) {
+      case Expect::Root: meaning = rootKey(k); break;
+      case Expect::Dictionary: meaning = dictionaryKey(k); break;
+      case Expect::TypeItem: meaning = hexTypeKey(k); break;
+      case Expect::Instantiations:
+        f.key = std::move(k);
+        f.expect = Expect::NamedTypes;
+        if (!builder_.beginNamed(f.key, pointer())) f.expect = Expect::Anything;
+        return true;
+      default:  // inside a skipped value
+        return true;
+    }
+    f.key = std::move(k);
+    f.expect = meaning.expect;
+    if (meaning.bit == 0) {
+      diagnostics_.error("unknown-key", pointer(), "unknown key \"" + f.key + "\" in " + containerName(f.role));
+    } else if (f.seen & meaning.bit) {
+      diagnostics_.error("duplicate-key", pointer(), "key \"" + f.key + "\" is given more than once");
+      f.expect = Expect::Anything;
+    } else if (f.role == Expect::Dictionary && (meaning.bit & (kInstantiation | kTypes | kRaw))) {
+      ++dictionary_.forms;
+    }
+    f.seen |= meaning.bit;
+    return true;
+  }
+
+  bool end_object() {
+    const Frame f = std::move(frames_.back());
+    frames_.pop_back();
+    switch (f.role) {
+      case Expect::Root:
+        if (!(f.seen & kDictionaries)) {
+          diagnostics_.error("missing-field", "", "the description has no \"dictionaries\" array");
+        }
+        break;
+      case Expect::Dictionary: endDictionary(f); break;
+      case Expect::TypeItem: endHexType(); break;
+      default: break;
+    }
+    return done();
+  }
+
+  bool start_array(std::size_t) {
+    const Expect e = expected();
+    switch (e) {
+      case Expect::Dictionaries: break;
+      case Expect::NamedTypes:
+      case Expect::InlineTypes:
+        types_.clear();
+        typesOk_ = true;
+        break;
+      default:
+        wrongType(e, "an array");
+        frames_.push_back(openFrame(Expect::Anything, false));
+        return true;
+    }
+    frames_.push_back(openFrame(e, false, e == Expect::Dictionaries ? Expect::Dictionary : Expect::TypeItem));
+    return true;
+  }
+
+  bool end_array() {
+    const Frame f = std::move(frames_.back());
+    frames_.pop_back();
+    if (f.role == Expect::NamedTypes || f.role == Expect::InlineTypes) {
+      if (f.index == 0) {
+        diagnostics_.error("empty-types", pointer(), "a list of types needs at least one type");
+        typesOk_ = false;
+      }
+      if (f.role == Expect::NamedTypes) {
+        if (typesOk_) builder_.setNamedTypes(std::move(types_));
+      } else if (typesOk_) {
+        dictionary_.types = std::move(types_);
+      }
+      types_ = {};
+    }
+    return done();
+  }
+
+  bool parse_error(std::size_t position, const std::string&, const json::exception& e) {
+    // `position` counts the characters read, the offending one included.
+    syntaxErrorOffset = position == 0 ? 0 : position - 1;
+    syntaxErrorMessage = parserMessage(e.what());
+    return false;
+  }
+
+  std::size_t syntaxErrorOffset = 0;
+  std::string syntaxErrorMessage;
+
+ private:
+  Expect expected() const { return frames_.empty() ? Expect::Root : frames_.back().expect; }
+
+  // The JSON pointer of the current value (the one being read, or just closed).
+  std::string pointer() const {
+    std::string out;
+    for (const Frame& f : frames_) {
+      out += '/';
+      out += f.object ? json_location::escapePointerToken(f.key) : std::to_string(f.index);
+    }
+    return out;
+  }
+
+  static std::string containerName(Expect role) {
+    switch (role) {
+      case Expect::Root: return "the description";
+      case Expect::Dictionary: return "a dictionary (expected \"rva\", \"instantiation\", \"types\" or \"raw\")";
+      case Expect::TypeItem: return "a type (expected only \"hex\")";
+      default: return "this object";
+    }
+  }
+
+  // "[json.exception.parse_error.101] parse error at line 1, column 9:
+  // syntax error ..." -> "syntax error ...": the position is reported
+  // separately, in the same form as every other diagnostic.
+  static std::string parserMessage(const std::string& what) {
+    const std::size_t at = what.find("parse error");
+    const std::size_t colon = what.find(": ", at == std::string::npos ? 0 : at);
+    return colon == std::string::npos ? what : what.substr(colon + 2);
+  }
+
+  // A value has ended: the container moves on to its next element.
+  bool done() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    return true;
+  }
+
+  bool scalar(const char* found) {
+    wrongType(expected(), found);
+    return done();
+  }
+
+  void wrongType(Expect e, const char* found) {
+    if (e == Expect::Anything) return;
+    if (e == Expect::TypeItem || e == Expect::NamedTypes || e == Expect::InlineTypes) typesOk_ = false;
+    diagnostics_.error("wrong-type", pointer(), std::string("expected ") + describe(e) + ", found " + found);
+  }
+
+  void addType(std::optional<Type> type) {
+    if (type) types_.push_back(std::move(*type));
+    else typesOk_ = false;
+  }
+
+  void endHexType() {
+    if (!hex_) {
+      diagnostics_.error("missing-field", pointer(), "a {\"hex\": ...} type has no \"hex\" member");
+      typesOk_ = false;
+      return;
+    }
+    // The diagnostics point into the hex string.
+    frames_.push_back(openFrame(Expect::TypeItem, true, Expect::Hex));
+    frames_.back().key = "hex";
+    std::optional<Type> type = builder_.typeFromHex(*hex_, pointerFn_);
+    frames_.pop_back();
+    addType(std::move(type));
+  }
+
+  void endDictionary(const Frame& f) {
+    if (!(f.seen & kRva)) diagnostics_.error("missing-field", pointer(), "a dictionary needs an \"rva\"");
+    if (dictionary_.forms == 0) {
+      diagnostics_.error("missing-field", pointer(),
+                         "a dictionary needs one of \"instantiation\", \"types\" or \"raw\"");
+    } else if (dictionary_.forms > 1) {
+      diagnostics_.error("conflicting-fields", pointer(),
+                         "a dictionary has exactly one of \"instantiation\", \"types\" or \"raw\", not " +
+                             std::to_string(dictionary_.forms));
+    }
+    builder_.addDictionary(std::move(dictionary_));
+    dictionary_ = {};
+  }
+
+  DiagnosticList& diagnostics_;
+  DescriptionBuilder& builder_;
+  std::vector<Frame> frames_;
+  const DescriptionBuilder::PointerFn pointerFn_ = [this] { return pointer(); };
+  // The one dictionary, type list and hex type that can be open at a time
+  // (the format does not nest them).
+  DictionaryFields dictionary_;
+  std::vector<Type> types_;
+  bool typesOk_ = true;
+  std::optional<std::string> hex_;
+};
+
+}  // namespace
+
+DescriptionParse parseDescription(std::string_view jsonText) {
+  DiagnosticList diagnostics;
+  DescriptionBuilder builder(diagnostics);
+  DescriptionReader reader(diagnostics, builder);
+  DescriptionParse result;
+  const bool wellFormed = json::sax_parse(jsonText, &reader);
+  if (!wellFormed) {
+    // What was read before the syntax error may have problems too, but
+    // positions come from the text, which must be well-formed for that:
+    // report the syntax error alone.
+    DiagnosticList syntax;
+    syntax.errorAt("invalid-json", reader.syntaxErrorOffset, reader.syntaxErrorMessage);
+    result.diagnostics = syntax.finish(jsonText);
+    return result;
+  }
+  result.description = builder.finish();
+  result.diagnostics = diagnostics.finish(jsonText);
+  return result;
+}
+
 }  // namespace gdmap

@@ -1,0 +1,34 @@
+#pragma once
+// Internal to reader/: the one pass over a map that checkMap() reports from
+// and checkCanonical() judges the layout from.
+#include <gdmap/reader/map_check.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace gdmap::detail {
+
+// One distinct heap item (however many entries share it).
+struct CheckedItem {
+  std::uint32_t heapOffset = 0;
+  std::uint32_t firstEntry = 0;  // the lowest directory index that references it
+  std::size_t end = 0;           // absolute end offset; 0 when the length prefix is unusable
+  bool wellFormed = false;       // length, count and types all valid, filling the item exactly
+};
+
+struct MapAnalysis {
+  bool directoryRead = false;  // header and directory fit; the fields below are meaningful
+  bool sorted = false;
+  std::uint32_t count = 0;
+  std::size_t heapStart = 0;
+  std::vector<CheckedItem> items;       // in heap order, one per distinct in-heap offset
+  std::vector<Diagnostic> firstOfRule;  // filled only when asked for
+};
+
+// Runs every check, counting into `report` (diagnostics kept up to
+// options.maxDiagnostics, sorted by offset). With `wantFirstOfRule`, also
+// keeps the first finding of each rule regardless of the limit.
+MapAnalysis analyzeMap(ByteSpan map, const CheckOptions& options, CheckReport& report, bool wantFirstOfRule);
+
+}  // namespace gdmap::detail

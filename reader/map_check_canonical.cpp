@@ -1,0 +1,114 @@
+// checkCanonical(): whether a valid map is byte for byte what the builder
+// writes for its content (FORMAT.md §1, "The canonical layout"). Most of the
+// canonical rules are the absence of a checkMap() warning, so this reuses
+// the checker's single pass and adds the one rule only the directory order
+// can tell: items in order of first reference.
+//
+// Rule ids: invalid-map (checkMap() rejects it; nothing else is judged),
+//   canonical-non-minimal-integer, canonical-overlap,
+//   canonical-duplicate-item, canonical-gap, canonical-item-order.
+// Sortedness never breaks canonical form by itself: with bit 31 set a valid
+// map is sorted, and with it clear the builder keeps the input order.
+#include <gdmap/reader/map_check.hpp>
+
+#include <gdmap/reader/map_check_analysis.hpp>
+#include <gdmap/reader/map_check_item.hpp>
+#include <gdmap/reader/map_view.hpp>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+namespace gdmap {
+namespace {
+
+struct RuleMapping {
+  std::string_view warning;
+  std::string_view canonical;
+  std::string_view why;
+};
+
+constexpr RuleMapping kMappings[] = {
+    {"non-minimal-integer", "canonical-non-minimal-integer", "the builder writes every compressed integer in its shortest form"},
+    {"overlapping-items", "canonical-overlap", "the builder never lets items overlap"},
+    {"unshared-duplicate-items", "canonical-duplicate-item", "the builder stores identical items once"},
+    {"unreachable-heap-bytes", "canonical-gap", "the builder leaves no gap or padding in the heap"},
+};
+
+Diagnostic reason(const Diagnostic& finding, const RuleMapping& m) {
+  Diagnostic d = finding;
+  d.severity = Severity::Warning;
+  d.rule = std::string(m.canonical);
+  d.message = finding.message + "; " + std::string(m.why);
+  return d;
+}
+
+// Items must appear in the heap in the order the directory first references
+// them, each starting where the previous one ends. Meaningful only when the
+// items tile the heap (no gap, no overlap).
+void checkItemOrder(ByteSpan map, const detail::MapAnalysis& a, std::vector<Diagnostic>& reasons) {
+  std::vector<bool> seen(a.items.size(), false);
+  std::size_t next = 0;  // heap offset where the next newly referenced item belongs
+  for (std::uint32_t i = 0; i < a.count; ++i) {
+    const std::uint32_t offset = detail::readU32(map, kHeaderSize + kDirectoryEntrySize * std::size_t{i} + 4);
+    const auto it = std::lower_bound(a.items.begin(), a.items.end(), offset,
+                                     [](const detail::CheckedItem& item, std::uint32_t o) { return item.heapOffset < o; });
+    const auto index = static_cast<std::size_t>(it - a.items.begin());
+    if (seen[index]) continue;
+    if (offset != next) {
+      Diagnostic d;
+      d.severity = Severity::Warning;
+      d.rule = "canonical-item-order";
+      d.path = "directory[" + std::to_string(i) + "].offset";
+      d.offset = kHeaderSize + kDirectoryEntrySize * std::size_t{i} + 4;
+      d.message = "directory[" + std::to_string(i) + "] is the first to reference " + detail::heapPath(offset) +
+                  ", but the builder would place the next new item at " + detail::heapPath(next) +
+                  " (items in order of first reference from the directory)";
+      reasons.push_back(std::move(d));
+      return;
+    }
+    seen[index] = true;
+    next = it->end - a.heapStart;
+  }
+}
+
+}  // namespace
+
+CanonicalReport checkCanonical(ByteSpan map) {
+  CanonicalReport result;
+  CheckReport report;
+  CheckOptions options;
+  options.maxDiagnostics = 0;  // only the first finding of each rule is needed
+  const detail::MapAnalysis a = detail::analyzeMap(map, options, report, true);
+
+  if (report.errors > 0) {
+    // The first error (lowest offset) explains why nothing else is judged.
+    const Diagnostic* first = nullptr;
+    for (const Diagnostic& d : a.firstOfRule) {
+      if (d.severity == Severity::Error && (first == nullptr || d.offset < first->offset)) first = &d;
+    }
+    Diagnostic d;
+    if (first != nullptr) d = *first;
+    d.rule = "invalid-map";
+    d.message = "the map is not valid (" + std::to_string(report.errors) + " error(s); the first: " +
+                (first != nullptr ? first->message : std::string("?")) + ")";
+    result.reasons.push_back(std::move(d));
+    return result;
+  }
+
+  bool tiled = true;
+  for (const Diagnostic& finding : a.firstOfRule) {
+    for (const RuleMapping& m : kMappings) {
+      if (finding.rule != m.warning) continue;
+      result.reasons.push_back(reason(finding, m));
+      if (m.canonical == "canonical-overlap" || m.canonical == "canonical-gap") tiled = false;
+    }
+  }
+  if (tiled) checkItemOrder(map, a, result.reasons);
+  std::stable_sort(result.reasons.begin(), result.reasons.end(),
+                   [](const Diagnostic& x, const Diagnostic& y) { return x.offset < y.offset; });
+  result.canonical = result.reasons.empty();
+  return result;
+}
+
+}  // namespace gdmap

@@ -1,0 +1,429 @@
+// ILAsm type text -> Type model (docs/type-text.md has the grammar).
+//
+// Recursive descent with one rule per grammar form, except postfix operators
+// (`*`, `&`, `[]`, `[shape]`, `modreq(...)`, `modopt(...)`, `pinned`), which a
+// loop applies: `int32` followed by 50,000 `*` must neither recurse 50,000
+// times nor build a 50,000-deep model. Nesting is counted while parsing
+// (ancestors known so far + height of the subtree built so far) and stops at
+// kMaxTypeDepth, so recursion and the model stay within that bound.
+#include <gdmap/schema/type_text.hpp>
+#include <gdmap/schema/type_text_cursor.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace gdmap {
+namespace {
+
+using type_text::NumberRead;
+using type_text::TextCursor;
+
+constexpr std::uint32_t kMaxCompressed = 0x1FFFFFFF;
+// Signed compressed integers (lower bounds) hold -2^28 ... 2^28-1.
+constexpr std::int64_t kMinLowerBound = -(std::int64_t{1} << 28);
+constexpr std::int64_t kMaxLowerBound = (std::int64_t{1} << 28) - 1;
+
+std::string hexByte(std::uint8_t b) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  return std::string("0x") + kDigits[b >> 4] + kDigits[b & 0x0F];
+}
+
+struct PrimitiveWord {
+  std::string_view word;
+  ElementType element;
+};
+
+// The one-word primitives; `native ...` and `unsigned ...` are handled apart.
+constexpr PrimitiveWord kPrimitiveWords[] = {
+    {"void", ElementType::Void},       {"bool", ElementType::Boolean},   {"char", ElementType::Char},
+    {"int8", ElementType::I1},         {"uint8", ElementType::U1},       {"int16", ElementType::I2},
+    {"uint16", ElementType::U2},       {"int32", ElementType::I4},       {"uint32", ElementType::U4},
+    {"int64", ElementType::I8},        {"uint64", ElementType::U8},      {"float32", ElementType::R4},
+    {"float64", ElementType::R8},      {"string", ElementType::String},  {"object", ElementType::Object},
+    {"typedref", ElementType::TypedByRef},
+};
+
+class TypeParser {
+ public:
+  explicit TypeParser(std::string_view text) : cur_(text) {}
+
+  Expected<Type> run() {
+    Type type;
+    unsigned height = 0;
+    if (!parseType(0, type, height)) return std::move(error_);
+    if (!cur_.atEnd()) {
+      const std::size_t at = cur_.offset();
+      return Error{at, "unexpected text after the type, found " + cur_.describeNext()};
+    }
+    return type;
+  }
+
+ private:
+  // A whole type: a base form and its postfix operators. `ancestors` is the
+  // number of nodes already known to enclose it; `height` receives the depth
+  // of the subtree built here.
+  bool parseType(unsigned ancestors, Type& out, unsigned& height) {
+    if (ancestors >= kMaxTypeDepth) return depthError(cur_.offset());
+    if (!parseBase(ancestors, out, height)) return false;
+    return parsePostfix(ancestors, out, height);
+  }
+
+  bool parseBase(unsigned ancestors, Type& out, unsigned& height) {
+    height = 1;
+    const std::size_t at = cur_.offset();
+    if (cur_.tryString("!!")) return parseGenericParameter(ElementType::MVar, out);
+    if (cur_.tryChar('!')) return parseGenericParameter(ElementType::Var, out);
+
+    const std::string_view word = cur_.peekWord();
+    if (word.empty()) return fail(at, "expected a type, found " + cur_.describeNext());
+    for (const PrimitiveWord& p : kPrimitiveWords) {
+      if (word == p.word) {
+        cur_.tryWord(word);
+        out = Type::primitive(p.element);
+        return true;
+      }
+    }
+    if (word == "class" || word == "valuetype") {
+      cur_.tryWord(word);
+      return parseClassOrValueType(word == "valuetype", ancestors, out, height);
+    }
+    if (word == "native") {
+      cur_.tryWord(word);
+      if (cur_.tryWord("int")) {
+        out = Type::primitive(ElementType::I);
+      } else if (cur_.tryWord("uint") || (cur_.tryWord("unsigned") && cur_.tryWord("int"))) {
+        out = Type::primitive(ElementType::U);
+      } else {
+        return fail(cur_.offset(), "expected 'int', 'uint' or 'unsigned int' after 'native', found " +
+                                       cur_.describeNext());
+      }
+      return true;
+    }
+    if (word == "unsigned") {
+      cur_.tryWord(word);
+      if (cur_.tryWord("int8")) out = Type::primitive(ElementType::U1);
+      else if (cur_.tryWord("int16")) out = Type::primitive(ElementType::U2);
+      else if (cur_.tryWord("int32")) out = Type::primitive(ElementType::U4);
+      else if (cur_.tryWord("int64")) out = Type::primitive(ElementType::U8);
+      else
+        return fail(cur_.offset(),
+                    "expected 'int8', 'int16', 'int32' or 'int64' after 'unsigned', found " + cur_.describeNext());
+      return true;
+    }
+    if (word == "method") {
+      cur_.tryWord(word);
+      return parseFunctionPointer(ancestors, out, height);
+    }
+    return fail(at, "expected a type, found " + cur_.describeNext());
+  }
+
+  // After `!` or `!!`: the parameter's decimal index.
+  bool parseGenericParameter(ElementType element, Type& out) {
+    const std::size_t at = cur_.offset();
+    std::uint64_t n = 0;
+    switch (cur_.readDecimal(kMaxCompressed, n)) {
+      case NumberRead::Absent:
+        return fail(at, std::string("expected a generic parameter number after '") +
+                            (element == ElementType::MVar ? "!!" : "!") + "', found " + cur_.describeNext());
+      case NumberRead::TooLarge:
+        return fail(at, "generic parameter number is larger than 536870911 (0x1FFFFFFF)");
+      case NumberRead::Ok:
+        break;
+    }
+    out = element == ElementType::MVar ? Type::methodVariable(static_cast<std::uint32_t>(n))
+                                       : Type::typeVariable(static_cast<std::uint32_t>(n));
+    return true;
+  }
+
+  // After `class` / `valuetype`: a TypeDef or TypeRef token, then type
+  // arguments in `<...>` for a generic instantiation.
+  bool parseClassOrValueType(bool valueType, unsigned ancestors, Type& out, unsigned& height) {
+    const std::size_t tokenAt = cur_.offset();
+    Token token;
+    if (!parseToken(token)) return false;
+    if (token.table() == static_cast<std::uint8_t>(TokenTable::TypeSpec)) {
+      return fail(tokenAt, std::string("a TypeSpec token (table 0x1B) cannot follow '") +
+                               (valueType ? "valuetype" : "class") +
+                               "': only TypeDef (0x02) and TypeRef (0x01) name a class or value type; "
+                               "TypeSpec is allowed only in modreq/modopt");
+    }
+    if (!cur_.tryChar('<')) {
+      out = valueType ? Type::valueType(token) : Type::classType(token);
+      return true;
+    }
+    out = Type::genericInstance(valueType, token, {});
+    if (cur_.peek() == '>') return fail(cur_.offset(), "a generic instantiation needs at least one type argument");
+    for (;;) {
+      Type argument;
+      unsigned argumentHeight = 0;
+      if (!parseType(ancestors + 1, argument, argumentHeight)) return false;
+      height = std::max(height, argumentHeight + 1);
+      out.operands.push_back(std::move(argument));
+      if (cur_.tryChar(',')) continue;
+      if (cur_.tryChar('>')) return true;
+      return fail(cur_.offset(), "expected ',' or '>' after a type argument, found " + cur_.describeNext());
+    }
+  }
+
+  // A metadata token of table TypeRef, TypeDef or TypeSpec.
+  bool parseToken(Token& token) {
+    const std::size_t at = cur_.offset();
+    if (!cur_.readToken(token.value)) {
+      return fail(at, "expected a metadata token like 0x01000012, found " + cur_.describeNext());
+    }
+    const std::uint8_t table = token.table();
+    if (table != static_cast<std::uint8_t>(TokenTable::TypeRef) &&
+        table != static_cast<std::uint8_t>(TokenTable::TypeDef) &&
+        table != static_cast<std::uint8_t>(TokenTable::TypeSpec)) {
+      return fail(at, "token table " + hexByte(table) + " is not TypeRef (0x01), TypeDef (0x02) or TypeSpec (0x1B)");
+    }
+    return true;
+  }
+
+  // After `method`: CALLCONV RET `*(` PARAMS `)`.
+  bool parseFunctionPointer(unsigned ancestors, Type& out, unsigned& height) {
+    FunctionPointerInfo info;
+    if (!parseCallingConvention(info)) return false;
+    Type returnType;
+    unsigned partHeight = 0;
+    if (!parseType(ancestors + 1, returnType, partHeight)) return false;
+    height = std::max(height, partHeight + 1);
+    out = Type::functionPointer(info, std::move(returnType), {});
+    if (!cur_.tryChar('*')) {
+      return fail(cur_.offset(), "expected '*(' after the function pointer's return type, found " +
+                                     cur_.describeNext());
+    }
+    if (!cur_.tryChar('(')) {
+      return fail(cur_.offset(), "expected '(' to open the function pointer's parameters, found " +
+                                     cur_.describeNext());
+    }
+    if (cur_.tryChar(')')) return true;
+    for (;;) {
+      const std::size_t at = cur_.offset();
+      if (cur_.tryString("...")) {
+        if (out.method.sentinel) return fail(at, "a parameter list holds at most one sentinel '...'");
+        out.method.sentinel = static_cast<std::uint32_t>(out.operands.size() - 1);
+      } else {
+        Type parameter;
+        if (!parseType(ancestors + 1, parameter, partHeight)) return false;
+        height = std::max(height, partHeight + 1);
+        out.operands.push_back(std::move(parameter));
+      }
+      if (cur_.tryChar(',')) continue;
+      if (cur_.tryChar(')')) return true;
+      return fail(cur_.offset(), "expected ',' or ')' after a parameter, found " + cur_.describeNext());
+    }
+  }
+
+  // [instance] [explicit] [generic(N)] (in any order, each once), then the
+  // kind: nothing/default, vararg, unmanaged [cdecl|stdcall|thiscall|fastcall].
+  bool parseCallingConvention(FunctionPointerInfo& info) {
+    std::uint8_t flags = 0;
+    for (;;) {
+      const std::size_t at = cur_.offset();
+      const std::string_view word = cur_.peekWord();
+      std::uint8_t flag = 0;
+      if (word == "instance") flag = callconv::kHasThis;
+      else if (word == "explicit") flag = callconv::kExplicitThis;
+      else if (word == "generic") flag = callconv::kGeneric;
+      else break;
+      if (flags & flag) return fail(at, "'" + std::string(word) + "' appears twice in the calling convention");
+      flags |= flag;
+      cur_.tryWord(word);
+      if (flag == callconv::kGeneric && !parseGenericCount(info)) return false;
+    }
+    std::uint8_t kind = callconv::kDefault;
+    if (cur_.tryWord("default")) {
+      kind = callconv::kDefault;
+    } else if (cur_.tryWord("vararg")) {
+      kind = callconv::kVarArg;
+    } else if (cur_.tryWord("unmanaged")) {
+      if (cur_.tryWord("cdecl")) kind = callconv::kCdecl;
+      else if (cur_.tryWord("stdcall")) kind = callconv::kStdCall;
+      else if (cur_.tryWord("thiscall")) kind = callconv::kThisCall;
+      else if (cur_.tryWord("fastcall")) kind = callconv::kFastCall;
+      else kind = callconv::kUnmanaged;
+    }
+    info.callingConvention = static_cast<std::uint8_t>(flags | kind);
+    return true;
+  }
+
+  // After `generic`: `(N)`, the number of generic parameters.
+  bool parseGenericCount(FunctionPointerInfo& info) {
+    if (!cur_.tryChar('(')) return fail(cur_.offset(), "expected '(' after 'generic', found " + cur_.describeNext());
+    const std::size_t at = cur_.offset();
+    std::uint64_t n = 0;
+    switch (cur_.readDecimal(kMaxCompressed, n)) {
+      case NumberRead::Absent:
+        return fail(at, "expected the number of generic parameters in 'generic(N)', found " + cur_.describeNext());
+      case NumberRead::TooLarge:
+        return fail(at, "generic parameter count is larger than 536870911 (0x1FFFFFFF)");
+      case NumberRead::Ok:
+        break;
+    }
+    info.genericParameterCount = static_cast<std::uint32_t>(n);
+    if (!cur_.tryChar(')')) return fail(cur_.offset(), "expected ')' after 'generic(N', found " + cur_.describeNext());
+    return true;
+  }
+
+  // Applies postfix operators left to right, innermost first, in a loop.
+  bool parsePostfix(unsigned ancestors, Type& out, unsigned& height) {
+    for (;;) {
+      const std::size_t at = cur_.offset();
+      const char c = cur_.peek();
+      ElementType wrapper;
+      if (c == '*') {
+        if (cur_.secondIs('(')) return true;  // `*(` opens a function pointer's parameters
+        wrapper = ElementType::Ptr;
+      } else if (c == '&') {
+        wrapper = ElementType::ByRef;
+      } else if (c == '[') {
+        wrapper = ElementType::SzArray;  // or Array, decided below
+      } else {
+        const std::string_view word = cur_.peekWord();
+        if (word == "modreq") wrapper = ElementType::CModReqd;
+        else if (word == "modopt") wrapper = ElementType::CModOpt;
+        else if (word == "pinned") wrapper = ElementType::Pinned;
+        else return true;
+      }
+      if (ancestors + height + 1 > kMaxTypeDepth) return depthError(at);
+
+      Type wrapped;
+      switch (wrapper) {
+        case ElementType::Ptr:
+        case ElementType::ByRef:
+          cur_.tryChar(c);
+          wrapped.element = wrapper;
+          break;
+        case ElementType::SzArray:
+          cur_.tryChar('[');
+          if (cur_.tryChar(']')) {
+            wrapped.element = ElementType::SzArray;
+          } else {
+            wrapped.element = ElementType::Array;
+            if (!parseArrayShape(wrapped.shape)) return false;
+          }
+          break;
+        case ElementType::Pinned:
+          cur_.tryWord("pinned");
+          wrapped.element = wrapper;
+          break;
+        default: {  // modreq / modopt
+          const bool required = wrapper == ElementType::CModReqd;
+          cur_.tryWord(required ? "modreq" : "modopt");
+          const char* name = required ? "modreq" : "modopt";
+          if (!cur_.tryChar('(')) {
+            return fail(cur_.offset(), std::string("expected '(' after '") + name + "', found " + cur_.describeNext());
+          }
+          if (!parseToken(wrapped.token)) return false;
+          if (!cur_.tryChar(')')) {
+            return fail(cur_.offset(), std::string("expected ')' after the ") + name + " token, found " +
+                                           cur_.describeNext());
+          }
+          wrapped.element = wrapper;
+          break;
+        }
+      }
+      wrapped.operands.push_back(std::move(out));
+      out = std::move(wrapped);
+      ++height;
+    }
+  }
+
+  // After `[` (and not `[]`): comma-separated dimensions up to `]`.
+  // Each is empty, `...`, `size`, `lo...` or `lo...hi`.
+  bool parseArrayShape(ArrayShape& shape) {
+    shape.rank = 0;
+    for (;;) {
+      const std::uint32_t dimension = shape.rank;
+      if (dimension >= kMaxCompressed) return fail(cur_.offset(), "array rank is larger than 536870911 (0x1FFFFFFF)");
+      if (!parseDimension(dimension, shape)) return false;
+      ++shape.rank;
+      if (cur_.tryChar(',')) {
+        // Commas right after this one close empty dimensions: take them in bulk.
+        const std::size_t at = cur_.offset();
+        const std::size_t empty = cur_.skipRun(',');
+        if (empty >= kMaxCompressed - shape.rank) return fail(at, "array rank is larger than 536870911 (0x1FFFFFFF)");
+        shape.rank += static_cast<std::uint32_t>(empty);
+        continue;
+      }
+      if (cur_.tryChar(']')) return true;
+      return fail(cur_.offset(), "expected ',' or ']' in an array shape, found " + cur_.describeNext());
+    }
+  }
+
+  bool parseDimension(std::uint32_t dimension, ArrayShape& shape) {
+    const std::size_t at = cur_.offset();
+    if (cur_.tryString("...")) return true;  // neither bound nor size, spelled out
+    std::int64_t first = 0;
+    switch (cur_.readSigned(std::uint64_t{1} << 40, first)) {
+      case NumberRead::Absent:
+        return true;  // empty: neither bound nor size
+      case NumberRead::TooLarge:
+        return fail(at, "array bound is out of range");
+      case NumberRead::Ok:
+        break;
+    }
+    if (!cur_.tryString("...")) {  // a size alone
+      if (first < 0 || first > kMaxCompressed) {
+        return fail(at, "array size " + std::to_string(first) + " is outside 0 ... 536870911 (0x1FFFFFFF)");
+      }
+      return addSize(dimension, static_cast<std::uint32_t>(first), at, shape);
+    }
+    if (first < kMinLowerBound || first > kMaxLowerBound) {
+      return fail(at, "array lower bound " + std::to_string(first) + " is outside -268435456 ... 268435455");
+    }
+    shape.lowerBounds.resize(dimension, 0);  // earlier dimensions get the implicit 0
+    shape.lowerBounds.push_back(static_cast<std::int32_t>(first));
+    const std::size_t highAt = cur_.offset();
+    std::int64_t high = 0;
+    switch (cur_.readSigned(std::uint64_t{1} << 40, high)) {
+      case NumberRead::Absent:
+        return true;  // `lo...`: lower bound only
+      case NumberRead::TooLarge:
+        return fail(highAt, "array upper bound is out of range");
+      case NumberRead::Ok:
+        break;
+    }
+    if (high < first - 1) {
+      return fail(highAt, "array upper bound " + std::to_string(high) + " is below the lower bound " +
+                              std::to_string(first) + " minus 1");
+    }
+    const std::int64_t size = high - first + 1;
+    if (size > kMaxCompressed) {
+      return fail(highAt, "array dimension " + std::to_string(first) + "..." + std::to_string(high) +
+                              " holds more than 536870911 (0x1FFFFFFF) elements");
+    }
+    return addSize(dimension, static_cast<std::uint32_t>(size), at, shape);
+  }
+
+  // Sizes describe a prefix of the dimensions, so a gap cannot be written.
+  bool addSize(std::uint32_t dimension, std::uint32_t size, std::size_t at, ArrayShape& shape) {
+    if (shape.sizes.size() != dimension) {
+      return fail(at, "dimension " + std::to_string(dimension) + " has a size but dimension " +
+                          std::to_string(dimension - 1) + " has none");
+    }
+    shape.sizes.push_back(size);
+    return true;
+  }
+
+  bool depthError(std::size_t at) {
+    return fail(at, "type nesting is deeper than the limit of " + std::to_string(kMaxTypeDepth) + " levels");
+  }
+
+  bool fail(std::size_t at, std::string message) {
+    error_ = Error{at, std::move(message)};
+    return false;
+  }
+
+  TextCursor cur_;
+  Error error_;
+};
+
+}  // namespace
+
+Expected<Type> parseType(std::string_view text) { return TypeParser(text).run(); }
+
+}  // namespace gdmap

@@ -1,0 +1,78 @@
+# The CLI's contract: sig vectors, stdin mode, exit statuses, diagnostics that
+# say where, verify naming the first differing field, lookup, atomic output.
+# Arguments: GDMAP SOURCE_ROOT BIN_DIR (see tests/CMakeLists.txt).
+set -euo pipefail
+gdmap=$1
+root=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# expect STATUS COMMAND...: run, capture stdout/stderr in $work/out, $work/err.
+expect() {
+  local want=$1 got=0
+  shift
+  "$@" >"$work/out" 2>"$work/err" </dev/null || got=$?
+  [ "$got" -eq "$want" ] || { cat "$work/err" >&2; fail "'$*' exited $got, expected $want"; }
+}
+has() { grep -qF -- "$2" "$work/$1" || { cat "$work/$1" >&2; fail "$1 lacks: $2"; }; }
+
+# sig: the issue's vectors, both directions.
+expect 0 "$gdmap" sig encode 'class 0x01000012<int32, !0[]>'
+[ "$(cat "$work/out")" = 15124902081d1300 ] || fail "sig encode: $(cat "$work/out")"
+expect 0 "$gdmap" sig decode '15 12 49 01 08'
+[ "$(cat "$work/out")" = 'class 0x01000012<int32>' ] || fail "sig decode: $(cat "$work/out")"
+status=0; "$gdmap" sig decode '15 12 49 01 08' '1D' >"$work/out" 2>"$work/err" || status=$?
+[ "$status" -eq 1 ] || fail "sig decode with one bad operand exited $status"
+[ "$(sed -n 1p "$work/out")" = 'class 0x01000012<int32>' ] || fail "first operand not converted"
+[ -z "$(sed -n 2p "$work/out")" ] || fail "failed operand did not give an empty line"
+has err "argument 2"
+
+# stdin mode: one result per line, failed lines empty, errors name the line and column.
+printf 'int32\nint32[\nstring\n' | { "$gdmap" sig encode >"$work/out" 2>"$work/err" || echo $? >"$work/status"; }
+[ "$(cat "$work/status")" = 1 ] || fail "stdin encode with a bad line did not exit 1"
+[ "$(cat "$work/out")" = "$(printf '08\n\n0e')" ] || fail "stdin encode output: $(cat "$work/out")"
+has err "stdin:2:7"
+
+# Usage errors exit 2; --help exits 0.
+expect 2 "$gdmap" frobnicate
+expect 2 "$gdmap" check
+expect 0 "$gdmap" --help
+expect 0 "$gdmap" sig encode --help
+expect 2 "$gdmap" check "$work/no-such-file"
+
+# A 4-byte map claiming 2^31-1 entries is an error, not an allocation.
+printf '\xff\xff\xff\x7f' >"$work/huge.gdmap"
+expect 1 "$gdmap" check "$work/huge.gdmap"
+has err "header"
+
+# build refuses binary on a terminal only; '-' writes to a pipe.
+"$gdmap" build "$root/examples/maps/basic.json" -o - | cmp - "$root/examples/maps/basic.gdmap" \
+  || fail "build to stdout differs"
+
+# A description error names file:line:col and the JSON pointer; nothing is written.
+printf '{\n  "dictionaries": [\n    { "rva": 1, "types": ["int32<"] }\n  ]\n}\n' >"$work/bad.json"
+expect 1 "$gdmap" build "$work/bad.json" -o "$work/bad.gdmap"
+has err "bad.json:3:"
+has err "/dictionaries/0/types/0"
+[ ! -e "$work/bad.gdmap" ] || fail "build left an output behind after an error"
+ls -A "$work" | grep -q '^\.gdmap-' && fail "build left a temporary file behind"
+
+# verify names the first differing field with both values, and counts bytes.
+cp "$root/examples/maps/basic.gdmap" "$work/changed.gdmap"
+printf '\x04' | dd of="$work/changed.gdmap" bs=1 seek=$((0x0c)) conv=notrunc status=none
+expect 1 "$gdmap" verify "$root/examples/maps/basic.json" "$work/changed.gdmap"
+has err "directory[1].rva: expected 0x00001010, found 0x00001004"
+has err "1 differing byte"
+expect 1 "$gdmap" verify --json "$root/examples/maps/basic.json" "$work/changed.gdmap"
+has out '"field": "directory[1].rva"'
+
+# lookup: found, not found, RVA syntax.
+expect 0 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 0x1010
+[ "$(cat "$work/out")" = "$(printf 'string\nint32[]')" ] || fail "lookup output: $(cat "$work/out")"
+expect 0 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 4096
+[ "$(cat "$work/out")" = 'class 0x01000012<int32>' ] || fail "lookup by decimal RVA: $(cat "$work/out")"
+expect 1 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 0x1004
+has err "no dictionary at RVA 0x00001004"
+expect 2 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 0x1g
+
+echo "cli basics: all checks passed"

@@ -1,0 +1,575 @@
+// The JSON description: parsing every form, every diagnostic with its rule,
+// pointer and position, the JSON-pointer locator, the write -> parse round
+// trip, and the shipped JSON Schema.
+#include <gdmap/schema/type_text.hpp>
+#include <gdmap/tools/description/description_json.hpp>
+#include <gdmap/tools/description/json_locator.hpp>
+
+#include <doctest/doctest.h>
+// Header-only and on the include path; the test only checks that the
+// shipped schema is well-formed JSON.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace gdmap;
+
+// The 1-based line and column of the first occurrence of `needle` (plus
+// `extra` bytes), counted by hand: an independent check of the locator.
+std::pair<std::size_t, std::size_t> where(const std::string& text, const std::string& needle, std::size_t extra = 0) {
+  const std::size_t at = text.find(needle);
+  REQUIRE(at != std::string::npos);
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < at + extra; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+std::vector<Diagnostic> withRule(const DescriptionParse& p, const std::string& rule) {
+  std::vector<Diagnostic> out;
+  for (const Diagnostic& d : p.diagnostics)
+    if (d.rule == rule) out.push_back(d);
+  return out;
+}
+
+// Exactly one diagnostic with `rule`, at `pointer`, located at `needle`.
+Diagnostic expectOne(const std::string& text, const std::string& rule, const std::string& pointer,
+                     const std::string& needle, std::size_t extra = 0) {
+  const DescriptionParse p = parseDescription(text);
+  CAPTURE(text);
+  for (const Diagnostic& d : p.diagnostics) CAPTURE(formatDiagnostic(d, "f"));
+  const std::vector<Diagnostic> found = withRule(p, rule);
+  REQUIRE(found.size() == 1);
+  const Diagnostic& d = found[0];
+  INFO(formatDiagnostic(d, "f"));
+  CHECK(d.path == pointer);
+  const auto [line, column] = where(text, needle, extra);
+  CHECK(d.line == line);
+  CHECK(d.column == column);
+  CHECK(d.offset == text.find(needle) + extra);
+  if (d.severity == Severity::Error) CHECK_FALSE(p.description.has_value());
+  return d;
+}
+
+bool sameType(const std::vector<Type>& a, const std::vector<Type>& b) { return a == b; }
+
+bool sameDescription(const MapDescription& a, const MapDescription& b) {
+  if (a.sorted != b.sorted || a.instantiations.size() != b.instantiations.size() ||
+      a.dictionaries.size() != b.dictionaries.size())
+    return false;
+  for (std::size_t i = 0; i < a.instantiations.size(); ++i) {
+    const auto& x = a.instantiations[i];
+    const auto& y = b.instantiations[i];
+    if (x.name != y.name || !sameType(x.types, y.types) || x.raw != y.raw || x.pointer != y.pointer) return false;
+  }
+  for (std::size_t i = 0; i < a.dictionaries.size(); ++i) {
+    const auto& x = a.dictionaries[i];
+    const auto& y = b.dictionaries[i];
+    if (x.rva != y.rva || x.instantiation != y.instantiation || x.pointer != y.pointer) return false;
+  }
+  return true;
+}
+
+Type int32() { return Type::primitive(ElementType::I4); }
+Type str() { return Type::primitive(ElementType::String); }
+
+}  // namespace
+
+// ---------------------------------------------------------------- locator
+
+TEST_CASE("description: locator finds values by pointer") {
+  namespace loc = json_location;
+  const std::string text =
+      "{\"a\": [1, [2, 3], {\"b\": \"x\\\"]}\"}],\n"
+      " \"c/d\": {\"e~f\": true},\n"
+      " \"q\\\"k\": null, \"\\u0041\": 7, \"empty\": [], \"o\": {}}";
+  const std::vector<std::string> pointers = {
+      "", "/a", "/a/0", "/a/1/1", "/a/2/b", "/c~1d", "/c~1d/e~0f", "/q\"k", "/A", "/empty", "/o",
+      "/a/3", "/nope", "/a/1/1/2", "/a/01", "bad"};
+  const std::vector<std::size_t> found = loc::locatePointers(text, pointers);
+  CHECK(found[0] == 0);
+  CHECK(found[1] == text.find("[1,"));
+  CHECK(found[2] == text.find("1,"));
+  CHECK(found[3] == text.find("3]"));
+  CHECK(found[4] == text.find("\"x\\\""));
+  CHECK(found[5] == text.find("{\"e~f"));
+  CHECK(found[6] == text.find("true"));
+  CHECK(found[7] == text.find("null"));
+  CHECK(found[8] == text.find("7"));
+  CHECK(found[9] == text.find("[]"));
+  CHECK(found[10] == text.find("{}"));
+  for (std::size_t i = 11; i < pointers.size(); ++i) CHECK(found[i] == loc::npos);
+}
+
+TEST_CASE("description: locator takes the last of duplicate keys and skips deep nesting") {
+  namespace loc = json_location;
+  std::string deep(10000, '[');
+  deep += std::string(10000, ']');
+  const std::string text = "{\"k\": 1, \"deep\": " + deep + ", \"k\": 2, \"z\": [[[\"]\"]], \"w\"]}";
+  const auto found = loc::locatePointers(text, {"/k", "/z/1", "/z/0/0/0", "/deep/0/0/0"});
+  CHECK(found[0] == text.find("2"));
+  CHECK(found[1] == text.find("\"w\""));
+  CHECK(found[2] == text.find("\"]\""));
+  CHECK(found[3] == 20);
+}
+
+TEST_CASE("description: locator escapes pointer tokens and maps string indexes") {
+  namespace loc = json_location;
+  CHECK(loc::escapePointerToken("a/b~c") == "a~1b~0c");
+  CHECK(loc::escapePointerToken("plain") == "plain");
+  // "a\"b\u00e9c": decoded bytes a " b 0xC3 0xA9 c
+  const std::string text = R"(  "a\"b\u00e9c\ud83d\ude00d")";
+  CHECK(loc::stringCharacterOffset(text, 2, 0) == 3);   // a
+  CHECK(loc::stringCharacterOffset(text, 2, 1) == 4);   // \"
+  CHECK(loc::stringCharacterOffset(text, 2, 2) == 6);   // b
+  CHECK(loc::stringCharacterOffset(text, 2, 3) == 7);   // \u00e9 (2 bytes)
+  CHECK(loc::stringCharacterOffset(text, 2, 4) == 7);
+  CHECK(loc::stringCharacterOffset(text, 2, 5) == 13);  // c
+  CHECK(loc::stringCharacterOffset(text, 2, 6) == 14);  // the surrogate pair (4 bytes)
+  CHECK(loc::stringCharacterOffset(text, 2, 10) == 26);  // d
+  CHECK(loc::stringCharacterOffset(text, 2, 11) == 27);  // past the end: the closing quote
+}
+
+TEST_CASE("description: locator line and column count code points") {
+  namespace loc = json_location;
+  const std::string text = "ab\n\xc3\xa9x\n\nz";
+  const auto lc = loc::lineColumns(text, {5, 0, 1, 3, 8, 100});
+  CHECK(lc[0].line == 2);
+  CHECK(lc[0].column == 2);  // x after a 2-byte é
+  CHECK(lc[1].line == 1);
+  CHECK(lc[1].column == 1);
+  CHECK(lc[2].column == 2);
+  CHECK(lc[3].line == 2);
+  CHECK(lc[3].column == 1);
+  CHECK(lc[4].line == 4);
+  CHECK(lc[4].column == 1);
+  CHECK(lc[5].line == 4);  // clamped to the end
+  CHECK(lc[5].column == 2);
+}
+
+// ---------------------------------------------------------------- parsing
+
+TEST_CASE("description: parses the raw form and RVAs without types") {
+  const std::string text = R"({
+  "$schema": "https://example.org/gdmap-description.schema.json",
+  "sorted": false,
+  "dictionaries": [
+    { "rva": "0x00001000", "raw": "02 01 08" },
+    { "rva": 4112, "raw": "0201" },
+    { "rva": "0XfFfFfFfF", "raw": "" }
+  ]
+})";
+  const DescriptionParse p = parseDescription(text);
+  REQUIRE(p.diagnostics.empty());
+  REQUIRE(p.description);
+  const MapDescription& d = *p.description;
+  CHECK_FALSE(d.sorted);
+  REQUIRE(d.dictionaries.size() == 3);
+  REQUIRE(d.instantiations.size() == 3);
+  CHECK(d.dictionaries[0].rva == 0x1000);
+  CHECK(d.dictionaries[1].rva == 4112);
+  CHECK(d.dictionaries[2].rva == 0xFFFFFFFFu);
+  CHECK(d.dictionaries[1].pointer == "/dictionaries/1");
+  CHECK(d.dictionaries[1].instantiation == 1);
+  CHECK(d.instantiations[0].raw == Bytes{0x02, 0x01, 0x08});
+  CHECK(d.instantiations[0].name.empty());
+  CHECK(d.instantiations[0].pointer == "/dictionaries/0/raw");
+  CHECK(d.instantiations[2].raw == Bytes{});
+}
+
+TEST_CASE("description: parses the example of the format") {
+  const std::string text = R"({
+  "sorted": true,
+  "instantiations": { "ListOfInt": ["class 0x01000012<int32>"] },
+  "dictionaries": [
+    { "rva": "0x00001000", "instantiation": "ListOfInt" },
+    { "rva": 4112, "types": ["string", { "hex": "1d08" }] },
+    { "rva": "0x1020", "raw": "020108" }
+  ]
+})";
+  const DescriptionParse p = parseDescription(text);
+  for (const Diagnostic& d : p.diagnostics) CAPTURE(formatDiagnostic(d, "f"));
+  REQUIRE(p.diagnostics.empty());
+  REQUIRE(p.description);
+  const MapDescription& d = *p.description;
+  CHECK(d.sorted);
+  REQUIRE(d.instantiations.size() == 3);
+  CHECK(d.instantiations[0].name == "ListOfInt");
+  CHECK(d.instantiations[0].pointer == "/instantiations/ListOfInt");
+  CHECK(d.instantiations[0].types ==
+        std::vector<Type>{Type::genericInstance(false, Token{0x01000012}, {int32()})});
+  CHECK(d.instantiations[1].types == std::vector<Type>{str(), Type::szArray(int32())});
+  CHECK(d.instantiations[1].pointer == "/dictionaries/1/types");
+  CHECK(d.instantiations[2].raw == Bytes{0x02, 0x01, 0x08});
+  REQUIRE(d.dictionaries.size() == 3);
+  CHECK(d.dictionaries[0].instantiation == 0);
+  CHECK(d.dictionaries[1].instantiation == 1);
+  CHECK(d.dictionaries[2].instantiation == 2);
+  CHECK(d.dictionaries[2].rva == 0x1020);
+}
+
+TEST_CASE("description: instantiations may come after dictionaries; sorted defaults to true") {
+  const std::string text = R"({"dictionaries": [{"rva": 1, "types": ["int32"]}, {"rva": 2, "instantiation": "a~/b"}],
+      "instantiations": {"a~/b": ["string"]}})";
+  const DescriptionParse p = parseDescription(text);
+  for (const Diagnostic& d : p.diagnostics) CAPTURE(formatDiagnostic(d, "f"));
+  REQUIRE(p.description);
+  CHECK(p.description->sorted);
+  // Named first, then inline, whatever the order in the file.
+  REQUIRE(p.description->instantiations.size() == 2);
+  CHECK(p.description->instantiations[0].name == "a~/b");
+  CHECK(p.description->instantiations[0].pointer == "/instantiations/a~0~1b");
+  CHECK(p.description->dictionaries[0].instantiation == 1);
+  CHECK(p.description->dictionaries[1].instantiation == 0);
+}
+
+TEST_CASE("description: an empty dictionaries array is a valid description") {
+  const DescriptionParse p = parseDescription(R"({"dictionaries": []})");
+  CHECK(p.diagnostics.empty());
+  REQUIRE(p.description);
+  CHECK(p.description->dictionaries.empty());
+}
+
+// ---------------------------------------------------------------- errors
+
+TEST_CASE("description: invalid JSON gives the parser's position") {
+  const std::string text = "{\n  \"dictionaries\": [\n    {\"rva\": tru}\n  ]\n}";
+  const DescriptionParse p = parseDescription(text);
+  REQUIRE(p.diagnostics.size() == 1);
+  const Diagnostic& d = p.diagnostics[0];
+  CHECK(d.rule == "invalid-json");
+  CHECK(d.path.empty());
+  CHECK(d.line == 3);
+  CHECK(d.column == 16);  // the '}' that ends the bad literal
+  CHECK(d.message.find("invalid literal") != std::string::npos);
+  CHECK_FALSE(p.description);
+
+  const DescriptionParse truncated = parseDescription("{\"dictionaries\": [");
+  REQUIRE(truncated.diagnostics.size() == 1);
+  CHECK(truncated.diagnostics[0].rule == "invalid-json");
+  CHECK(truncated.diagnostics[0].line == 1);
+  CHECK(truncated.diagnostics[0].column == 19);  // the end of the text
+
+  CHECK(parseDescription("").diagnostics.at(0).rule == "invalid-json");
+  CHECK(parseDescription("{} {}").diagnostics.at(0).rule == "invalid-json");
+}
+
+TEST_CASE("description: unknown keys anywhere") {
+  expectOne("{\"dictionaries\": [], \"extra\": 1}", "unknown-key", "/extra", "1}");
+  expectOne("{\"dictionaries\": [{\"rva\": 1, \"raw\": \"00\", \"x/y~\": [1]}]}", "unknown-key",
+            "/dictionaries/0/x~1y~0", "[1]");
+  expectOne("{\"instantiations\": {\"a\": [{\"hex\": \"08\", \"bytes\": 2}]},"
+            " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"a\"}]}",
+            "unknown-key", "/instantiations/a/0/bytes", "2}");
+}
+
+TEST_CASE("description: wrong JSON types") {
+  Diagnostic d = expectOne("{\"sorted\": \"yes\", \"dictionaries\": []}", "wrong-type", "/sorted", "\"yes\"");
+  CHECK(d.message == "expected true or false, found a string");
+  expectOne("[]", "wrong-type", "", "[]");
+  expectOne("{\"dictionaries\": {}}", "wrong-type", "/dictionaries", "{}");
+  expectOne("{\"dictionaries\": [7]}", "wrong-type", "/dictionaries/0", "7");
+  expectOne("{\"dictionaries\": [{\"rva\": true, \"raw\": \"\"}]}", "wrong-type", "/dictionaries/0/rva", "true");
+  expectOne("{\"dictionaries\": [{\"rva\": 1, \"types\": \"int32\"}]}", "wrong-type", "/dictionaries/0/types",
+            "\"int32\"");
+  expectOne("{\"dictionaries\": [{\"rva\": 1, \"types\": [[\"int32\"]]}]}", "wrong-type",
+            "/dictionaries/0/types/0", "[\"int32\"]");
+  expectOne("{\"dictionaries\": [{\"rva\": 1, \"raw\": 2}]}", "wrong-type", "/dictionaries/0/raw", "2}");
+  expectOne("{\"instantiations\": {\"a\": {}}, \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"a\"}]}",
+            "wrong-type", "/instantiations/a", "{}");
+  expectOne("{\"$schema\": 1, \"dictionaries\": []}", "wrong-type", "/$schema", "1,");
+}
+
+TEST_CASE("description: missing and conflicting forms") {
+  expectOne("{\"sorted\": true}", "missing-field", "", "{");
+  Diagnostic d = expectOne("{\"dictionaries\": [\n {\"raw\": \"00\"}]}", "missing-field", "/dictionaries/0", "{\"raw");
+  CHECK(d.message.find("rva") != std::string::npos);
+  expectOne("{\"dictionaries\": [{\"rva\": 1}]}", "missing-field", "/dictionaries/0", "{\"rva");
+  expectOne("{\"dictionaries\": [{\"rva\": 1, \"raw\": \"00\", \"types\": [\"int32\"]}]}", "conflicting-fields",
+            "/dictionaries/0", "{\"rva");
+  expectOne("{\"dictionaries\": [{\"rva\": 1, \"types\": [{}]}]}", "missing-field", "/dictionaries/0/types/0", "{}");
+}
+
+TEST_CASE("description: malformed and out-of-range RVAs") {
+  expectOne("{\"dictionaries\": [{\"rva\": 4294967296, \"raw\": \"\"}]}", "invalid-rva", "/dictionaries/0/rva",
+            "4294967296");
+  expectOne("{\"dictionaries\": [{\"rva\": -1, \"raw\": \"\"}]}", "invalid-rva", "/dictionaries/0/rva", "-1");
+  expectOne("{\"dictionaries\": [{\"rva\": 1.5, \"raw\": \"\"}]}", "invalid-rva", "/dictionaries/0/rva", "1.5");
+  expectOne("{\"dictionaries\": [{\"rva\": 1e30, \"raw\": \"\"}]}", "invalid-rva", "/dictionaries/0/rva", "1e30");
+  for (const char* bad : {"\"0x\"", "\"0x123456789\"", "\"1000\"", "\"0x10g0\"", "\" 0x1\"", "\"\""}) {
+    const std::string text = std::string("{\"dictionaries\": [{\"rva\": ") + bad + ", \"raw\": \"\"}]}";
+    expectOne(text, "invalid-rva", "/dictionaries/0/rva", bad);
+  }
+}
+
+TEST_CASE("description: duplicate RVAs name both pointers") {
+  const std::string text = R"({"dictionaries": [
+  {"rva": "0x10", "raw": "00"},
+  {"rva": 32, "raw": "00"},
+  {"rva": 16, "raw": "00"},
+  {"rva": "0x00000020", "raw": "00"},
+  {"rva": "0x10", "raw": "00"}
+]})";
+  const DescriptionParse p = parseDescription(text);
+  const auto dups = withRule(p, "duplicate-rva");
+  REQUIRE(dups.size() == 3);
+  CHECK(dups[0].path == "/dictionaries/2/rva");
+  CHECK(dups[0].message == "duplicate RVA 0x00000010: /dictionaries/0/rva has it too");
+  CHECK(dups[0].line == 4);
+  CHECK(dups[0].column == 11);
+  CHECK(dups[1].path == "/dictionaries/3/rva");
+  CHECK(dups[1].message.find("/dictionaries/1/rva") != std::string::npos);
+  CHECK(dups[2].path == "/dictionaries/4/rva");
+  CHECK(dups[2].message.find("/dictionaries/0/rva") != std::string::npos);
+  CHECK_FALSE(p.description);
+}
+
+TEST_CASE("description: undefined, duplicate and unused instantiation names") {
+  expectOne("{\"dictionaries\": [{\"rva\": 1, \"instantiation\": \"Nope\"}]}", "undefined-instantiation",
+            "/dictionaries/0/instantiation", "\"Nope\"");
+  expectOne("{\"instantiations\": {\"a\": [\"int32\"], \"a\": [\"string\"]},"
+            " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"a\"}]}",
+            "duplicate-key", "/instantiations/a", "[\"string\"]");
+  expectOne("{\"dictionaries\": [{\"rva\": 1, \"rva\": 2, \"raw\": \"\"}]}", "duplicate-key", "/dictionaries/0/rva",
+            "2,");
+
+  const std::string unused = "{\"instantiations\": {\"used\": [\"int32\"], \"spare\": [\"int32\"]},\n"
+                             " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"used\"}]}";
+  const Diagnostic w = expectOne(unused, "unused-instantiation", "/instantiations/spare", "[\"int32\"]}");
+  CHECK(w.severity == Severity::Warning);
+  const DescriptionParse p = parseDescription(unused);
+  CHECK(p.diagnostics.size() == 1);
+  REQUIRE(p.description);  // a warning does not stop it
+  CHECK(p.description->instantiations.size() == 2);
+}
+
+TEST_CASE("description: empty type lists") {
+  expectOne("{\"dictionaries\": [{\"rva\": 1, \"types\": []}]}", "empty-types", "/dictionaries/0/types", "[]");
+  expectOne("{\"instantiations\": {\"e\": []}, \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"e\"}]}",
+            "empty-types", "/instantiations/e", "[]");
+}
+
+TEST_CASE("description: bad hex") {
+  Diagnostic d = expectOne("{\"dictionaries\": [{\"rva\": 1, \"raw\": \"0201x8\"}]}", "invalid-hex",
+                           "/dictionaries/0/raw", "x8");
+  CHECK(d.message.find("column 5") != std::string::npos);
+  expectOne("{\"dictionaries\": [{\"rva\": 1, \"raw\": \"021\"}]}", "invalid-hex", "/dictionaries/0/raw", "1\"");
+  expectOne("{\"dictionaries\": [{\"rva\": 1, \"types\": [{\"hex\": \"1d 0q\"}]}]}", "invalid-hex",
+            "/dictionaries/0/types/0/hex", "q");
+  expectOne("{\"dictionaries\": [{\"rva\": 1, \"types\": [{\"hex\": \"\"}]}]}", "invalid-type",
+            "/dictionaries/0/types/0/hex", "\"\"", 1);
+}
+
+TEST_CASE("description: types that do not parse say where and what was expected") {
+  // The position is the character inside the string in the file; the
+  // message gives the column inside the type text too.
+  const std::string text = "{\"dictionaries\": [\n  {\"rva\": 1, \"types\": [\"int32\", \"class 0x01000012<int32\"]}]}";
+  const Diagnostic d = expectOne(text, "invalid-type", "/dictionaries/0/types/1", "\"class", 23);
+  CHECK(d.message.find("column 23 of the type") != std::string::npos);
+  CHECK(d.line == 2);
+  CHECK(d.column == 56);
+
+  // An escape before the error shifts the file column, not the type column.
+  const std::string escaped = "{\"dictionaries\": [{\"rva\": 1, \"types\": [\"\\u0069nt32 ?\"]}]}";
+  const Diagnostic e = expectOne(escaped, "invalid-type", "/dictionaries/0/types/0", "?");
+  CHECK(e.message.find("column 7 of the type") != std::string::npos);
+
+  // A hex type that does not decode points at the offending byte's digits.
+  const std::string hex = "{\"dictionaries\": [{\"rva\": 1, \"types\": [{\"hex\": \"1d 08 08\"}]}]}";
+  const Diagnostic h = expectOne(hex, "invalid-type", "/dictionaries/0/types/0/hex", "08\"");
+  CHECK(h.message.find("byte 2") != std::string::npos);
+}
+
+TEST_CASE("description: every error is reported, not only the first, up to a cap") {
+  const std::string text = R"({"bogus": 1, "dictionaries": [
+  {"rva": "0xZZ", "raw": "00"},
+  {"rva": 1, "instantiation": "Missing"},
+  {"rva": 1, "types": []},
+  {"rva": 2, "raw": "0"}
+]})";
+  const DescriptionParse p = parseDescription(text);
+  std::vector<std::string> rules;
+  for (const Diagnostic& d : p.diagnostics) rules.push_back(d.rule);
+  // In file order.
+  CHECK(rules == std::vector<std::string>{"unknown-key", "invalid-rva", "undefined-instantiation", "duplicate-rva",
+                                          "empty-types", "invalid-hex"});
+  for (const Diagnostic& d : p.diagnostics) CHECK(d.line >= 1);
+
+  std::string many = "{\"dictionaries\": [";
+  for (int i = 0; i < 250; ++i) many += std::string(i ? "," : "") + "{\"rva\": -1, \"raw\": \"\"}";
+  many += "]}";
+  const DescriptionParse q = parseDescription(many);
+  REQUIRE(q.diagnostics.size() == 101);
+  CHECK(q.diagnostics.back().rule == "too-many-diagnostics");
+  CHECK(q.diagnostics.back().message.find("150 more") != std::string::npos);
+  CHECK(q.diagnostics[99].path == "/dictionaries/99/rva");
+}
+
+TEST_CASE("description: formatted diagnostics read file:line:col") {
+  const DescriptionParse p = parseDescription("{\"dictionaries\": [],\n \"x\": 0}");
+  REQUIRE(p.diagnostics.size() == 1);
+  CHECK(formatDiagnostic(p.diagnostics[0], "d.json") == "d.json:2:7: error: /x: unknown key \"x\" in the description [unknown-key]");
+}
+
+// ---------------------------------------------------------------- writing
+
+TEST_CASE("description: writes the fixed layout") {
+  MapDescription d;
+  d.instantiations.push_back({"ListOfInt", {Type::genericInstance(false, Token{0x01000012}, {int32()})}, {}, ""});
+  d.instantiations.push_back({"", {str(), Type::szArray(int32())}, {}, ""});
+  d.instantiations.push_back({"", {}, Bytes{0x02, 0x01, 0x08}, ""});
+  d.dictionaries.push_back({0x1000, 0, ""});
+  d.dictionaries.push_back({0x1010, 1, ""});
+  d.dictionaries.push_back({0x1020, 2, ""});
+  CHECK(writeDescription(d) == R"({
+  "sorted": true,
+  "instantiations": {
+    "ListOfInt": ["class 0x01000012<int32>"]
+  },
+  "dictionaries": [
+    {"rva": "0x00001000", "instantiation": "ListOfInt"},
+    {"rva": "0x00001010", "types": ["string", "int32[]"]},
+    {"rva": "0x00001020", "raw": "020108"}
+  ]
+}
+)");
+  MapDescription empty;
+  empty.sorted = false;
+  CHECK(writeDescription(empty) == "{\n  \"sorted\": false,\n  \"dictionaries\": []\n}\n");
+  const DescriptionParse back = parseDescription(writeDescription(empty));
+  REQUIRE(back.description);
+  CHECK_FALSE(back.description->sorted);
+}
+
+TEST_CASE("description: names are escaped; a shared unnamed or raw-named instantiation is written inline") {
+  MapDescription d;
+  d.instantiations.push_back({"we\"ird\\/\n", {int32()}, {}, ""});
+  d.instantiations.push_back({"", {str()}, {}, ""});
+  d.instantiations.push_back({"rawName", {}, Bytes{0x01, 0x08}, ""});
+  d.dictionaries.push_back({1, 0, ""});
+  d.dictionaries.push_back({2, 1, ""});
+  d.dictionaries.push_back({3, 1, ""});
+  d.dictionaries.push_back({4, 2, ""});
+  const DescriptionParse p = parseDescription(writeDescription(d));
+  for (const Diagnostic& x : p.diagnostics) CAPTURE(formatDiagnostic(x, "f"));
+  REQUIRE(p.description);
+  const MapDescription& r = *p.description;
+  REQUIRE(r.instantiations.size() == 4);
+  CHECK(r.instantiations[0].name == "we\"ird\\/\n");
+  CHECK(r.instantiations[1].types == std::vector<Type>{str()});
+  CHECK(r.instantiations[2].types == std::vector<Type>{str()});
+  CHECK(r.instantiations[3].raw == Bytes{0x01, 0x08});
+  CHECK(r.dictionaries[3].instantiation == 3);
+}
+
+TEST_CASE("description: write then parse gives the same description (seeded random)") {
+  std::mt19937 rng(20240611);
+  auto pick = [&](std::uint32_t n) { return std::uniform_int_distribution<std::uint32_t>(0, n - 1)(rng); };
+  auto randomType = [&]() {
+    switch (pick(6)) {
+      case 0: return Type::primitive(ElementType::I4);
+      case 1: return Type::classType(Token{0x01000000u + 1 + pick(1000)});
+      case 2: return Type::szArray(Type::primitive(ElementType::String));
+      case 3: return Type::genericInstance(pick(2) == 1, Token{0x02000000u + 1 + pick(50)},
+                                           {Type::typeVariable(pick(3)), Type::primitive(ElementType::U8)});
+      case 4: return Type::pointer(Type::valueType(Token{0x02000001}));
+      default: return Type::methodVariable(pick(4));
+    }
+  };
+  for (int round = 0; round < 40; ++round) {
+    MapDescription d;
+    d.sorted = pick(2) == 1;
+    const std::uint32_t namedCount = pick(6);
+    for (std::uint32_t i = 0; i < namedCount; ++i) {
+      InstantiationDescription inst;
+      inst.name = (pick(4) == 0 ? "a/b~" : "Inst") + std::to_string(i);
+      for (std::uint32_t t = 0, n = 1 + pick(3); t < n; ++t) inst.types.push_back(randomType());
+      d.instantiations.push_back(std::move(inst));
+    }
+    std::vector<std::uint32_t> rvas;
+    for (std::uint32_t i = 0, n = pick(30); i < n; ++i) rvas.push_back(pick(4) == 0 ? pick(0xFFFFFFFFu) : i * 16);
+    std::sort(rvas.begin(), rvas.end());
+    rvas.erase(std::unique(rvas.begin(), rvas.end()), rvas.end());
+    std::shuffle(rvas.begin(), rvas.end(), rng);
+    std::vector<InstantiationDescription> inline_;
+    for (std::size_t i = 0; i < rvas.size(); ++i) {
+      DictionaryDescription dict;
+      dict.rva = rvas[i];
+      dict.pointer = "/dictionaries/" + std::to_string(i);
+      const std::uint32_t form = namedCount == 0 ? 1 + pick(2) : pick(3);
+      if (form == 0) {
+        dict.instantiation = pick(namedCount);
+      } else {
+        InstantiationDescription inst;
+        if (form == 1) {
+          for (std::uint32_t t = 0, n = 1 + pick(3); t < n; ++t) inst.types.push_back(randomType());
+          inst.pointer = dict.pointer + "/types";
+        } else {
+          Bytes raw(pick(6));
+          for (auto& b : raw) b = static_cast<std::uint8_t>(pick(256));
+          inst.raw = raw;
+          inst.pointer = dict.pointer + "/raw";
+        }
+        dict.instantiation = namedCount + inline_.size();
+        inline_.push_back(std::move(inst));
+      }
+      d.dictionaries.push_back(std::move(dict));
+    }
+    for (InstantiationDescription& inst : d.instantiations)
+      inst.pointer = "/instantiations/" + json_location::escapePointerToken(inst.name);
+    for (InstantiationDescription& inst : inline_) d.instantiations.push_back(std::move(inst));
+
+    const std::string text = writeDescription(d);
+    CAPTURE(text);
+    const DescriptionParse p = parseDescription(text);
+    for (const Diagnostic& x : p.diagnostics) {
+      CAPTURE(formatDiagnostic(x, "f"));
+      CHECK(x.rule == "unused-instantiation");
+    }
+    REQUIRE(p.description);
+    CHECK(sameDescription(d, *p.description));
+    CHECK(writeDescription(*p.description) == text);
+  }
+}
+
+// ---------------------------------------------------------------- schema
+
+TEST_CASE("description: the JSON Schema is valid JSON describing the format") {
+  std::ifstream in(std::string(GDMAP_SOURCE_DIR) + "/schema/gdmap-description.schema.json");
+  REQUIRE(in);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const nlohmann::json schema = nlohmann::json::parse(buffer.str());
+  CHECK(schema.at("$schema") == "https://json-schema.org/draft/2020-12/schema");
+  CHECK(schema.contains("$id"));
+  CHECK(schema.contains("title"));
+  CHECK(schema.at("type") == "object");
+  CHECK(schema.at("additionalProperties") == false);
+  CHECK(schema.at("required") == nlohmann::json::array({"dictionaries"}));
+  const auto& props = schema.at("properties");
+  for (const char* key : {"$schema", "sorted", "instantiations", "dictionaries"}) CHECK(props.contains(key));
+  CHECK(props.size() == 4);
+  const auto& dictionary = schema.at("$defs").at("dictionary");
+  CHECK(dictionary.at("oneOf").size() == 3);
+  CHECK(schema.at("$defs").at("rva").at("oneOf").size() == 2);
+  CHECK(schema.at("$defs").at("typeList").at("minItems") == 1);
+
+  // The description the docs start from passes our own reader, $schema
+  // key included.
+  const DescriptionParse p = parseDescription(
+      "{\"$schema\": \"" + schema.at("$id").get<std::string>() + "\", \"dictionaries\": []}");
+  CHECK(p.diagnostics.empty());
+}

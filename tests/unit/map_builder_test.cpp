@@ -1,0 +1,402 @@
+// MapBuilder and buildMap(): exact bytes of small maps worked out by hand
+// from FORMAT.md §1, the errors, and the canonical layout's invariance under
+// shuffling, renaming, inlining and sharing.
+#include <doctest/doctest.h>
+
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/writer/map_builder.hpp>
+#include <gdmap/writer/map_layout.hpp>
+#include <gdmap/writer/type_encoder.hpp>
+
+#include "../support/random_type.hpp"
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace gdmap {
+namespace {
+
+Bytes finishOk(MapBuilder& builder) {
+  Expected<Bytes> map = builder.finish();
+  REQUIRE_MESSAGE(map.ok(), (map.ok() ? "" : map.error().message));
+  return *map;
+}
+
+Bytes bytes(std::initializer_list<std::uint8_t> b) { return Bytes(b); }
+
+const Type kInt32 = Type::primitive(ElementType::I4);
+const Type kString = Type::primitive(ElementType::String);
+const Type kObject = Type::primitive(ElementType::Object);
+
+}  // namespace
+
+TEST_CASE("builder: an empty map is its header") {
+  MapBuilder sorted;
+  CHECK(toHex(finishOk(sorted)) == "00000080");
+  MapBuilder unsorted(false);
+  CHECK(toHex(finishOk(unsorted)) == "00000000");
+}
+
+TEST_CASE("builder: sorted map, directory by RVA, heap by first reference") {
+  MapBuilder b;
+  const Type a[] = {kInt32};
+  const Type c[] = {kString, kObject};
+  REQUIRE(b.add(0x2000, a).ok());
+  REQUIRE(b.add(0x1000, c).ok());
+  CHECK(b.size() == 2);
+  // 2 entries, bit 31 set; 0x1000 -> its item at heap 0 (03 02 0e 1c:
+  // L = 3, T = 2, string, object); 0x2000 -> heap 4 (02 01 08).
+  CHECK(toHex(finishOk(b)) ==
+        "02000080"
+        "00100000" "00000000"
+        "00200000" "04000000"
+        "03020e1c" "020108");
+}
+
+TEST_CASE("builder: unsorted map keeps insertion order and clears bit 31") {
+  MapBuilder b(false);
+  const Type a[] = {kInt32};
+  const Type c[] = {kString, kObject};
+  REQUIRE(b.add(0x2000, a).ok());
+  REQUIRE(b.add(0x1000, c).ok());
+  CHECK(toHex(finishOk(b)) ==
+        "02000000"
+        "00200000" "00000000"
+        "00100000" "03000000"
+        "020108" "03020e1c");
+}
+
+TEST_CASE("builder: identical items are stored once, whatever API adds them") {
+  MapBuilder b;
+  const Type i4[] = {kInt32};
+  const Type str[] = {kString};
+  REQUIRE(b.add(0x30, i4).ok());
+  REQUIRE(b.add(0x10, str).ok());
+  const std::uint8_t int32Byte[] = {0x08};
+  REQUIRE(b.addEncoded(0x20, 1, int32Byte).ok());
+  b.addRaw(0x40, bytes({0x02, 0x01, 0x08}));
+  // 0x10 string (02 01 0e) at 0; 0x20, 0x30, 0x40 all share 020108 at 3.
+  CHECK(toHex(finishOk(b)) ==
+        "04000080"
+        "10000000" "00000000"
+        "20000000" "03000000"
+        "30000000" "03000000"
+        "40000000" "03000000"
+        "02010e" "020108");
+}
+
+TEST_CASE("builder: heap items follow the final directory's first references") {
+  MapBuilder b;
+  const std::uint8_t a[] = {0x08}, bb[] = {0x0e}, c[] = {0x1c};
+  REQUIRE(b.addEncoded(0x300, 1, a).ok());
+  REQUIRE(b.addEncoded(0x100, 1, bb).ok());
+  REQUIRE(b.addEncoded(0x200, 1, a).ok());
+  REQUIRE(b.addEncoded(0x050, 1, c).ok());
+  // Sorted: 0x50 (object) first, then 0x100 (string), then 0x200/0x300
+  // sharing int32.
+  CHECK(toHex(finishOk(b)) ==
+        "04000080"
+        "50000000" "00000000"
+        "00010000" "03000000"
+        "00020000" "06000000"
+        "00030000" "06000000"
+        "02011c" "02010e" "020108");
+}
+
+TEST_CASE("builder: raw items are written verbatim, malformed or not") {
+  MapBuilder b(false);
+  b.addRaw(0x5, bytes({0x05, 0xAA}));  // claims 5 bytes, holds 1
+  b.addRaw(0x6, bytes({}));             // empty: nothing at all
+  b.addRaw(0x7, bytes({0x05, 0xAA}));  // the same bytes: shared
+  CHECK(toHex(finishOk(b)) ==
+        "03000000"
+        "05000000" "00000000"
+        "06000000" "02000000"
+        "07000000" "00000000"
+        "05aa");
+}
+
+TEST_CASE("builder: lengths and counts take their shortest compressed form") {
+  MapBuilder b;
+  // T = 1, 127 type bytes: L = 128 = 0x80, the first 2-byte length.
+  const Bytes t127(127, 0x08);
+  REQUIRE(b.addEncoded(0x1, 1, t127).ok());
+  // T = 200 (80 c8), 200 type bytes: L = 202 (80 ca).
+  const Bytes t200(200, 0x08);
+  REQUIRE(b.addEncoded(0x2, 200, t200).ok());
+  const Bytes map = finishOk(b);
+  const std::string hex = toHex(map);
+  CHECK(hex.substr(0, 40) ==
+        "02000080"
+        "01000000" "00000000"
+        "02000000" "82000000");  // first item: 2 + 1 + 127 = 130 = 0x82 bytes
+  CHECK(hex.substr(40, 6) == "808001");
+  CHECK(hex.substr(40 + 2 * 130, 8) == "80ca80c8");
+  CHECK(map.size() == 4 + 16 + 130 + 4 + 200);
+}
+
+TEST_CASE("builder: a shared RVA is an error naming both insertion indices") {
+  for (bool sorted : {true, false}) {
+    MapBuilder b(sorted);
+    const std::uint8_t t[] = {0x08};
+    REQUIRE(b.addEncoded(0x1000, 1, t).ok());  // 0
+    REQUIRE(b.addEncoded(0x2000, 1, t).ok());  // 1
+    REQUIRE(b.addEncoded(0x3000, 1, t).ok());  // 2
+    REQUIRE(b.addEncoded(0x2000, 1, t).ok());  // 3: repeats 1
+    REQUIRE(b.addEncoded(0x2000, 1, t).ok());  // 4
+    REQUIRE(b.addEncoded(0x1000, 1, t).ok());  // 5: repeats 0, but later
+    Expected<Bytes> map = b.finish();
+    REQUIRE_FALSE(map.ok());
+    CHECK(map.error().message == "duplicate RVA 0x00002000: dictionaries 1 and 3 (in insertion order)");
+  }
+}
+
+TEST_CASE("builder: add() fails whole on a type that does not encode, naming it") {
+  MapBuilder b;
+  const Type bad[] = {kInt32, Type::genericInstance(false, Token{0x02000001}, {})};
+  Status s = b.add(0x10, bad);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().message.rfind("type[1]: ", 0) == 0);
+  CHECK(b.size() == 0);
+  CHECK_FALSE(b.add(0x10, std::span<const Type>{}).ok());
+  CHECK_FALSE(b.addEncoded(0x10, 0, bytes({})).ok());
+  CHECK(b.size() == 0);
+  CHECK(toHex(finishOk(b)) == "00000080");
+}
+
+TEST_CASE("builder: the format's limits are errors, not wrapped numbers") {
+  using namespace detail;
+  CHECK(checkEntryCount(0x7FFFFFFF).ok());
+  CHECK_FALSE(checkEntryCount(0x80000000).ok());
+  CHECK(checkHeapOffset(0xFFFFFFFF).ok());
+  CHECK_FALSE(checkHeapOffset(0x100000000).ok());
+  Expected<std::uint32_t> l = itemLength(1, 0x1FFFFFFE);
+  REQUIRE(l.ok());
+  CHECK(*l == 0x1FFFFFFF);
+  CHECK_FALSE(itemLength(1, 0x1FFFFFFF).ok());
+  CHECK_FALSE(itemLength(0x20000000, 0).ok());
+  CHECK(*itemLength(0x1FFFFFFF, 0) == 4);  // T itself takes 4 bytes
+  CHECK(*itemLength(128, 10) == 12);
+  CHECK_FALSE(itemLength(0, 5).ok());
+}
+
+TEST_CASE("builder: interning by content survives table growth and hash tails") {
+  detail::ItemStore store;
+  std::vector<Bytes> items;
+  for (std::uint32_t i = 0; i < 5000; ++i) {
+    Bytes item(i % 23);
+    for (std::size_t k = 0; k < item.size(); ++k) item[k] = static_cast<std::uint8_t>(i >> (k % 3 * 8));
+    items.push_back(item);
+  }
+  std::vector<std::uint32_t> first;
+  for (const Bytes& item : items) first.push_back(store.internRaw(item));
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    CHECK(store.internRaw(items[i]) == first[i]);
+    const ByteSpan stored = store.item(first[i]);
+    CHECK(Bytes(stored.begin(), stored.end()) == items[i]);
+  }
+  std::set<Bytes> distinct(items.begin(), items.end());
+  CHECK(store.size() == distinct.size());
+}
+
+// ---- buildMap ----
+
+namespace {
+
+MapDescription smallDescription() {
+  MapDescription d;
+  InstantiationDescription listOfInt;
+  listOfInt.name = "ListOfInt";
+  listOfInt.pointer = "/instantiations/ListOfInt";
+  listOfInt.types = {Type::genericInstance(false, Token{0x01000012}, {kInt32})};
+  InstantiationDescription inlineTypes;
+  inlineTypes.pointer = "/dictionaries/1/types";
+  inlineTypes.types = {kString, Type::szArray(kInt32)};
+  InstantiationDescription raw;
+  raw.pointer = "/dictionaries/2/raw";
+  raw.raw = bytes({0x02, 0x01, 0x08});
+  d.instantiations = {listOfInt, inlineTypes, raw};
+  d.dictionaries = {{0x1000, 0, "/dictionaries/0"}, {0x1010, 1, "/dictionaries/1"}, {0x1020, 2, "/dictionaries/2"}};
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("builder: buildMap writes the issue's example") {
+  // class 0x01000012<int32>: 15 12 49 01 08 (TypeRef row 0x12: 0x12<<2|1 =
+  // 0x49); item 06 01 + those 5 bytes. string, int32[]: 04 02 0e 1d 08.
+  Expected<Bytes> map = buildMap(smallDescription());
+  REQUIRE(map.ok());
+  CHECK(toHex(*map) ==
+        "03000080"
+        "00100000" "00000000"
+        "10100000" "07000000"
+        "20100000" "0c000000"
+        "06011512490108"
+        "04020e1d08"
+        "020108");
+}
+
+TEST_CASE("builder: buildMap errors carry the description's JSON pointers") {
+  MapDescription d = smallDescription();
+  d.dictionaries.push_back({0x1010, 0, "/dictionaries/3"});
+  Expected<Bytes> map = buildMap(d);
+  REQUIRE_FALSE(map.ok());
+  CHECK(map.error().message == "/dictionaries/3: duplicate RVA 0x00001010, also at /dictionaries/1");
+
+  d = smallDescription();
+  d.instantiations[0].types.push_back(Type::genericInstance(false, Token{0x02000001}, {}));
+  map = buildMap(d);
+  REQUIRE_FALSE(map.ok());
+  CHECK(map.error().message.rfind("/instantiations/ListOfInt/1: ", 0) == 0);
+
+  d = smallDescription();
+  d.instantiations[1].types.insert(d.instantiations[1].types.begin(),
+                                   Type::genericInstance(false, Token{0x02000001}, {}));
+  map = buildMap(d);
+  REQUIRE_FALSE(map.ok());
+  CHECK(map.error().message.rfind("/dictionaries/1/types/0: ", 0) == 0);
+
+  d = smallDescription();
+  d.instantiations[1].types.clear();
+  map = buildMap(d);
+  REQUIRE_FALSE(map.ok());
+  CHECK(map.error().message.rfind("/dictionaries/1/types: ", 0) == 0);
+}
+
+namespace {
+
+// A random description: distinct RVAs, a pool of instantiations (some
+// reused by several dictionaries, some identical under different names).
+MapDescription randomDescription(std::uint64_t seed, bool sorted) {
+  std::mt19937_64 rng(seed);
+  testing::RandomTypeGenerator types(seed ^ 0x5eed);
+  MapDescription d;
+  d.sorted = sorted;
+  const std::size_t pool = 1 + rng() % 12;
+  for (std::size_t j = 0; j < pool; ++j) {
+    InstantiationDescription inst;
+    inst.name = "n" + std::to_string(j);
+    if (j > 0 && rng() % 4 == 0) {
+      inst.types = d.instantiations[rng() % j].types;  // same content, other name
+      if (inst.types.empty()) inst.types = {kInt32};
+    } else {
+      const std::size_t count = 1 + rng() % 3;
+      for (std::size_t k = 0; k < count; ++k) inst.types.push_back(types.next());
+    }
+    d.instantiations.push_back(std::move(inst));
+  }
+  std::set<std::uint32_t> rvas;
+  const std::size_t n = rng() % 40;
+  while (rvas.size() < n) rvas.insert(static_cast<std::uint32_t>(rng() % 4 == 0 ? rng() : rng() % 0x400));
+  std::vector<std::uint32_t> order(rvas.begin(), rvas.end());
+  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
+  for (std::uint32_t rva : order) d.dictionaries.push_back({rva, static_cast<std::size_t>(rng() % pool), ""});
+  return d;
+}
+
+MapDescription shuffled(MapDescription d, std::mt19937_64& rng) {
+  for (std::size_t i = d.dictionaries.size(); i > 1; --i) std::swap(d.dictionaries[i - 1], d.dictionaries[rng() % i]);
+  return d;
+}
+
+// Instantiations renamed and stored in another order.
+MapDescription renamed(MapDescription d, std::mt19937_64& rng) {
+  const std::size_t m = d.instantiations.size();
+  std::vector<std::size_t> perm(m);
+  for (std::size_t j = 0; j < m; ++j) perm[j] = j;
+  for (std::size_t i = m; i > 1; --i) std::swap(perm[i - 1], perm[rng() % i]);
+  std::vector<InstantiationDescription> moved(m);
+  for (std::size_t j = 0; j < m; ++j) {
+    moved[perm[j]] = d.instantiations[j];
+    moved[perm[j]].name = "renamed" + std::to_string(rng() % 1000) + "_" + std::to_string(j);
+  }
+  d.instantiations = std::move(moved);
+  for (DictionaryDescription& dict : d.dictionaries) dict.instantiation = perm[dict.instantiation];
+  return d;
+}
+
+// Every dictionary with its own unnamed copy; some as raw encoded bytes.
+MapDescription inlined(const MapDescription& d, std::mt19937_64& rng) {
+  MapDescription out;
+  out.sorted = d.sorted;
+  for (const DictionaryDescription& dict : d.dictionaries) {
+    InstantiationDescription inst = d.instantiations[dict.instantiation];
+    inst.name.clear();
+    if (rng() % 3 == 0) {
+      Bytes typeBytes;
+      for (const Type& t : inst.types) REQUIRE(encodeType(t, typeBytes).ok());
+      MapBuilder one;
+      REQUIRE(one.addEncoded(0, static_cast<std::uint32_t>(inst.types.size()), typeBytes).ok());
+      const Bytes single = *one.finish();
+      inst.raw = Bytes(single.begin() + 12, single.end());  // the one item after header + entry
+      inst.types.clear();
+    }
+    out.dictionaries.push_back({dict.rva, out.instantiations.size(), ""});
+    out.instantiations.push_back(std::move(inst));
+  }
+  return out;
+}
+
+// Identical contents merged into one named instantiation.
+MapDescription shared(const MapDescription& d) {
+  MapDescription out;
+  out.sorted = d.sorted;
+  std::vector<std::size_t> canonical(d.instantiations.size());
+  for (std::size_t j = 0; j < d.instantiations.size(); ++j) {
+    canonical[j] = out.instantiations.size();
+    for (std::size_t k = 0; k < out.instantiations.size(); ++k)
+      if (out.instantiations[k].types == d.instantiations[j].types &&
+          out.instantiations[k].raw == d.instantiations[j].raw)
+        canonical[j] = k;
+    if (canonical[j] == out.instantiations.size()) {
+      out.instantiations.push_back(d.instantiations[j]);
+      out.instantiations.back().name = "s" + std::to_string(j);
+    }
+  }
+  for (const DictionaryDescription& dict : d.dictionaries)
+    out.dictionaries.push_back({dict.rva, canonical[dict.instantiation], ""});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("builder: output depends only on the (RVA, item) pairs") {
+  for (std::uint64_t seed = 1; seed <= 150; ++seed) {
+    CAPTURE(seed);
+    std::mt19937_64 rng(seed * 7919);
+    const MapDescription d = randomDescription(seed, true);
+    Expected<Bytes> base = buildMap(d);
+    REQUIRE_MESSAGE(base.ok(), (base.ok() ? "" : base.error().message));
+    CHECK(*buildMap(shuffled(d, rng)) == *base);
+    CHECK(*buildMap(renamed(d, rng)) == *base);
+    CHECK(*buildMap(inlined(d, rng)) == *base);
+    CHECK(*buildMap(shared(d)) == *base);
+    CHECK(*buildMap(shared(inlined(shuffled(renamed(d, rng), rng), rng))) == *base);
+
+    // Unsorted: the order is part of the content, names and sharing are not.
+    MapDescription u = d;
+    u.sorted = false;
+    Expected<Bytes> unsorted = buildMap(u);
+    REQUIRE(unsorted.ok());
+    CHECK(*buildMap(renamed(u, rng)) == *unsorted);
+    CHECK(*buildMap(inlined(u, rng)) == *unsorted);
+    CHECK(*buildMap(shared(u)) == *unsorted);
+    CHECK((*unsorted)[3] == ((*base)[3] & 0x7F));
+  }
+}
+
+TEST_CASE("builder: MapBuilder and buildMap agree") {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const MapDescription d = randomDescription(seed, seed % 2 == 0);
+    MapBuilder b(d.sorted);
+    for (const DictionaryDescription& dict : d.dictionaries)
+      REQUIRE(b.add(dict.rva, d.instantiations[dict.instantiation].types).ok());
+    CHECK(finishOk(b) == *buildMap(d));
+  }
+}
+
+}  // namespace gdmap

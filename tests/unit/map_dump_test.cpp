@@ -1,0 +1,223 @@
+// describeMap() and matchesDescription(): a map's content as a description,
+// rebuilding canonical maps byte for byte and explaining why non-canonical
+// ones will differ.
+#include <doctest/doctest.h>
+
+#include <gdmap/reader/map_dump.hpp>
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/type_text.hpp>
+#include <gdmap/writer/map_builder.hpp>
+
+#include "../support/random_type.hpp"
+
+#include <random>
+#include <set>
+#include <string>
+
+namespace gdmap {
+namespace {
+
+DumpResult dumpOk(ByteSpan map) {
+  Expected<DumpResult> r = describeMap(map);
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+  return *r;
+}
+
+Bytes buildOk(const MapDescription& d) {
+  Expected<Bytes> m = buildMap(d);
+  REQUIRE_MESSAGE(m.ok(), (m.ok() ? "" : m.error().message));
+  return *m;
+}
+
+std::string typesOf(const MapDescription& d, std::size_t dictionary) {
+  const InstantiationDescription& inst = d.instantiations.at(d.dictionaries.at(dictionary).instantiation);
+  std::string out;
+  for (const Type& t : inst.types) out += (out.empty() ? "" : ", ") + formatType(t);
+  return out;
+}
+
+bool mentions(const std::vector<std::string>& reasons, const std::string& rule) {
+  for (const std::string& r : reasons)
+    if (r.find("[" + rule + "]") != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("dump: the issue's example, every item inline") {
+  // See map_compare_test.cpp for this map's bytes.
+  const Bytes map = *parseHex(
+      "03000080 00100000 00000000 10100000 07000000 20100000 0c000000"
+      "06011512490108 04020e1d08 020108");
+  const DumpResult r = dumpOk(map);
+  const MapDescription& d = r.description;
+  CHECK(d.sorted);
+  CHECK(r.rebuildDifferences.empty());
+  REQUIRE(d.dictionaries.size() == 3);
+  CHECK(d.dictionaries[0].rva == 0x1000);
+  CHECK(d.dictionaries[1].rva == 0x1010);
+  CHECK(d.dictionaries[2].rva == 0x1020);
+  CHECK(d.dictionaries[2].pointer == "/dictionaries/2");
+  CHECK(typesOf(d, 0) == "class 0x01000012<int32>");
+  CHECK(typesOf(d, 1) == "string, int32[]");
+  CHECK(typesOf(d, 2) == "int32");
+  for (const InstantiationDescription& inst : d.instantiations) CHECK(inst.name.empty());
+  CHECK(buildOk(d) == map);
+  CHECK(matchesDescription(map, d).ok());
+}
+
+TEST_CASE("dump: shared items become instantiations i0, i1, ... in heap order") {
+  MapBuilder b(false);
+  const std::uint8_t str[] = {0x0e}, i4[] = {0x08}, obj[] = {0x1c};
+  REQUIRE(b.addEncoded(0x50, 1, obj).ok());  // heap 0, once
+  REQUIRE(b.addEncoded(0x40, 1, i4).ok());   // heap 3, twice
+  REQUIRE(b.addEncoded(0x30, 1, str).ok());  // heap 6, twice
+  REQUIRE(b.addEncoded(0x20, 1, str).ok());
+  REQUIRE(b.addEncoded(0x10, 1, i4).ok());
+  const Bytes map = *b.finish();
+  const DumpResult r = dumpOk(map);
+  const MapDescription& d = r.description;
+  CHECK_FALSE(d.sorted);
+  CHECK(r.rebuildDifferences.empty());
+  REQUIRE(d.dictionaries.size() == 5);
+  CHECK(d.dictionaries[0].rva == 0x50);  // the map's order
+  CHECK(d.instantiations[d.dictionaries[0].instantiation].name.empty());
+  CHECK(d.instantiations[d.dictionaries[1].instantiation].name == "i0");
+  CHECK(d.instantiations[d.dictionaries[4].instantiation].name == "i0");
+  CHECK(d.instantiations[d.dictionaries[2].instantiation].name == "i1");
+  CHECK(d.instantiations[d.dictionaries[3].instantiation].name == "i1");
+  CHECK(typesOf(d, 1) == "int32");
+  CHECK(typesOf(d, 2) == "string");
+  CHECK(buildOk(d) == map);
+  CHECK(matchesDescription(map, d).ok());
+}
+
+TEST_CASE("dump: a map check rejects is an error with its offset") {
+  Expected<DumpResult> r = describeMap(*parseHex("01000000"));  // no room for the entry
+  CHECK_FALSE(r.ok());
+  r = describeMap(*parseHex("01000080 00000000 00000000 0201ff"));  // no element type 0xff
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().offset == 14);
+}
+
+namespace {
+
+MapDescription randomDescription(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  testing::RandomTypeGenerator types(seed + 99);
+  MapDescription d;
+  d.sorted = rng() % 3 != 0;
+  const std::size_t pool = 1 + rng() % 10;
+  for (std::size_t j = 0; j < pool; ++j) {
+    InstantiationDescription inst;
+    inst.name = "t" + std::to_string(j);
+    for (std::size_t k = 0, n = 1 + rng() % 3; k < n; ++k) inst.types.push_back(types.next());
+    d.instantiations.push_back(std::move(inst));
+  }
+  std::set<std::uint32_t> used;
+  for (std::size_t i = 0, n = rng() % 30; i < n; ++i) {
+    const auto rva = static_cast<std::uint32_t>(rng());
+    if (used.insert(rva).second) d.dictionaries.push_back({rva, static_cast<std::size_t>(rng() % pool), ""});
+  }
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("dump: describing a built map rebuilds it byte for byte") {
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    CAPTURE(seed);
+    const MapDescription original = randomDescription(seed);
+    const Bytes map = buildOk(original);
+    CHECK(matchesDescription(map, original).ok());
+    const DumpResult r = dumpOk(map);
+    CHECK(r.rebuildDifferences.empty());
+    CHECK(r.description.sorted == original.sorted);
+    CHECK(buildOk(r.description) == map);
+    CHECK(matchesDescription(map, r.description).ok());
+  }
+}
+
+TEST_CASE("dump: matchesDescription names the first dictionary that differs") {
+  MapDescription d;
+  InstantiationDescription a, c;
+  a.types = {Type::primitive(ElementType::I4)};
+  c.raw = Bytes{0x02, 0x01, 0x0e};
+  d.instantiations = {a, c};
+  d.dictionaries = {{0x20, 0, "/dictionaries/0"}, {0x10, 1, "/dictionaries/1"}};
+  const Bytes map = buildOk(d);
+  CHECK(matchesDescription(map, d).ok());
+
+  MapDescription other = d;
+  other.sorted = false;
+  Status s = matchesDescription(map, other);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().message.rfind("/sorted: ", 0) == 0);
+
+  other = d;
+  other.dictionaries[0].rva = 0x21;
+  s = matchesDescription(map, other);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().message == "/dictionaries/0: RVA 0x00000021, but directory[1] has 0x00000020");
+
+  other = d;
+  other.instantiations[0].types = {Type::primitive(ElementType::I8)};
+  s = matchesDescription(map, other);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().message == "/dictionaries/0: types [int32] in the map, [int64] in the description");
+
+  other = d;
+  other.instantiations[1].raw = Bytes{0x02, 0x01, 0x08};
+  s = matchesDescription(map, other);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().message.rfind("/dictionaries/1: ", 0) == 0);
+
+  other = d;
+  other.dictionaries.pop_back();
+  CHECK_FALSE(matchesDescription(map, other).ok());
+}
+
+TEST_CASE("dump: non-minimal integers still match their content") {
+  // L written as 80 02: the same content as 02 01 08.
+  const Bytes map = *parseHex("01000080 10000000 00000000 80020108");
+  MapDescription d;
+  InstantiationDescription a;
+  a.types = {Type::primitive(ElementType::I4)};
+  d.instantiations = {a};
+  d.dictionaries = {{0x10, 0, ""}};
+  CHECK(matchesDescription(map, d).ok());
+  const DumpResult r = dumpOk(map);
+  CHECK(typesOf(r.description, 0) == "int32");
+  CHECK(mentions(r.rebuildDifferences, "canonical-non-minimal-integer"));
+  CHECK(buildOk(r.description) != map);
+}
+
+TEST_CASE("dump: says why a non-canonical map will not rebuild identically") {
+  struct Case {
+    const char* hex;
+    const char* rule;
+  };
+  const Case cases[] = {
+      // A byte no entry reaches after the one item.
+      {"01000080 10000000 00000000 020108ff", "canonical-gap"},
+      // 0x10 references heap 3 first, but heap 0 holds 0x20's item.
+      {"02000080 10000000 03000000 20000000 00000000 02010e020108", "canonical-item-order"},
+      // The same item stored twice.
+      {"02000080 10000000 00000000 20000000 03000000 020108020108", "canonical-duplicate-item"},
+      // heap@0x3 (02 01 08) lies inside heap@0x0 (05 03 1d02 01 08).
+      {"02000080 10000000 00000000 20000000 03000000 05031d020108", "canonical-overlap"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.rule);
+    const Bytes map = *parseHex(c.hex);
+    const DumpResult r = dumpOk(map);
+    CHECK(mentions(r.rebuildDifferences, c.rule));
+    const Bytes rebuilt = buildOk(r.description);
+    CHECK(rebuilt != map);
+    CHECK(matchesDescription(map, r.description).ok());
+    CHECK(matchesDescription(rebuilt, r.description).ok());
+    CHECK(dumpOk(rebuilt).rebuildDifferences.empty());
+  }
+}
+
+}  // namespace gdmap

@@ -1,0 +1,515 @@
+// The Type signature encoder and decoder against FORMAT.md §2 and ECMA-335
+// II.23.2.12: spec vectors both ways, every rejection rule with its offset,
+// the nesting limit, and field paths.
+#include <gdmap/reader/type_decoder.hpp>
+#include <gdmap/writer/type_encoder.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+using gdmap::ArrayShape;
+using gdmap::Bytes;
+using gdmap::ElementType;
+using gdmap::FunctionPointerInfo;
+using gdmap::Token;
+using gdmap::Type;
+
+constexpr Token kTypeRef12{0x01000012};  // TypeDefOrRefOrSpecEncoded 0x49
+constexpr Token kTypeRef2{0x01000002};   // 0x09
+constexpr Token kTypeDef2{0x02000002};   // 0x08
+constexpr Token kTypeSpec3{0x1B000003};  // 0x0E
+
+Type prim(ElementType e) { return Type::primitive(e); }
+Type i4() { return prim(ElementType::I4); }
+
+FunctionPointerInfo convention(std::uint8_t c, std::optional<std::uint32_t> sentinel = std::nullopt,
+                               std::uint32_t genericCount = 0) {
+  FunctionPointerInfo info;
+  info.callingConvention = c;
+  info.sentinel = sentinel;
+  info.genericParameterCount = genericCount;
+  return info;
+}
+
+ArrayShape shape(std::uint32_t rank, std::vector<std::uint32_t> sizes, std::vector<std::int32_t> bounds) {
+  ArrayShape s;
+  s.rank = rank;
+  s.sizes = std::move(sizes);
+  s.lowerBounds = std::move(bounds);
+  return s;
+}
+
+struct Vector {
+  const char* what;
+  Bytes bytes;
+  Type type;
+};
+
+std::vector<Vector> specVectors() {
+  using E = ElementType;
+  std::vector<Vector> v;
+  // Every primitive is its own code.
+  for (E e : {E::Void, E::Boolean, E::Char, E::I1, E::U1, E::I2, E::U2, E::I4, E::U4, E::I8, E::U8, E::R4,
+              E::R8, E::String, E::TypedByRef, E::I, E::U, E::Object}) {
+    v.push_back({"primitive", {static_cast<std::uint8_t>(e)}, prim(e)});
+  }
+  v.push_back({"class TypeRef 0x12", {0x12, 0x49}, Type::classType(kTypeRef12)});
+  v.push_back({"valuetype TypeDef 2", {0x11, 0x08}, Type::valueType(kTypeDef2)});
+  v.push_back({"class TypeDef max row", {0x12, 0xC3, 0xFF, 0xFF, 0xFC}, Type::classType(Token{0x02FFFFFF})});
+  v.push_back({"!0", {0x13, 0x00}, Type::typeVariable(0)});
+  v.push_back({"!!0x80", {0x1E, 0x80, 0x80}, Type::methodVariable(0x80)});
+  v.push_back({"int32*", {0x0F, 0x08}, Type::pointer(i4())});
+  v.push_back({"int32&", {0x10, 0x08}, Type::byRef(i4())});
+  v.push_back({"int32[]", {0x1D, 0x08}, Type::szArray(i4())});
+  v.push_back({"int32 pinned", {0x45, 0x08}, Type::pinned(i4())});
+  // Mono's ilasm, FORMAT.md §2.
+  v.push_back({"int32[5]", {0x14, 0x08, 0x01, 0x01, 0x05, 0x00}, Type::array(i4(), shape(1, {5}, {}))});
+  v.push_back({"int32[0...4]", {0x14, 0x08, 0x01, 0x01, 0x05, 0x01, 0x00}, Type::array(i4(), shape(1, {5}, {0}))});
+  v.push_back({"int32[...]", {0x14, 0x08, 0x01, 0x00, 0x00}, Type::array(i4(), shape(1, {}, {}))});
+  v.push_back({"negative lower bounds", {0x14, 0x08, 0x02, 0x02, 0x03, 0x04, 0x02, 0x7B, 0x01},
+               Type::array(i4(), shape(2, {3, 4}, {-3, -64}))});
+  v.push_back({"wide shape values", {0x14, 0x08, 0x80, 0x80, 0x01, 0xC0, 0x00, 0x40, 0x00, 0x01, 0x80, 0x01},
+               Type::array(i4(), shape(0x80, {0x4000}, {-8192}))});
+  v.push_back({"method int32 *(int32)", {0x1B, 0x00, 0x01, 0x08, 0x08},
+               Type::functionPointer(convention(0x00), i4(), {i4()})});
+  v.push_back({"method instance explicit vararg void *(int32&, ..., string)",
+               {0x1B, 0x65, 0x02, 0x01, 0x10, 0x08, 0x41, 0x0E},
+               Type::functionPointer(convention(0x65, 1), prim(ElementType::Void),
+                                     {Type::byRef(i4()), prim(ElementType::String)})});
+  v.push_back({"trailing sentinel", {0x1B, 0x05, 0x01, 0x08, 0x08, 0x41},
+               Type::functionPointer(convention(0x05, 1), i4(), {i4()})});
+  v.push_back({"sentinel first", {0x1B, 0x05, 0x01, 0x01, 0x41, 0x08},
+               Type::functionPointer(convention(0x05, 0), prim(ElementType::Void), {i4()})});
+  v.push_back({"sentinel alone", {0x1B, 0x05, 0x00, 0x01, 0x41},
+               Type::functionPointer(convention(0x05, 0), prim(ElementType::Void), {})});
+  v.push_back({"generic instance method", {0x1B, 0x30, 0x02, 0x01, 0x01, 0x08},
+               Type::functionPointer(convention(0x30, std::nullopt, 2), prim(ElementType::Void), {i4()})});
+  v.push_back({"unmanaged cdecl", {0x1B, 0x01, 0x00, 0x18}, Type::functionPointer(convention(0x01), prim(ElementType::I), {})});
+  v.push_back({"unmanaged", {0x1B, 0x09, 0x00, 0x01}, Type::functionPointer(convention(0x09), prim(ElementType::Void), {})});
+  // Modifiers nest in byte order: the first modifier is the outer node.
+  v.push_back({"int32 modopt(A) modreq(B)", {0x1F, 0x09, 0x20, 0x0E, 0x08},
+               Type::modified(true, kTypeRef2, Type::modified(false, kTypeSpec3, i4()))});
+  v.push_back({"modifier before a class", {0x20, 0x08, 0x12, 0x49},
+               Type::modified(false, kTypeDef2, Type::classType(kTypeRef12))});
+  v.push_back({"class 0x01000012<int32>", {0x15, 0x12, 0x49, 0x01, 0x08},
+               Type::genericInstance(false, kTypeRef12, {i4()})});
+  v.push_back({"class 0x01000012<int32, !0[]>", {0x15, 0x12, 0x49, 0x02, 0x08, 0x1D, 0x13, 0x00},
+               Type::genericInstance(false, kTypeRef12, {i4(), Type::szArray(Type::typeVariable(0))})});
+  v.push_back({"valuetype generic", {0x15, 0x11, 0x08, 0x01, 0x15, 0x12, 0x49, 0x01, 0x1C},
+               Type::genericInstance(true, kTypeDef2,
+                                     {Type::genericInstance(false, kTypeRef12, {prim(ElementType::Object)})})});
+  // Accepted structurally anywhere; the map checker warns about these.
+  v.push_back({"generic over void, byref, typedref, pinned",
+               {0x15, 0x12, 0x49, 0x04, 0x01, 0x10, 0x08, 0x16, 0x45, 0x08},
+               Type::genericInstance(false, kTypeRef12,
+                                     {prim(ElementType::Void), Type::byRef(i4()), prim(ElementType::TypedByRef),
+                                      Type::pinned(i4())})});
+  v.push_back({"nested function pointers with sentinels",
+               {0x1B, 0x05, 0x02, 0x01, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x41, 0x08},
+               Type::functionPointer(
+                   convention(0x05, 1), prim(ElementType::Void),
+                   {Type::functionPointer(convention(0x05, 0), prim(ElementType::Void), {}), i4()})});
+  return v;
+}
+
+// Decode, skip and blob-decode must all reject the bytes at `offset` with a
+// message containing `rule`.
+void expectRejected(const Bytes& bytes, std::size_t offset, const std::string& rule) {
+  std::size_t at = 0;
+  const gdmap::Expected<Type> decoded = gdmap::decodeType(bytes, at);
+  REQUIRE_FALSE(decoded.ok());
+  CHECK(decoded.error().offset == offset);
+  CHECK_MESSAGE(decoded.error().message.find(rule) != std::string::npos, decoded.error().message);
+
+  std::size_t skipAt = 0;
+  const gdmap::Status skipped = gdmap::skipType(bytes, skipAt);
+  REQUIRE_FALSE(skipped.ok());
+  CHECK(skipped.error().offset == offset);
+  CHECK(skipped.error().message == decoded.error().message);
+}
+
+// The encoder must reject `type`, with a message starting `message`, and
+// leave the buffer as it was.
+void expectEncodeRejected(const Type& type, const std::string& message) {
+  Bytes out = {0xAA, 0xBB};
+  const gdmap::Status status = gdmap::encodeType(type, out);
+  REQUIRE_FALSE(status.ok());
+  CHECK_MESSAGE(status.error().message.rfind(message, 0) == 0, status.error().message);
+  CHECK(out == Bytes{0xAA, 0xBB});
+}
+
+Bytes ptrChain(std::size_t pointers) {
+  Bytes bytes(pointers, 0x0F);
+  bytes.push_back(0x08);
+  return bytes;
+}
+
+Type pointerModel(std::size_t pointers) {
+  Type t = i4();
+  for (std::size_t i = 0; i < pointers; ++i) t = Type::pointer(std::move(t));
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("codec: spec vectors decode to the expected model") {
+  for (const Vector& v : specVectors()) {
+    CAPTURE(v.what);
+    const gdmap::Expected<Type> decoded = gdmap::decodeTypeBlob(v.bytes);
+    REQUIRE_MESSAGE(decoded.ok(), decoded.error().message);
+    CHECK(*decoded == v.type);
+    std::size_t offset = 0;
+    gdmap::TypeDecodeNotes notes;
+    REQUIRE(gdmap::skipType(v.bytes, offset, &notes).ok());
+    CHECK(offset == v.bytes.size());
+    CHECK(notes.nonMinimalIntegers == 0);
+  }
+}
+
+TEST_CASE("codec: spec vectors encode to the same bytes") {
+  for (const Vector& v : specVectors()) {
+    CAPTURE(v.what);
+    const gdmap::Expected<Bytes> encoded = gdmap::encodeType(v.type);
+    REQUIRE_MESSAGE(encoded.ok(), encoded.error().message);
+    CHECK(*encoded == v.bytes);
+  }
+}
+
+TEST_CASE("codec: encodeType appends to what the buffer holds") {
+  Bytes out = {0xAA};
+  REQUIRE(gdmap::encodeType(Type::pointer(i4()), out).ok());
+  CHECK(out == Bytes{0xAA, 0x0F, 0x08});
+}
+
+TEST_CASE("codec: decodeType starts at the offset, advances it and reports absolute offsets") {
+  const Bytes bytes = {0xAA, 0x0F, 0x08, 0xBB};
+  std::size_t offset = 1;
+  const gdmap::Expected<Type> decoded = gdmap::decodeType(bytes, offset);
+  REQUIRE(decoded.ok());
+  CHECK(*decoded == Type::pointer(i4()));
+  CHECK(offset == 3);
+
+  const Bytes bad = {0xAA, 0x0F, 0x42};
+  offset = 1;
+  const gdmap::Expected<Type> failed = gdmap::decodeType(bad, offset);
+  REQUIRE_FALSE(failed.ok());
+  CHECK(failed.error().offset == 2);
+}
+
+TEST_CASE("codec: decodeTypeBlob rejects bytes after the type") {
+  const gdmap::Expected<Type> decoded = gdmap::decodeTypeBlob(Bytes{0x08, 0x08});
+  REQUIRE_FALSE(decoded.ok());
+  CHECK(decoded.error().offset == 1);
+}
+
+TEST_CASE("codec: non-minimal integers are accepted, counted and re-encoded shortest") {
+  // !5 with a 4-byte index, class with a 2-byte token, an array whose rank,
+  // size and lower bound (-3) are all in longer forms than needed.
+  const Bytes bytes = {0x15, 0x12, 0x80, 0x49, 0xC0, 0x00, 0x00, 0x02, 0x13, 0xC0, 0x00, 0x00, 0x05,
+                       0x14, 0x08, 0x80, 0x01, 0x80, 0x01, 0x80, 0x05, 0x80, 0x01, 0xBF, 0xFB};
+  std::size_t offset = 0;
+  gdmap::TypeDecodeNotes notes;
+  const gdmap::Expected<Type> decoded = gdmap::decodeType(bytes, offset, &notes);
+  REQUIRE_MESSAGE(decoded.ok(), decoded.error().message);
+  CHECK(offset == bytes.size());
+  const Type expected = Type::genericInstance(
+      false, kTypeRef12, {Type::typeVariable(5), Type::array(i4(), shape(1, {5}, {-3}))});
+  CHECK(*decoded == expected);
+  CHECK(notes.nonMinimalIntegers == 8);
+  CHECK(notes.firstNonMinimalOffset == 2);
+
+  std::size_t skipOffset = 0;
+  gdmap::TypeDecodeNotes skipNotes;
+  REQUIRE(gdmap::skipType(bytes, skipOffset, &skipNotes).ok());
+  CHECK(skipNotes.nonMinimalIntegers == 8);
+
+  const gdmap::Expected<Bytes> encoded = gdmap::encodeType(*decoded);
+  REQUIRE(encoded.ok());
+  CHECK(*encoded == Bytes{0x15, 0x12, 0x49, 0x02, 0x13, 0x05, 0x14, 0x08, 0x01, 0x01, 0x05, 0x01, 0x7B});
+}
+
+TEST_CASE("codec: decoder rejects element types that are not types") {
+  expectRejected({0x42}, 0, "element type 0x42 is not valid in a type signature");
+  expectRejected({0x00}, 0, "element type 0x00 is not valid");
+  expectRejected({0x17}, 0, "element type 0x17 is not valid");
+  expectRejected({0x0F, 0x1A}, 1, "element type 0x1a is not valid");
+  expectRejected({0x15, 0x12, 0x49, 0x01, 0x21}, 4, "element type 0x21 is not valid");
+}
+
+TEST_CASE("codec: decoder rejects SENTINEL outside a function pointer parameter list") {
+  expectRejected({0x41}, 0, "SENTINEL");
+  expectRejected({0x1D, 0x41}, 1, "SENTINEL");
+  expectRejected({0x15, 0x12, 0x49, 0x01, 0x41}, 4, "SENTINEL");
+  // A sentinel where the return type belongs.
+  expectRejected({0x1B, 0x05, 0x00, 0x41, 0x08}, 3, "SENTINEL");
+}
+
+TEST_CASE("codec: decoder rejects bad tokens") {
+  expectRejected({0x12, 0x4B}, 1, "token tag 3");
+  expectRejected({0x1F, 0x03, 0x08}, 1, "token tag 3");
+  expectRejected({0x12, 0x4A}, 1, "TypeSpec after CLASS/VALUETYPE");
+  expectRejected({0x11, 0x0A}, 1, "TypeSpec after CLASS/VALUETYPE");
+  expectRejected({0x15, 0x12, 0x4A, 0x01, 0x08}, 2, "TypeSpec after CLASS/VALUETYPE");
+  // Row 0x1000000 (coded (0x1000000 << 2) | 1) does not fit a token.
+  expectRejected({0x12, 0xC4, 0x00, 0x00, 0x01}, 1, "does not fit in 24 bits");
+  expectRejected({0x20, 0xC4, 0x00, 0x00, 0x02, 0x08}, 1, "does not fit in 24 bits");
+}
+
+TEST_CASE("codec: decoder rejects malformed GENERICINST") {
+  expectRejected({0x15, 0x12, 0x49, 0x00}, 3, "GENERICINST needs at least one type argument");
+  expectRejected({0x15, 0x08, 0x49, 0x01, 0x08}, 1, "GENERICINST must be followed by CLASS (0x12) or VALUETYPE (0x11)");
+  expectRejected({0x15, 0x15, 0x12, 0x49, 0x01, 0x08, 0x01, 0x08}, 1, "GENERICINST must be followed by CLASS");
+}
+
+TEST_CASE("codec: decoder rejects malformed array shapes") {
+  expectRejected({0x14, 0x08, 0x00, 0x00, 0x00}, 2, "array rank must be at least 1");
+  expectRejected({0x14, 0x08, 0x02, 0x03, 0x01, 0x02, 0x03, 0x00}, 3, "3 sizes for an array of rank 2");
+  expectRejected({0x14, 0x08, 0x02, 0x00, 0x03, 0x00, 0x00, 0x00}, 4, "3 lower bounds for an array of rank 2");
+  expectRejected({0x14, 0x08, 0x01, 0x01, 0xE0}, 4, "111xxxxx");
+}
+
+TEST_CASE("codec: decoder rejects two sentinels") {
+  expectRejected({0x1B, 0x05, 0x02, 0x01, 0x41, 0x08, 0x41, 0x08}, 6, "only one SENTINEL");
+  expectRejected({0x1B, 0x05, 0x01, 0x01, 0x41, 0x08, 0x41}, 6, "only one SENTINEL");
+  expectRejected({0x1B, 0x05, 0x01, 0x01, 0x41, 0x41, 0x08}, 5, "only one SENTINEL");
+}
+
+TEST_CASE("codec: decoder rejects invalid calling conventions") {
+  for (std::uint8_t c : {0x06, 0x07, 0x08, 0x0A, 0x0F, 0x80, 0x85, 0xB0}) {
+    CAPTURE(int{c});
+    expectRejected({0x1B, c, 0x00, 0x08}, 1, "is invalid: its kind (low nibble) must be 0-5 or 9");
+  }
+}
+
+TEST_CASE("codec: decoder rejects truncated input") {
+  expectRejected({}, 0, "truncated: expected a type, found the end of the data");
+  expectRejected({0x0F}, 1, "truncated: expected a type, found the end of the data");
+  expectRejected({0x15, 0x12, 0x49, 0x02, 0x08}, 5, "truncated: expected a type");
+  expectRejected({0x12}, 1, "expected a compressed integer, found the end of the data");
+  expectRejected({0x13, 0x80}, 1, "truncated compressed integer");
+  expectRejected({0x13, 0xC0, 0x00, 0x00}, 1, "truncated compressed integer");
+  expectRejected({0x15}, 1, "truncated: GENERICINST needs CLASS or VALUETYPE");
+  expectRejected({0x1B}, 1, "truncated: FNPTR needs a calling convention");
+  expectRejected({0x1B, 0x10}, 2, "found the end of the data");
+  expectRejected({0x14, 0x08}, 2, "found the end of the data");
+  expectRejected({0x14, 0x08, 0x01}, 3, "found the end of the data");
+  // One size and then no byte for the lower-bound count.
+  expectRejected({0x14, 0x08, 0x01, 0x01, 0x05}, 3, "array size count 1 is more than the 1 bytes left");
+  expectRejected({0x14, 0x08, 0x01, 0x00, 0x01}, 4, "more than the 0 bytes left");
+  expectRejected({0x1F, 0x09}, 2, "truncated: expected a type");
+}
+
+TEST_CASE("codec: decoder rejects a malformed compressed integer naming the field") {
+  expectRejected({0x13, 0xE0}, 1, "index: invalid compressed integer");
+  expectRejected({0x1E, 0xFF, 0x00, 0x00, 0x00}, 1, "index: invalid compressed integer");
+}
+
+TEST_CASE("codec: counts larger than the bytes left are rejected before any loop") {
+  expectRejected({0x15, 0x12, 0x49, 0xDF, 0xFF, 0xFF, 0xFF, 0x08, 0x08, 0x08}, 3,
+                 "GENERICINST argument count 536870911 is more than the 3 bytes left");
+  expectRejected({0x1B, 0x00, 0xDF, 0xFF, 0xFF, 0xFF, 0x08}, 2, "FNPTR parameter count 536870911");
+  // One parameter needs two bytes with the return type.
+  expectRejected({0x1B, 0x00, 0x01, 0x08}, 2, "FNPTR parameter count 1");
+  expectRejected({0x14, 0x08, 0xDF, 0xFF, 0xFF, 0xFF, 0xDF, 0xFF, 0xFF, 0xFF, 0x00, 0x00}, 6,
+                 "array size count 536870911");
+  expectRejected({0x14, 0x08, 0xDF, 0xFF, 0xFF, 0xFF, 0x00, 0xDF, 0xFF, 0xFF, 0xFF, 0x00}, 7,
+                 "array lower bound count 536870911");
+}
+
+TEST_CASE("codec: nesting is limited to kMaxTypeDepth types") {
+  static_assert(gdmap::kMaxTypeDepth == 256);
+  const Bytes deepest = ptrChain(255);  // 256 types
+  const gdmap::Expected<Type> decoded = gdmap::decodeTypeBlob(deepest);
+  REQUIRE(decoded.ok());
+  CHECK(*decoded == pointerModel(255));
+  std::size_t offset = 0;
+  CHECK(gdmap::skipType(deepest, offset).ok());
+
+  expectRejected(ptrChain(256), 256, "deeper than the limit of 256");
+}
+
+TEST_CASE("codec: a 50,000-deep PTR chain is an error, not a stack overflow") {
+  expectRejected(ptrChain(50000), 256, "deeper than the limit of 256");
+  // Modifiers count as nesting too.
+  Bytes modifiers;
+  for (int i = 0; i < 50000; ++i) modifiers.insert(modifiers.end(), {0x1F, 0x09});
+  modifiers.push_back(0x08);
+  expectRejected(modifiers, 512, "deeper than the limit");
+}
+
+TEST_CASE("codec: encoder rejects a model deeper than kMaxTypeDepth") {
+  const gdmap::Expected<Bytes> deepest = gdmap::encodeType(pointerModel(255));
+  REQUIRE(deepest.ok());
+  CHECK(*deepest == ptrChain(255));
+  std::string path;
+  for (int i = 0; i < 256; ++i) path += (i == 0 ? "inner" : ".inner");
+  expectEncodeRejected(pointerModel(256), path + ": types nest deeper than the limit of 256");
+}
+
+TEST_CASE("codec: encoder rejects bad tokens with the field path") {
+  expectEncodeRejected(Type::classType(Token{0x1B000001}), "token: TypeSpec after CLASS/VALUETYPE");
+  expectEncodeRejected(Type::valueType(Token{0x1B000001}), "token: TypeSpec after CLASS/VALUETYPE");
+  expectEncodeRejected(Type::classType(Token{0x06000001}), "token: table 0x06 is not TypeDef");
+  expectEncodeRejected(Type::modified(true, Token{0x00000001}, i4()), "modifier: table 0x00 is not TypeDef");
+  expectEncodeRejected(Type::genericInstance(false, Token{0x1B000001}, {i4()}),
+                       "genericType.token: TypeSpec after CLASS/VALUETYPE");
+  expectEncodeRejected(Type::genericInstance(false, kTypeRef12, {i4(), Type::classType(Token{0x1B000001})}),
+                       "arguments[1].token: TypeSpec after CLASS/VALUETYPE");
+}
+
+TEST_CASE("codec: encoder rejects a GENERICINST without arguments") {
+  expectEncodeRejected(Type::genericInstance(false, kTypeRef12, {}),
+                       "argumentCount: GENERICINST needs at least one type argument");
+  expectEncodeRejected(Type::szArray(Type::genericInstance(true, kTypeDef2, {})),
+                       "inner.argumentCount: GENERICINST needs at least one type argument");
+}
+
+TEST_CASE("codec: encoder rejects bad array shapes") {
+  expectEncodeRejected(Type::genericInstance(false, kTypeRef12, {i4(), Type::array(i4(), shape(0, {}, {}))}),
+                       "arguments[1].shape.rank: array rank must be at least 1");
+  expectEncodeRejected(Type::array(i4(), shape(0x20000000, {}, {})), "shape.rank: 536870912 is larger");
+  expectEncodeRejected(Type::array(i4(), shape(2, {1, 2, 3}, {})), "shape.sizeCount: 3 sizes for an array of rank 2");
+  expectEncodeRejected(Type::array(i4(), shape(2, {}, {0, 0, 0})),
+                       "shape.lowerBoundCount: 3 lower bounds for an array of rank 2");
+  expectEncodeRejected(Type::array(i4(), shape(2, {5, 0x20000000}, {})), "shape.sizes[1]: 536870912 is larger");
+  expectEncodeRejected(Type::array(i4(), shape(2, {}, {0, -268435457})),
+                       "shape.lowerBounds[1]: -268435457 is outside the signed compressed integer range");
+  expectEncodeRejected(Type::array(i4(), shape(1, {}, {268435456})), "shape.lowerBounds[0]: 268435456 is outside");
+}
+
+TEST_CASE("codec: encoder rejects generic parameter numbers out of range") {
+  expectEncodeRejected(Type::typeVariable(0x20000000), "index: 536870912 is larger");
+  expectEncodeRejected(Type::pointer(Type::methodVariable(0xFFFFFFFF)), "inner.index: 4294967295 is larger");
+}
+
+TEST_CASE("codec: encoder rejects bad function pointers") {
+  const Type v = prim(ElementType::Void);
+  for (std::uint8_t c : {0x06, 0x0A, 0x80, 0x89}) {
+    CAPTURE(int{c});
+    expectEncodeRejected(Type::functionPointer(convention(c), v, {}), "callingConvention: calling convention 0x");
+  }
+  expectEncodeRejected(Type::functionPointer(convention(0x05, 2), v, {i4()}), "sentinel: SENTINEL before parameter 2 of 1");
+  expectEncodeRejected(Type::functionPointer(convention(0x00, std::nullopt, 1), v, {}),
+                       "genericParameterCount: 1 generic parameters without the generic flag");
+  expectEncodeRejected(Type::functionPointer(convention(0x10, std::nullopt, 0x20000000), v, {}),
+                       "genericParameterCount: 536870912 is larger");
+  expectEncodeRejected(Type::functionPointer(convention(0x00), v, {i4(), Type::classType(Token{0x1B000001})}),
+                       "parameters[1].token: TypeSpec");
+  expectEncodeRejected(Type::functionPointer(convention(0x00), Type::array(i4(), shape(0, {}, {})), {}),
+                       "return.shape.rank: array rank must be at least 1");
+  Type noReturn = Type::functionPointer(convention(0x00), v, {});
+  noReturn.operands.clear();
+  expectEncodeRejected(noReturn, "return: FNPTR needs a return type");
+}
+
+TEST_CASE("codec: encoder rejects a sentinel that would read back as a nested one") {
+  // method vararg void *(method void *(), ..., int32) would be written
+  // 1B 05 02 01 1B 00 00 01 41 08, which reads as the inner pointer's own
+  // trailing sentinel.
+  const Type inner = Type::functionPointer(convention(0x00), prim(ElementType::Void), {});
+  expectEncodeRejected(Type::functionPointer(convention(0x05, 1), prim(ElementType::Void), {inner, i4()}),
+                       "sentinel: a SENTINEL right after a function pointer");
+  expectEncodeRejected(
+      Type::functionPointer(convention(0x05, 1), prim(ElementType::Void), {Type::pointer(inner)}),
+      "sentinel: a SENTINEL right after a function pointer");
+  expectEncodeRejected(Type::functionPointer(convention(0x05, 0), inner, {}),
+                       "sentinel: a SENTINEL right after a function pointer");
+  // With the inner pointer's own trailing sentinel there is no ambiguity.
+  const Type closed = Type::functionPointer(convention(0x05, 0), prim(ElementType::Void), {});
+  const Type outer = Type::functionPointer(convention(0x05, 1), prim(ElementType::Void), {closed, i4()});
+  const gdmap::Expected<Bytes> encoded = gdmap::encodeType(outer);
+  REQUIRE(encoded.ok());
+  CHECK(*encoded == Bytes{0x1B, 0x05, 0x02, 0x01, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x41, 0x08});
+}
+
+TEST_CASE("codec: encoder rejects wrong operand counts and non-type elements") {
+  Type bare;
+  bare.element = ElementType::Ptr;
+  expectEncodeRejected(bare, "PTR takes 1 operand, found 0");
+  Type primitiveWithOperand = i4();
+  primitiveWithOperand.operands.push_back(i4());
+  expectEncodeRejected(Type::szArray(primitiveWithOperand), "inner: a primitive type takes 0 operands, found 1");
+  Type classWithOperand = Type::classType(kTypeRef12);
+  classWithOperand.operands.push_back(i4());
+  expectEncodeRejected(classWithOperand, "CLASS takes 0 operands, found 1");
+  Type arrayWithTwo = Type::array(i4(), shape(1, {}, {}));
+  arrayWithTwo.operands.push_back(i4());
+  expectEncodeRejected(arrayWithTwo, "ARRAY takes 1 operand, found 2");
+  expectEncodeRejected(Type::pointer(prim(static_cast<ElementType>(0x42))),
+                       "inner: element type 0x42 is not valid in a type signature");
+  expectEncodeRejected(prim(ElementType::Sentinel), "SENTINEL (0x41) is not a type");
+}
+
+TEST_CASE("codec: typeFieldPath names every byte of a generic instance") {
+  // class 0x01000012<int32, !0[]>
+  const Bytes bytes = {0x15, 0x12, 0x49, 0x02, 0x08, 0x1D, 0x13, 0x00};
+  const std::vector<std::string> expected = {"",
+                                             ".genericType",
+                                             ".genericType.token",
+                                             ".argumentCount",
+                                             ".arguments[0]",
+                                             ".arguments[1]",
+                                             ".arguments[1].inner",
+                                             ".arguments[1].inner.index"};
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    CAPTURE(i);
+    CHECK(gdmap::typeFieldPath(bytes, 0, i) == expected[i]);
+  }
+}
+
+TEST_CASE("codec: typeFieldPath names every byte of an array shape") {
+  const Bytes bytes = {0x14, 0x08, 0x02, 0x02, 0x03, 0x80, 0x80, 0x02, 0x7B, 0xBF, 0x7F};
+  const std::vector<std::string> expected = {"",
+                                             ".inner",
+                                             ".shape.rank",
+                                             ".shape.sizeCount",
+                                             ".shape.sizes[0]",
+                                             ".shape.sizes[1]",
+                                             ".shape.sizes[1]",
+                                             ".shape.lowerBoundCount",
+                                             ".shape.lowerBounds[0]",
+                                             ".shape.lowerBounds[1]",
+                                             ".shape.lowerBounds[1]"};
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    CAPTURE(i);
+    CHECK(gdmap::typeFieldPath(bytes, 0, i) == expected[i]);
+  }
+}
+
+TEST_CASE("codec: typeFieldPath names every byte of a function pointer") {
+  // method instance generic void *(int32, ..., string modreq(0x01000002)), 2 generic parameters
+  const Bytes bytes = {0x1B, 0x30, 0x02, 0x02, 0x01, 0x08, 0x41, 0x1F, 0x09, 0x0E};
+  const std::vector<std::string> expected = {"",
+                                             ".callingConvention",
+                                             ".genericParameterCount",
+                                             ".parameterCount",
+                                             ".return",
+                                             ".parameters[0]",
+                                             ".sentinel",
+                                             ".parameters[1]",
+                                             ".parameters[1].modifier",
+                                             ".parameters[1].inner"};
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    CAPTURE(i);
+    CHECK(gdmap::typeFieldPath(bytes, 0, i) == expected[i]);
+  }
+}
+
+TEST_CASE("codec: typeFieldPath works from a start offset and on malformed types") {
+  const Bytes shifted = {0xAA, 0x0F, 0x12, 0x49};
+  CHECK(gdmap::typeFieldPath(shifted, 1, 1) == "");
+  CHECK(gdmap::typeFieldPath(shifted, 1, 2) == ".inner");
+  CHECK(gdmap::typeFieldPath(shifted, 1, 3) == ".inner.token");
+  // The byte a decode error points at still gets its field.
+  CHECK(gdmap::typeFieldPath(Bytes{0x14, 0x08, 0x00, 0x00, 0x00}, 0, 2) == ".shape.rank");
+  CHECK(gdmap::typeFieldPath(Bytes{0x15, 0x12, 0x49, 0x00}, 0, 3) == ".argumentCount");
+  CHECK(gdmap::typeFieldPath(Bytes{0x15, 0x12, 0x49, 0x01, 0x42}, 0, 4) == ".arguments[0]");
+  CHECK(gdmap::typeFieldPath(Bytes{0x1B, 0x05, 0x01, 0x01, 0x41, 0x08, 0x41}, 0, 6) == ".sentinel");
+  // Past the first malformed byte: the type where reading stopped.
+  CHECK(gdmap::typeFieldPath(Bytes{0x1D, 0x15, 0x12, 0x49, 0x01, 0x42, 0x08}, 0, 6) == ".inner.arguments[0]");
+}

@@ -1,0 +1,445 @@
+// The ILAsm type text: every form parses to the model the spec describes and
+// prints back canonically, alternative spellings parse to the same model,
+// every rejection carries its offset and says what was expected, and deep
+// nesting is an error rather than a crash.
+#include <gdmap/reader/type_decoder.hpp>
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/type_text.hpp>
+#include <gdmap/writer/type_encoder.hpp>
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gdmap {
+namespace {
+
+const Token kTypeRef12{0x01000012};
+const Token kTypeDef3{0x02000003};
+const Token kModA{0x01000001};
+const Token kModB{0x01000002};
+
+Type prim(ElementType e) { return Type::primitive(e); }
+Type i4() { return prim(ElementType::I4); }
+
+ArrayShape shape(std::uint32_t rank, std::vector<std::uint32_t> sizes, std::vector<std::int32_t> lowerBounds) {
+  ArrayShape s;
+  s.rank = rank;
+  s.sizes = std::move(sizes);
+  s.lowerBounds = std::move(lowerBounds);
+  return s;
+}
+
+FunctionPointerInfo callingConvention(std::uint8_t c, std::uint32_t genericCount = 0,
+                                      std::optional<std::uint32_t> sentinel = std::nullopt) {
+  FunctionPointerInfo info;
+  info.callingConvention = c;
+  info.genericParameterCount = genericCount;
+  info.sentinel = sentinel;
+  return info;
+}
+
+// `text` is canonical: it parses to `expected`, and `expected` prints as `text`.
+void checkCanonical(std::string_view text, const Type& expected) {
+  INFO("text: ", std::string(text));
+  const Expected<Type> parsed = parseType(text);
+  if (!parsed) FAIL("offset ", parsed.error().offset, ": ", parsed.error().message);
+  CHECK(*parsed == expected);
+  CHECK(formatType(expected) == text);
+}
+
+// `text` is another spelling of `canonical`; both parse to `expected`.
+void checkSpelling(std::string_view text, std::string_view canonical, const Type& expected) {
+  INFO("text: ", std::string(text));
+  const Expected<Type> parsed = parseType(text);
+  if (!parsed) FAIL("offset ", parsed.error().offset, ": ", parsed.error().message);
+  CHECK(*parsed == expected);
+  CHECK(formatType(*parsed) == canonical);
+  checkCanonical(canonical, expected);
+}
+
+void checkError(std::string_view text, std::size_t offset, std::string_view messagePart) {
+  INFO("text: ", std::string(text.substr(0, 80)));
+  const Expected<Type> parsed = parseType(text);
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.error().offset == offset);
+  INFO("message: ", parsed.error().message);
+  CHECK(parsed.error().message.find(messagePart) != std::string::npos);
+}
+
+std::string repeat(std::string_view piece, std::size_t times) {
+  std::string s;
+  s.reserve(piece.size() * times);
+  for (std::size_t i = 0; i < times; ++i) s += piece;
+  return s;
+}
+
+// The number of nodes on the longest path from the root to a leaf.
+std::size_t depthOf(const Type& t) {
+  std::size_t deepest = 0;
+  for (const Type& o : t.operands) deepest = std::max(deepest, depthOf(o));
+  return deepest + 1;
+}
+
+TEST_CASE("text: primitives print their ILAsm names and parse back") {
+  const std::pair<std::string_view, ElementType> cases[] = {
+      {"void", ElementType::Void},       {"bool", ElementType::Boolean},       {"char", ElementType::Char},
+      {"int8", ElementType::I1},         {"uint8", ElementType::U1},           {"int16", ElementType::I2},
+      {"uint16", ElementType::U2},       {"int32", ElementType::I4},           {"uint32", ElementType::U4},
+      {"int64", ElementType::I8},        {"uint64", ElementType::U8},          {"float32", ElementType::R4},
+      {"float64", ElementType::R8},      {"string", ElementType::String},      {"object", ElementType::Object},
+      {"typedref", ElementType::TypedByRef}, {"native int", ElementType::I}, {"native uint", ElementType::U},
+  };
+  for (const auto& [text, element] : cases) checkCanonical(text, prim(element));
+}
+
+TEST_CASE("text: ildasm and monodis spellings of unsigned types") {
+  checkSpelling("unsigned int8", "uint8", prim(ElementType::U1));
+  checkSpelling("unsigned int16", "uint16", prim(ElementType::U2));
+  checkSpelling("unsigned int32", "uint32", prim(ElementType::U4));
+  checkSpelling("unsigned int64", "uint64", prim(ElementType::U8));
+  checkSpelling("native unsigned int", "native uint", prim(ElementType::U));
+  checkSpelling("native   int", "native int", prim(ElementType::I));
+}
+
+TEST_CASE("text: class and valuetype tokens") {
+  checkCanonical("class 0x01000012", Type::classType(kTypeRef12));
+  checkCanonical("valuetype 0x02000003", Type::valueType(kTypeDef3));
+  checkCanonical("class 0x02ffffff", Type::classType(Token{0x02FFFFFF}));
+  // Tokens: 1-8 hex digits in either case, printed as 8 lowercase digits.
+  checkSpelling("class 0x0100ABcd", "class 0x0100abcd", Type::classType(Token{0x0100ABCD}));
+  checkSpelling("valuetype 0X2000003", "valuetype 0x02000003", Type::valueType(kTypeDef3));
+}
+
+TEST_CASE("text: generic instantiations") {
+  checkCanonical("class 0x01000012<int32, !0[]>",
+                 Type::genericInstance(false, kTypeRef12, {i4(), Type::szArray(Type::typeVariable(0))}));
+  checkSpelling("class 0x01000012<int32,!0[]>", "class 0x01000012<int32, !0[]>",
+                Type::genericInstance(false, kTypeRef12, {i4(), Type::szArray(Type::typeVariable(0))}));
+  checkCanonical("valuetype 0x02000003<string>",
+                 Type::genericInstance(true, kTypeDef3, {prim(ElementType::String)}));
+  // `>>` closes two levels.
+  const Type nested = Type::genericInstance(
+      false, kTypeRef12, {Type::genericInstance(true, kTypeDef3, {i4()}), prim(ElementType::Object)});
+  checkCanonical("class 0x01000012<valuetype 0x02000003<int32>, object>", nested);
+  checkSpelling("class 0x01000012<class 0x01000012<int32>>", "class 0x01000012<class 0x01000012<int32>>",
+                Type::genericInstance(false, kTypeRef12, {Type::genericInstance(false, kTypeRef12, {i4()})}));
+}
+
+TEST_CASE("text: generic parameters") {
+  checkCanonical("!0", Type::typeVariable(0));
+  checkCanonical("!!12", Type::methodVariable(12));
+  checkCanonical("!536870911", Type::typeVariable(0x1FFFFFFF));
+  checkSpelling("!007", "!7", Type::typeVariable(7));
+  checkSpelling("! 3", "!3", Type::typeVariable(3));
+}
+
+TEST_CASE("text: postfix operators apply left to right, innermost first") {
+  checkCanonical("int32*", Type::pointer(i4()));
+  checkCanonical("int32&", Type::byRef(i4()));
+  checkCanonical("int32[]", Type::szArray(i4()));
+  checkCanonical("int32 pinned", Type::pinned(i4()));
+  checkCanonical("int32[]*&", Type::byRef(Type::pointer(Type::szArray(i4()))));
+  checkCanonical("int32& pinned", Type::pinned(Type::byRef(i4())));
+  checkCanonical("void**", Type::pointer(Type::pointer(prim(ElementType::Void))));
+  checkCanonical("class 0x01000012<int32>[]", Type::szArray(Type::genericInstance(false, kTypeRef12, {i4()})));
+}
+
+TEST_CASE("text: custom modifiers print in reverse of byte order") {
+  // Bytes 1F B 20 A 08: CMOD_REQD(B) wraps CMOD_OPT(A) wraps int32.
+  checkCanonical("int32 modopt(0x01000001) modreq(0x01000002)",
+                 Type::modified(true, kModB, Type::modified(false, kModA, i4())));
+  checkCanonical("int32 modreq(0x01000001)", Type::modified(true, kModA, i4()));
+  // Only modifiers take a TypeSpec.
+  checkCanonical("int32 modopt(0x1b000004)", Type::modified(false, Token{0x1B000004}, i4()));
+  checkCanonical("int32 modreq(0x01000001)&", Type::byRef(Type::modified(true, kModA, i4())));
+  checkCanonical("int32& modreq(0x01000001)", Type::modified(true, kModA, Type::byRef(i4())));
+}
+
+TEST_CASE("text: array shapes") {
+  // FORMAT.md: int32[5] -> 14 08 01 01 05 00; int32[0...4] -> 14 08 01 01 05 01 00; int32[...] -> 14 08 01 00 00.
+  checkCanonical("int32[5]", Type::array(i4(), shape(1, {5}, {})));
+  checkCanonical("int32[0...4]", Type::array(i4(), shape(1, {5}, {0})));
+  checkCanonical("int32[...]", Type::array(i4(), shape(1, {}, {})));
+  // [5,3...5]: sizes 5, 3 and lower bounds 0, 3 (the implicit 0 fills the prefix).
+  checkSpelling("int32[5,3...5]", "int32[0...4,3...5]", Type::array(i4(), shape(2, {5, 3}, {0, 3})));
+  checkCanonical("int32[,]", Type::array(i4(), shape(2, {}, {})));
+  checkSpelling("int32[...,...]", "int32[,]", Type::array(i4(), shape(2, {}, {})));
+  checkCanonical("int32[,,]", Type::array(i4(), shape(3, {}, {})));
+  checkCanonical("int32[-3...2]", Type::array(i4(), shape(1, {6}, {-3})));
+  checkCanonical("int32[2...]", Type::array(i4(), shape(1, {}, {2})));
+  checkCanonical("int32[5,]", Type::array(i4(), shape(2, {5}, {})));
+  checkCanonical("int32[5,6,,]", Type::array(i4(), shape(4, {5, 6}, {})));
+  checkCanonical("int32[0...4,1...]", Type::array(i4(), shape(2, {5}, {0, 1})));
+  checkSpelling("int32[,3...]", "int32[0...,3...]", Type::array(i4(), shape(2, {}, {0, 3})));
+  // A dimension of size 0 is hi = lo - 1.
+  checkCanonical("int32[3...2]", Type::array(i4(), shape(1, {0}, {3})));
+  checkCanonical("int32[-5...-6]", Type::array(i4(), shape(1, {0}, {-5})));
+  checkCanonical("int32[0]", Type::array(i4(), shape(1, {0}, {})));
+  // The extremes of the compressed ranges.
+  checkCanonical("int32[536870911]", Type::array(i4(), shape(1, {0x1FFFFFFF}, {})));
+  checkCanonical("int32[-268435456...]", Type::array(i4(), shape(1, {}, {-268435456})));
+  checkCanonical("int32[268435455...805306365]", Type::array(i4(), shape(1, {0x1FFFFFFF}, {268435455})));
+  checkSpelling("int32[ 0 ... 4 , ]", "int32[0...4,]", Type::array(i4(), shape(2, {5}, {0})));
+  checkCanonical("int32[5][]", Type::szArray(Type::array(i4(), shape(1, {5}, {}))));
+  checkSpelling("int32[, ,\t,]", "int32[,,,]", Type::array(i4(), shape(4, {}, {})));
+}
+
+TEST_CASE("text: large ranks print and parse in linear time") {
+  const std::string text = "int32[7," + std::string(99998, ',') + "]";
+  checkCanonical(text, Type::array(i4(), shape(100000, {7}, {})));
+  checkError("int32[7," + std::string(99998, ',') + "1]", 8 + 99998, "dimension 99999 has a size but dimension 99998 has none");
+}
+
+TEST_CASE("text: function pointers") {
+  // FORMAT.md: 1B 00 01 08 08.
+  checkCanonical("method int32 *(int32)", Type::functionPointer(callingConvention(0), i4(), {i4()}));
+  // FORMAT.md: 1B 65 02 01 10 08 41 0E.
+  checkCanonical("method instance explicit vararg void *(int32&, ..., string)",
+                 Type::functionPointer(callingConvention(0x65, 0, 1), prim(ElementType::Void),
+                                       {Type::byRef(i4()), prim(ElementType::String)}));
+  // Sentinel last (1B 05 01 08 08 41) and alone.
+  checkCanonical("method vararg void *(int32, ...)",
+                 Type::functionPointer(callingConvention(0x05, 0, 1), prim(ElementType::Void), {i4()}));
+  checkCanonical("method vararg void *(...)",
+                 Type::functionPointer(callingConvention(0x05, 0, 0), prim(ElementType::Void), {}));
+  checkCanonical("method void *(..., int32)",
+                 Type::functionPointer(callingConvention(0x00, 0, 0), prim(ElementType::Void), {i4()}));
+  checkCanonical("method void *()", Type::functionPointer(callingConvention(0), prim(ElementType::Void), {}));
+  checkCanonical("method generic(2) void *(!!0, !!1)",
+                 Type::functionPointer(callingConvention(0x10, 2), prim(ElementType::Void),
+                                       {Type::methodVariable(0), Type::methodVariable(1)}));
+  checkCanonical("method instance generic(0) void *()",
+                 Type::functionPointer(callingConvention(0x30, 0), prim(ElementType::Void), {}));
+}
+
+TEST_CASE("text: calling convention words") {
+  const std::pair<std::string_view, std::uint8_t> cases[] = {
+      {"", 0x00},
+      {"unmanaged cdecl ", 0x01},
+      {"unmanaged stdcall ", 0x02},
+      {"unmanaged thiscall ", 0x03},
+      {"unmanaged fastcall ", 0x04},
+      {"vararg ", 0x05},
+      {"unmanaged ", 0x09},
+      {"instance ", 0x20},
+      {"explicit ", 0x40},
+      {"instance explicit ", 0x60},
+      {"instance explicit generic(3) unmanaged cdecl ", 0x71},
+  };
+  for (const auto& [words, c] : cases) {
+    const std::string text = "method " + std::string(words) + "void *()";
+    checkCanonical(text, Type::functionPointer(callingConvention(c, (c & 0x10) ? 3 : 0), prim(ElementType::Void), {}));
+  }
+  // `default` and other orders of the flags are accepted on input.
+  checkSpelling("method default int32 *()", "method int32 *()",
+                Type::functionPointer(callingConvention(0), i4(), {}));
+  checkSpelling("method explicit instance default void *()", "method instance explicit void *()",
+                Type::functionPointer(callingConvention(0x60), prim(ElementType::Void), {}));
+}
+
+TEST_CASE("text: function pointer parts are full types") {
+  checkCanonical("method int32 modopt(0x01000001) *(int32 modreq(0x01000002)&, string[])",
+                 Type::functionPointer(callingConvention(0), Type::modified(false, kModA, i4()),
+                                       {Type::byRef(Type::modified(true, kModB, i4())),
+                                        Type::szArray(prim(ElementType::String))}));
+  checkCanonical("method int32* *(int32*)",
+                 Type::functionPointer(callingConvention(0), Type::pointer(i4()), {Type::pointer(i4())}));
+  // Postfix operators after `)` apply to the function pointer.
+  checkCanonical("method void *()*",
+                 Type::pointer(Type::functionPointer(callingConvention(0), prim(ElementType::Void), {})));
+  checkCanonical("method void *(int32)[] modopt(0x01000001)",
+                 Type::modified(false, kModA,
+                                Type::szArray(Type::functionPointer(callingConvention(0), prim(ElementType::Void),
+                                                                    {i4()}))));
+  // A function pointer returning a pointer to a function pointer.
+  checkCanonical("method method void *()* *(class 0x01000012<method int32 *()>)",
+                 Type::functionPointer(
+                     callingConvention(0),
+                     Type::pointer(Type::functionPointer(callingConvention(0), prim(ElementType::Void), {})),
+                     {Type::genericInstance(false, kTypeRef12,
+                                            {Type::functionPointer(callingConvention(0), i4(), {})})}));
+}
+
+TEST_CASE("text: white space is free between tokens and optional where unambiguous") {
+  checkSpelling("  int32[]*  ", "int32[]*", Type::pointer(Type::szArray(i4())));
+  checkSpelling("int32 [ ] *", "int32[]*", Type::pointer(Type::szArray(i4())));
+  checkSpelling("\tclass\n0x01000012 < int32 , !0 [ ] >\r\n", "class 0x01000012<int32, !0[]>",
+                Type::genericInstance(false, kTypeRef12, {i4(), Type::szArray(Type::typeVariable(0))}));
+  checkSpelling("method int32*(int32)", "method int32 *(int32)",
+                Type::functionPointer(callingConvention(0), i4(), {i4()}));
+  checkSpelling("method vararg void*(int32,...)", "method vararg void *(int32, ...)",
+                Type::functionPointer(callingConvention(0x05, 0, 1), prim(ElementType::Void), {i4()}));
+  checkSpelling("int32 modopt ( 0x01000001 )", "int32 modopt(0x01000001)", Type::modified(false, kModA, i4()));
+  checkSpelling("method generic ( 2 ) void * ( )", "method generic(2) void *()",
+                Type::functionPointer(callingConvention(0x10, 2), prim(ElementType::Void), {}));
+  checkSpelling("int32[0...4]pinned", "int32[0...4] pinned", Type::pinned(Type::array(i4(), shape(1, {5}, {0}))));
+}
+
+TEST_CASE("text: errors in types and tokens") {
+  checkError("foo", 0, "expected a type, found 'foo'");
+  checkError("", 0, "expected a type, found the end of the text");
+  checkError("   ", 3, "expected a type, found the end of the text");
+  checkError("int32pinned", 0, "expected a type, found 'int32pinned'");
+  checkError("[]", 0, "expected a type, found '['");
+  checkError("int32 foo", 6, "unexpected text after the type, found 'foo'");
+  checkError("void void", 5, "unexpected text after the type");
+  checkError("int32 *(int32)", 6, "unexpected text after the type, found '*'");
+  checkError("native", 6, "expected 'int', 'uint' or 'unsigned int' after 'native'");
+  checkError("native int8", 7, "after 'native'");
+  checkError("unsigned int", 9, "expected 'int8', 'int16', 'int32' or 'int64' after 'unsigned'");
+  checkError("class", 5, "expected a metadata token like 0x01000012");
+  checkError("class 01000012", 6, "expected a metadata token like 0x01000012");
+  checkError("class 0x", 6, "expected a metadata token like 0x01000012");
+  checkError("class 0x010000123", 6, "expected a metadata token like 0x01000012");
+  checkError("class 0x0100001g", 6, "expected a metadata token like 0x01000012");
+  checkError("class 0x03000001", 6, "token table 0x03 is not TypeRef (0x01), TypeDef (0x02) or TypeSpec (0x1B)");
+  checkError("class 0x12", 6, "token table 0x00 is not TypeRef");
+  checkError("class 0x1b000001", 6, "TypeSpec");
+  checkError("class 0x1b000001", 6, "cannot follow 'class'");
+  checkError("valuetype 0x1B000001<int32>", 10, "cannot follow 'valuetype'");
+  checkError("!", 1, "expected a generic parameter number after '!'");
+  checkError("!!x", 2, "expected a generic parameter number after '!!'");
+  checkError("!536870912", 1, "larger than 536870911");
+  checkError("!!99999999999999999999999", 2, "larger than 536870911");
+}
+
+TEST_CASE("text: errors in generic arguments and modifiers") {
+  checkError("class 0x01000012<int32;", 22, "expected ',' or '>' after a type argument, found ';'");
+  checkError("class 0x01000012<int32", 22, "expected ',' or '>' after a type argument, found the end");
+  checkError("class 0x01000012<>", 17, "at least one type argument");
+  checkError("class 0x01000012<int32,>", 23, "expected a type, found '>'");
+  checkError("int32 modopt 0x01000001", 13, "expected '(' after 'modopt'");
+  checkError("int32 modopt(0x01000001", 23, "expected ')' after the modopt token");
+  checkError("int32 modreq(0x04000001)", 13, "token table 0x04");
+  checkError("int32 modreq(int32)", 13, "expected a metadata token like 0x01000012");
+}
+
+TEST_CASE("text: errors in function pointers") {
+  checkError("method int32 (int32)", 13, "expected '*(' after the function pointer's return type");
+  checkError("method int32 *int32", 14, "expected '*(' after the function pointer's return type");
+  checkError("method int32 *(int32", 20, "expected ',' or ')' after a parameter");
+  checkError("method int32 *(int32 int32)", 21, "expected ',' or ')' after a parameter");
+  checkError("method vararg void *(..., int32, ...)", 33, "at most one sentinel");
+  checkError("method vararg void *(..., ...)", 26, "at most one sentinel");
+  checkError("method instance instance void *()", 16, "'instance' appears twice");
+  checkError("method generic void *()", 15, "expected '(' after 'generic'");
+  checkError("method generic() void *()", 15, "expected the number of generic parameters");
+  checkError("method generic(2 void *()", 17, "expected ')' after 'generic(N'");
+  checkError("method generic(536870912) void *()", 15, "larger than 536870911");
+  checkError("method", 6, "expected a type, found the end of the text");
+  checkError("method unmanaged foo *()", 17, "expected a type, found 'foo'");
+}
+
+TEST_CASE("text: errors in array shapes") {
+  checkError("int32[5,3...5", 13, "expected ',' or ']' in an array shape");
+  checkError("int32[1 2]", 8, "expected ',' or ']' in an array shape, found '2'");
+  checkError("int32[...5]", 9, "expected ',' or ']' in an array shape");
+  checkError("int32[3...,5]", 11, "dimension 1 has a size but dimension 0 has none");
+  checkError("int32[,5]", 7, "dimension 1 has a size but dimension 0 has none");
+  checkError("int32[5,,0...3]", 9, "dimension 2 has a size but dimension 1 has none");
+  checkError("int32[3...1]", 10, "below the lower bound 3 minus 1");
+  checkError("int32[-1]", 6, "array size -1 is outside");
+  checkError("int32[536870912]", 6, "array size 536870912 is outside");
+  checkError("int32[268435456...]", 6, "lower bound 268435456 is outside");
+  checkError("int32[-268435457...]", 6, "lower bound -268435457 is outside");
+  checkError("int32[0...536870911]", 10, "holds more than 536870911");
+  checkError("int32[99999999999999999999]", 6, "out of range");
+  checkError("int32[- 1]", 6, "expected ',' or ']' in an array shape, found '-'");
+}
+
+TEST_CASE("text: nesting deeper than kMaxTypeDepth is an error, found quickly") {
+  const auto start = std::chrono::steady_clock::now();
+  // 1 + 255 pointers = 256 nodes is the limit.
+  const Expected<Type> deepest = parseType("int32" + std::string(255, '*'));
+  REQUIRE(deepest.ok());
+  CHECK(depthOf(*deepest) == kMaxTypeDepth);
+  // The 256th `*` (offset 5 + 255) would make 257.
+  checkError("int32" + std::string(50000, '*'), 260, "deeper than the limit of 256");
+  checkError("int32" + repeat("[]", 50000), 5 + 255 * 2, "deeper than the limit of 256");
+  checkError("int32" + repeat(" modopt(0x01000001)", 50000), 5 + 255 * 19 + 1, "deeper than the limit of 256");
+  // Prefix nesting: the 257th `class` starts at 256 * 17.
+  const std::string open = "class 0x01000001<";
+  checkError(repeat(open, 50000) + "int32" + std::string(50000, '>'), 256 * open.size(),
+             "deeper than the limit of 256");
+  checkError(repeat("method ", 50000) + "void" + repeat(" *()", 50000), 256 * 7, "deeper than the limit of 256");
+  // Here the 256th `method`'s return type `void` is the 257th level.
+  checkError(repeat("method void *(", 50000) + std::string(50000, ')'), 255 * 14 + 7, "deeper than the limit of 256");
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  CHECK(elapsed < std::chrono::seconds(2));
+}
+
+TEST_CASE("text: depth counts postfix operators added after the inner types") {
+  // 255 generic instantiations around int32: exactly 256 nodes.
+  const std::string open = "class 0x01000001<";
+  const std::string limit = repeat(open, 255) + "int32" + std::string(255, '>');
+  const Expected<Type> parsed = parseType(limit);
+  REQUIRE(parsed.ok());
+  CHECK(depthOf(*parsed) == kMaxTypeDepth);
+  CHECK(formatType(*parsed) == limit);
+  // A pointer on the outermost or the innermost type makes 257.
+  checkError(limit + "*", limit.size(), "deeper than the limit");
+  checkError(repeat(open, 255) + "int32*" + std::string(255, '>'), 255 * open.size() + 5, "deeper than the limit");
+  // A function pointer's return type counts too.
+  checkError("method " + std::string("int32") + std::string(255, '*') + " *()", 7 + 5 + 254, "deeper than the limit");
+}
+
+TEST_CASE("text: models no encoder accepts still print without crashing") {
+  Type bad;
+  bad.element = ElementType::Sentinel;
+  CHECK_FALSE(parseType(formatType(bad)).ok());
+  Type emptyPointer;
+  emptyPointer.element = ElementType::Ptr;
+  CHECK_FALSE(parseType(formatType(emptyPointer)).ok());
+  CHECK_FALSE(parseType(formatType(Type::functionPointer(callingConvention(0x06), i4(), {}))).ok());
+}
+
+TEST_CASE("text: formatType appends to the caller's string") {
+  std::string out = "x: ";
+  formatType(Type::pointer(i4()), out);
+  formatType(Type::classType(kTypeRef12), out);
+  CHECK(out == "x: int32*class 0x01000012");
+}
+
+// Rows of docs/type-text.md tables that read "| `TEXT` | `HEX` |".
+std::vector<std::pair<std::string, std::string>> documentedExamples() {
+  std::ifstream doc(std::string(GDMAP_SOURCE_DIR) + "/docs/type-text.md");
+  std::vector<std::pair<std::string, std::string>> rows;
+  std::string line;
+  while (std::getline(doc, line)) {
+    if (line.rfind("| `", 0) != 0) continue;
+    const std::size_t textEnd = line.find('`', 3);
+    if (textEnd == std::string::npos || line.compare(textEnd, 5, "` | `") != 0) continue;
+    const std::size_t hexEnd = line.find('`', textEnd + 5);
+    if (hexEnd == std::string::npos) continue;
+    std::string hex = line.substr(textEnd + 5, hexEnd - textEnd - 5);
+    if (hex.find_first_not_of("0123456789abcdef ") != std::string::npos) continue;
+    rows.emplace_back(line.substr(3, textEnd - 3), std::move(hex));
+  }
+  return rows;
+}
+
+TEST_CASE("text: every example in docs/type-text.md encodes to its bytes") {
+  const auto rows = documentedExamples();
+  CHECK(rows.size() >= 55);
+  for (const auto& [text, hex] : rows) {
+    INFO("text: ", text, "  bytes: ", hex);
+    const Expected<Type> parsed = parseType(text);
+    if (!parsed) FAIL("offset ", parsed.error().offset, ": ", parsed.error().message);
+    CHECK(formatType(*parsed) == text);
+    const Expected<Bytes> bytes = encodeType(*parsed);
+    if (!bytes) FAIL("encode: ", bytes.error().message);
+    CHECK(toHex(*bytes) == toHex(parseHex(hex).value()));
+    const Expected<Type> decoded = decodeTypeBlob(*bytes);
+    if (!decoded) FAIL("decode: ", decoded.error().message);
+    CHECK(*decoded == *parsed);
+  }
+}
+
+}  // namespace
+}  // namespace gdmap

@@ -1,0 +1,114 @@
+// writeDescription: the text is produced directly rather than through a
+// JSON DOM, so that the key order is fixed by this code (not by a map's
+// ordering) and a million dictionaries cost one string, one line each.
+#include <gdmap/tools/description/description_json.hpp>
+
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/type_text.hpp>
+
+#include <unordered_set>
+
+namespace gdmap {
+namespace {
+
+void appendJsonString(std::string_view s, std::string& out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (const char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += "\\u00";
+          out += kHex[(c >> 4) & 0xF];
+          out += kHex[c & 0xF];
+        } else {
+          out += c;  // UTF-8 passes through
+        }
+    }
+  }
+  out += '"';
+}
+
+void appendTypeList(const std::vector<Type>& types, std::string& out) {
+  out += '[';
+  std::string text;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (i != 0) out += ", ";
+    text.clear();
+    formatType(types[i], text);
+    appendJsonString(text, out);
+  }
+  out += ']';
+}
+
+// Which instantiations can be written under /instantiations and referenced
+// by name: named ones with types (the format gives names to type lists
+// only), each name once. The rest are written inline wherever used.
+std::vector<bool> listedByName(const MapDescription& d) {
+  std::vector<bool> listed(d.instantiations.size(), false);
+  std::unordered_set<std::string_view> names;
+  for (std::size_t i = 0; i < d.instantiations.size(); ++i) {
+    const InstantiationDescription& inst = d.instantiations[i];
+    if (inst.name.empty() || inst.raw) continue;
+    listed[i] = names.insert(inst.name).second;
+  }
+  return listed;
+}
+
+}  // namespace
+
+std::string writeDescription(const MapDescription& description) {
+  const std::vector<bool> listed = listedByName(description);
+  std::string out;
+  out.reserve(64 + description.dictionaries.size() * 48);
+
+  out += "{\n  \"sorted\": ";
+  out += description.sorted ? "true" : "false";
+
+  bool anyListed = false;
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    if (!listed[i]) continue;
+    out += anyListed ? ",\n    " : ",\n  \"instantiations\": {\n    ";
+    anyListed = true;
+    appendJsonString(description.instantiations[i].name, out);
+    out += ": ";
+    appendTypeList(description.instantiations[i].types, out);
+  }
+  if (anyListed) out += "\n  }";
+
+  out += ",\n  \"dictionaries\": [";
+  for (std::size_t i = 0; i < description.dictionaries.size(); ++i) {
+    const DictionaryDescription& d = description.dictionaries[i];
+    out += i == 0 ? "\n    {\"rva\": \"" : ",\n    {\"rva\": \"";
+    out += hex32(d.rva);
+    out += '"';
+    // An index out of range is a caller's bug; writing no form makes the
+    // output fail to parse ("missing-field") rather than invent one.
+    if (d.instantiation < description.instantiations.size()) {
+      const InstantiationDescription& inst = description.instantiations[d.instantiation];
+      if (listed[d.instantiation]) {
+        out += ", \"instantiation\": ";
+        appendJsonString(inst.name, out);
+      } else if (inst.raw) {
+        out += ", \"raw\": \"";
+        out += toHex(*inst.raw);
+        out += '"';
+      } else {
+        out += ", \"types\": ";
+        appendTypeList(inst.types, out);
+      }
+    }
+    out += '}';
+  }
+  out += description.dictionaries.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return out;
+}
+
+}  // namespace gdmap

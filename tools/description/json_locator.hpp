@@ -1,0 +1,45 @@
+#pragma once
+// Finds where values are in JSON text. JSON parsers (nlohmann included) do
+// not keep the positions of the values they return, but a diagnostic about a
+// description must say "line 12, column 7". This scanner works on the text
+// alone, after the parser has accepted it, and only for the few values that
+// diagnostics name: one pass over the text for any number of pointers.
+//
+// Internal to tools/description; no JSON library in this header.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gdmap::json_location {
+
+inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+// RFC 6901: one reference token, with '~' written "~0" and '/' "~1".
+std::string escapePointerToken(std::string_view token);
+
+// The byte offset of the first character of the value each JSON pointer
+// names ("" is the whole document; "/dictionaries/3/types/1"), or npos when
+// the text has no such value. `text` must be valid JSON. When an object has
+// a key more than once, the last member counts, as with most parsers
+// (nlohmann included). Linear in the size of the text, whatever the number
+// of pointers.
+std::vector<std::size_t> locatePointers(std::string_view text, const std::vector<std::string>& pointers);
+
+// For a JSON string whose opening quote is at text[quoteOffset]: the offset
+// in `text` of the character that produced byte `decodedIndex` of the
+// decoded string (escapes such as \" and \u00e9 take more raw characters than
+// they decode to). An index at or past the decoded end gives the closing
+// quote's offset.
+std::size_t stringCharacterOffset(std::string_view text, std::size_t quoteOffset, std::size_t decodedIndex);
+
+struct LineColumn {
+  std::size_t line = 0;    // 1-based
+  std::size_t column = 0;  // 1-based, counted in Unicode code points (UTF-8)
+};
+
+// Line and column of each offset (an offset past the end is clamped to the
+// end). One pass over the text for all of them.
+std::vector<LineColumn> lineColumns(std::string_view text, const std::vector<std::size_t>& offsets);
+
+}  // namespace gdmap::json_location

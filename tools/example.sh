@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The main job on a bundled example: installs what is missing, builds gdmap,
+# then builds, checks, dumps, verifies and looks up a generic dictionary map.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/install-deps.sh build
+cmake --preset release >/dev/null
+cmake --build --preset release --target gdmap_cli >/dev/null
+gdmap=build/release/tools/gdmap
+out=build/example
+mkdir -p "$out"
+run() { echo "\$ gdmap $*" | sed "s|$out/|build/example/|g"; "$gdmap" "$@"; }
+run build examples/maps/basic.json -o "$out/basic.gdmap"
+run check "$out/basic.gdmap"
+run dump "$out/basic.gdmap" -o "$out/basic.dump.json"
+run verify "$out/basic.dump.json" "$out/basic.gdmap"
+run verify examples/maps/basic.json "$out/basic.gdmap"
+run lookup "$out/basic.gdmap" 0x1000
+run sig decode '15 12 49 01 08'

@@ -1,0 +1,79 @@
+#include "metadata_tables.hpp"
+
+#include "byte_reader.hpp"
+
+#include <string>
+
+namespace gdmap::metadata {
+namespace {
+
+// HeapSizes bits (II.24.2.6) and the bit the CLR's uncompressed (#-) writer
+// sets when four bytes of extra data follow the row counts.
+constexpr std::uint8_t kWideStrings = 0x01;
+constexpr std::uint8_t kWideGuids = 0x02;
+constexpr std::uint8_t kWideBlobs = 0x04;
+constexpr std::uint8_t kExtraData = 0x40;
+// Row indexes are 24 bits in a token; a larger count is a hostile header.
+constexpr std::uint32_t kMaxRows = 0x00FFFFFF;
+
+}  // namespace
+
+MetadataTables::MetadataTables(ByteSpan stream) : stream_(stream) {
+  ByteReader in(stream, "table stream");
+  in.skip(4);  // Reserved
+  in.skip(2);  // MajorVersion, MinorVersion
+  const std::uint8_t heapSizes = in.u8();
+  in.skip(1);  // Reserved
+  const std::uint64_t valid = in.u64();
+  in.skip(8);  // Sorted
+  widths_.wideStrings = (heapSizes & kWideStrings) != 0;
+  widths_.wideGuids = (heapSizes & kWideGuids) != 0;
+  widths_.wideBlobs = (heapSizes & kWideBlobs) != 0;
+  for (std::size_t t = 0; t < kTableCount; ++t) {
+    if ((valid >> t) & 1) {
+      const std::size_t at = in.position();
+      const std::uint32_t rows = in.u32();
+      if (rows > kMaxRows) in.fail(at, "table " + std::to_string(t) + " claims too many rows");
+      widths_.rowCounts[t] = rows;
+    }
+  }
+  if (heapSizes & kExtraData) in.skip(4);
+
+  // Tables follow each other in table-number order; unknown tables (beyond
+  // 0x2C) can only come after the ones this tool reads, so their unknown
+  // row size does not matter.
+  std::size_t offset = in.position();
+  for (std::uint8_t t = 0; t <= kLastKnownTable; ++t) {
+    TableLayout& layout = layouts_[t];
+    layout.offset = offset;
+    std::size_t columnOffset = 0;
+    const std::vector<Column>& columns = tableColumns(t);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      layout.columnOffsets[c] = static_cast<std::uint8_t>(columnOffset);
+      layout.columnWidths[c] = static_cast<std::uint8_t>(widths_.width(columns[c]));
+      columnOffset += layout.columnWidths[c];
+    }
+    layout.rowSize = columnOffset;
+    const std::uint64_t tableSize = std::uint64_t{layout.rowSize} * rowCount(t);
+    if (tableSize > stream.size() - offset) {
+      in.fail(offset, "table " + std::to_string(t) + " runs past the end of the stream");
+    }
+    offset += static_cast<std::size_t>(tableSize);
+  }
+}
+
+std::uint32_t MetadataTables::cell(std::uint8_t table, std::uint32_t row, std::size_t column) const {
+  // The constructor proved the whole table lies inside the stream; this
+  // keeps a caller's bad row or column from reading outside it.
+  if (table > kLastKnownTable || row == 0 || row > rowCount(table) ||
+      column >= tableColumns(table).size()) {
+    throw MetadataError("internal: cell out of range");
+  }
+  const TableLayout& layout = layouts_[table];
+  const std::size_t start = layout.offset + (row - 1) * layout.rowSize + layout.columnOffsets[column];
+  ByteReader in(stream_, "table stream");
+  in.seek(start);
+  return in.index(layout.columnWidths[column]);
+}
+
+}  // namespace gdmap::metadata

@@ -1,0 +1,108 @@
+// layoutMap(): (RVA, item) pairs -> the canonical bytes of FORMAT.md §1, in
+// O(n log n) (one sort of packed keys) and one output allocation.
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/writer/compressed_int.hpp>
+#include <gdmap/writer/map_layout.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace gdmap::detail {
+namespace {
+
+void putU32(std::uint8_t* out, std::uint32_t v) {
+  out[0] = static_cast<std::uint8_t>(v);
+  out[1] = static_cast<std::uint8_t>(v >> 8);
+  out[2] = static_cast<std::uint8_t>(v >> 16);
+  out[3] = static_cast<std::uint8_t>(v >> 24);
+}
+
+constexpr std::uint64_t kUnplaced = std::numeric_limits<std::uint64_t>::max();
+
+}  // namespace
+
+Status checkEntryCount(std::uint64_t entries) {
+  if (entries > kMaxDirectoryEntries)
+    return Error{0, std::to_string(entries) + " dictionaries: a map holds at most 2^31 - 1 (the header's count has 31 bits)"};
+  return Success{};
+}
+
+Status checkHeapOffset(std::uint64_t heapOffset) {
+  if (heapOffset > kMaxHeapOffset)
+    return Error{0, "heap offset " + std::to_string(heapOffset) +
+                        " does not fit in a directory entry's 32 bits: the heap is too large"};
+  return Success{};
+}
+
+Expected<std::uint32_t> itemLength(std::uint64_t typeCount, std::uint64_t typeBytes) {
+  if (typeCount == 0) return Error{0, "an instantiation needs at least one type"};
+  if (typeCount > kMaxCompressedUInt)
+    return Error{0, std::to_string(typeCount) + " types: the type count is at most 0x1FFFFFFF"};
+  const std::uint64_t length = compressedUIntSize(static_cast<std::uint32_t>(typeCount)) + typeBytes;
+  if (length > kMaxItemLength)
+    return Error{0, "item length " + std::to_string(length) + " exceeds the largest compressed length 0x1FFFFFFF"};
+  return static_cast<std::uint32_t>(length);
+}
+
+Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
+                          const DuplicateRvaMessage& duplicateMessage) {
+  const std::size_t n = entries.size();
+  if (Status s = checkEntryCount(n); !s) return s.error();
+
+  // (rva << 32 | insertion index): one sort orders by RVA and, among equal
+  // RVAs, by insertion (a stable sort for free). Unsorted maps need it too,
+  // to find shared RVAs.
+  std::vector<std::uint64_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = std::uint64_t{entries[i].rva} << 32 | i;
+  std::sort(keys.begin(), keys.end());
+  // Report the repeat that comes first in input order: that is where a
+  // reader of the input would look first.
+  std::size_t repeat = n, repeated = 0;
+  for (std::size_t k = 1, groupStart = 0; k < n; ++k) {
+    if ((keys[k] >> 32) != (keys[groupStart] >> 32)) {
+      groupStart = k;
+    } else if (k == groupStart + 1 && static_cast<std::uint32_t>(keys[k]) < repeat) {
+      // The group's second member is its earliest repeat.
+      repeat = static_cast<std::uint32_t>(keys[k]);
+      repeated = static_cast<std::uint32_t>(keys[groupStart]);
+    }
+  }
+  if (repeat != n)
+    return Error{0, duplicateMessage(repeated, repeat, entries[repeat].rva)};
+
+  auto entryAt = [&](std::size_t position) -> const LayoutEntry& {
+    return sorted ? entries[static_cast<std::uint32_t>(keys[position])] : entries[position];
+  };
+
+  // Heap offsets in order of first reference from the final directory.
+  std::vector<std::uint64_t> placed(items.size(), kUnplaced);
+  std::vector<std::uint32_t> heapOrder;
+  heapOrder.reserve(items.size());
+  std::uint64_t heapSize = 0;
+  for (std::size_t p = 0; p < n; ++p) {
+    const std::uint32_t item = entryAt(p).item;
+    if (placed[item] != kUnplaced) continue;
+    if (Status s = checkHeapOffset(heapSize); !s) return s.error();
+    placed[item] = heapSize;
+    heapOrder.push_back(item);
+    heapSize += items.item(item).size();
+  }
+
+  const std::size_t heapStart = 4 + 8 * n;
+  Bytes out(heapStart + heapSize);
+  putU32(out.data(), static_cast<std::uint32_t>(n) | (sorted ? 0x80000000u : 0u));
+  for (std::size_t p = 0; p < n; ++p) {
+    const LayoutEntry& e = entryAt(p);
+    putU32(out.data() + 4 + 8 * p, e.rva);
+    putU32(out.data() + 8 + 8 * p, static_cast<std::uint32_t>(placed[e.item]));
+  }
+  std::uint8_t* heap = out.data() + heapStart;
+  for (std::uint32_t item : heapOrder) {
+    const ByteSpan bytes = items.item(item);
+    if (!bytes.empty()) std::memcpy(heap + placed[item], bytes.data(), bytes.size());
+  }
+  return out;
+}
+
+}  // namespace gdmap::detail

@@ -1,0 +1,84 @@
+#pragma once
+// Internal to the writer: the pieces MapBuilder and buildMap() share. Item
+// bytes are interned in one arena (identical items stored once, no
+// allocation per item), and layoutMap() turns (RVA, item) pairs into the
+// canonical bytes of FORMAT.md §1.
+#include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/expected.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace gdmap::detail {
+
+// The format's limits, as numbers the checks below compare against.
+inline constexpr std::uint64_t kMaxDirectoryEntries = 0x7FFFFFFF;  // N has 31 bits
+inline constexpr std::uint64_t kMaxHeapOffset = 0xFFFFFFFF;        // a u32
+inline constexpr std::uint32_t kMaxItemLength = 0x1FFFFFFF;        // a compressed uint
+
+// N dictionaries fit in the 31 bits of the header's count.
+Status checkEntryCount(std::uint64_t entries);
+// An item can start at this heap offset (the directory stores it as a u32).
+Status checkHeapOffset(std::uint64_t heapOffset);
+// L, the length prefix of an item of `typeCount` types taking `typeBytes`
+// bytes: errors when T is 0 or too large, or when L has no compressed form.
+Expected<std::uint32_t> itemLength(std::uint64_t typeCount, std::uint64_t typeBytes);
+
+// Heap items by content: interning the same bytes twice gives the same index.
+class ItemStore {
+ public:
+  void reserve(std::size_t items, std::size_t bytes);
+  // An item made of compressed L, compressed T, then `types` (L and T as
+  // itemLength() computed them).
+  std::uint32_t internTyped(std::uint32_t length, std::uint32_t typeCount, ByteSpan types);
+  // An item given verbatim, length prefix included.
+  std::uint32_t internRaw(ByteSpan item);
+
+  ByteSpan item(std::uint32_t index) const {
+    const Record& r = records_[index];
+    return ByteSpan(arena_).subspan(r.offset, r.length);
+  }
+  std::size_t size() const { return records_.size(); }
+
+ private:
+  struct Record {
+    std::size_t offset;
+    std::size_t length;
+    std::uint64_t hash;
+  };
+  // The candidate item is arena_[begin, end): return the index of an equal
+  // item already stored (dropping the candidate) or store it.
+  std::uint32_t commit(std::size_t begin);
+  void grow();
+
+  Bytes arena_;
+  std::vector<Record> records_;
+  // Open addressing: 0 is empty, else record index + 1. Power-of-two size.
+  std::vector<std::uint32_t> slots_;
+};
+
+// Byte hash used by the store (exposed for tests of collisions).
+std::uint64_t hashItemBytes(ByteSpan bytes);
+
+struct LayoutEntry {
+  std::uint32_t rva = 0;
+  std::uint32_t item = 0;  // index into the ItemStore
+};
+
+// Names two entries (by insertion index, `first` < `second`) that share an
+// RVA, for the caller's error message.
+using DuplicateRvaMessage = std::function<std::string(std::size_t first, std::size_t second, std::uint32_t rva)>;
+
+// The canonical map: entries sorted by RVA (bit 31 set) or in the given
+// order (bit 31 clear); each distinct referenced item once, in order of first
+// reference from the final directory; little-endian u32s. Errors: a shared
+// RVA (the earliest repeat in input order is reported), the count and heap
+// offset limits.
+Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
+                          const DuplicateRvaMessage& duplicateMessage);
+
+}  // namespace gdmap::detail

@@ -1,0 +1,94 @@
+// ItemStore: every heap item's bytes in one arena, deduplicated through an
+// open-addressing table of indices, so interning allocates nothing per item
+// beyond amortised vector growth.
+#include <gdmap/writer/compressed_int.hpp>
+#include <gdmap/writer/map_layout.hpp>
+
+#include <cassert>
+#include <cstring>
+
+namespace gdmap::detail {
+namespace {
+
+// splitmix64's finaliser: cheap and mixes every input bit into the low bits
+// the table indexes with.
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+}  // namespace
+
+std::uint64_t hashItemBytes(ByteSpan bytes) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ bytes.size();
+  const std::uint8_t* p = bytes.data();
+  std::size_t n = bytes.size();
+  for (; n >= 8; p += 8, n -= 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p, 8);
+    h = mix(h ^ word);
+  }
+  std::uint64_t tail = 0;
+  if (n != 0) std::memcpy(&tail, p, n);
+  return mix(h ^ tail ^ (std::uint64_t{n} << 59));
+}
+
+void ItemStore::reserve(std::size_t items, std::size_t bytes) {
+  arena_.reserve(bytes);
+  records_.reserve(items);
+}
+
+std::uint32_t ItemStore::internTyped(std::uint32_t length, std::uint32_t typeCount, ByteSpan types) {
+  const std::size_t begin = arena_.size();
+  std::uint8_t prefix[8];
+  std::size_t prefixSize = encodeCompressedUInt(length, prefix);
+  prefixSize += encodeCompressedUInt(typeCount, prefix + prefixSize);
+  arena_.insert(arena_.end(), prefix, prefix + prefixSize);
+  arena_.insert(arena_.end(), types.begin(), types.end());
+  return commit(begin);
+}
+
+std::uint32_t ItemStore::internRaw(ByteSpan item) {
+  const std::size_t begin = arena_.size();
+  arena_.insert(arena_.end(), item.begin(), item.end());
+  return commit(begin);
+}
+
+std::uint32_t ItemStore::commit(std::size_t begin) {
+  const ByteSpan candidate = ByteSpan(arena_).subspan(begin);
+  const std::uint64_t hash = hashItemBytes(candidate);
+  if ((records_.size() + 1) * 2 > slots_.size()) grow();
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+    const std::uint32_t occupant = slots_[slot];
+    if (occupant == 0) {
+      assert(records_.size() < 0xFFFFFFFFu);
+      records_.push_back(Record{begin, candidate.size(), hash});
+      slots_[slot] = static_cast<std::uint32_t>(records_.size());
+      return static_cast<std::uint32_t>(records_.size() - 1);
+    }
+    const Record& r = records_[occupant - 1];
+    if (r.hash == hash && r.length == candidate.size() &&
+        std::memcmp(arena_.data() + r.offset, candidate.data(), r.length) == 0) {
+      arena_.resize(begin);  // already stored: drop the copy
+      return occupant - 1;
+    }
+  }
+}
+
+void ItemStore::grow() {
+  const std::size_t size = slots_.empty() ? 64 : slots_.size() * 2;
+  slots_.assign(size, 0);
+  const std::size_t mask = size - 1;
+  for (std::size_t i = 0; i < records_.size(); ++i) {
+    std::size_t slot = records_[i].hash & mask;
+    while (slots_[slot] != 0) slot = (slot + 1) & mask;
+    slots_[slot] = static_cast<std::uint32_t>(i + 1);
+  }
+}
+
+}  // namespace gdmap::detail

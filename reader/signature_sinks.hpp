@@ -100,7 +100,12 @@ class PathFinder : public NoModel {
 
   static void append(std::string& text, const Step& s) {
     text += fieldName(s.field);
-    if (isIndexed(s.field)) text += "[" + std::to_string(s.index) + "]";
+    if (!isIndexed(s.field)) return;
+    // Appended piece by piece: `"[" + std::string` trips a false g++ 12
+    // -Wrestrict warning at -O2.
+    text += '[';
+    text += std::to_string(s.index);
+    text += ']';
   }
 
   std::size_t target_;

@@ -102,24 +102,18 @@ class SignatureWalker {
   }
 
   bool readUInt(SignatureField f, std::uint32_t index, std::uint32_t& value) {
-    const std::size_t at = pos_;
-    DecodedUInt decoded;
-    const CompressedIntError e = decodeCompressedUInt(bytes_.subspan(pos_), decoded);
-    if (e != CompressedIntError::None) {
-      sink_.field(f, index, at, at + 1);
-      return fail(at, std::string(fieldLabel(f)) + ": " + std::string(describe(e)));
-    }
-    pos_ += decoded.length;
-    sink_.field(f, index, at, pos_);
-    if (!decoded.minimal) noteNonMinimal(at);
-    value = decoded.value;
-    return true;
+    return readCompressed<DecodedUInt>(decodeCompressedUInt, f, index, value);
+  }
+  bool readInt(SignatureField f, std::uint32_t index, std::int32_t& value) {
+    return readCompressed<DecodedInt>(decodeCompressedInt, f, index, value);
   }
 
-  bool readInt(SignatureField f, std::uint32_t index, std::int32_t& value) {
+  template <typename Decoded, typename Value>
+  bool readCompressed(CompressedIntError (*decode)(ByteSpan, Decoded&), SignatureField f, std::uint32_t index,
+                      Value& value) {
     const std::size_t at = pos_;
-    DecodedInt decoded;
-    const CompressedIntError e = decodeCompressedInt(bytes_.subspan(pos_), decoded);
+    Decoded decoded;
+    const CompressedIntError e = decode(bytes_.subspan(pos_), decoded);
     if (e != CompressedIntError::None) {
       sink_.field(f, index, at, at + 1);
       return fail(at, std::string(fieldLabel(f)) + ": " + std::string(describe(e)));
@@ -322,20 +316,33 @@ class SignatureWalker {
     bool sawSentinel = false;
     for (std::uint32_t i = 0; i <= parameterCount; ++i) {
       // A sentinel may stand before any parameter or after the last one
-      // (ilasm writes `1B 05 01 08 08 41`). A 0x41 right after a nested
-      // FNPTR is therefore taken by the innermost one that can take it; the
-      // encoder rejects the models that would need the other reading.
-      if (left() > 0 && bytes_[pos_] == static_cast<std::uint8_t>(ElementType::Sentinel)) {
+      // (ilasm writes `1B 05 01 08 08 41`). So a 0x41 right after a nested
+      // FNPTR's last parameter is seen first by that nested FNPTR: it takes
+      // it as its trailing sentinel or, holding one already, rejects it. The
+      // encoder rejects the models that would need another reading.
+      if (atSentinel()) {
         const std::size_t sentinelAt = pos_++;
         sink_.field(SignatureField::Sentinel, 0, sentinelAt, pos_);
-        if (sawSentinel) return fail(sentinelAt, "a FNPTR parameter list may hold only one SENTINEL (0x41)");
+        if (sawSentinel) return fail(sentinelAt, kTwoSentinels);
         sawSentinel = true;
         sink_.sentinel(out, i);
+        // After the last parameter a second 0x41 is left to the enclosing
+        // list, if any; before a parameter it can only be a second one.
+        if (i < parameterCount && atSentinel()) {
+          sink_.field(SignatureField::Sentinel, 0, pos_, pos_ + 1);
+          return fail(pos_, kTwoSentinels);
+        }
       }
       if (i == parameterCount) break;
       if (!readSubtype(SignatureField::Parameters, i, out, depth)) return false;
     }
     return true;
+  }
+
+  static constexpr const char* kTwoSentinels = "a FNPTR parameter list may hold only one SENTINEL (0x41)";
+
+  bool atSentinel() const {
+    return left() > 0 && bytes_[pos_] == static_cast<std::uint8_t>(ElementType::Sentinel);
   }
 
   // The message prefix for a malformed integer: the field it was meant to be.

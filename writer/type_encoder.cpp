@@ -42,9 +42,11 @@ const char* elementName(ElementType e) {
   }
 }
 
-// Whether a 0x41 written right after `t` would be read as the trailing
-// SENTINEL of a function pointer at the end of `t`: the bytes of `t` end with
-// the parameter list of a FNPTR that has no trailing sentinel of its own.
+// Whether a 0x41 written right after `t` would be read as part of a
+// function pointer at the end of `t` (the decoder offers it to the innermost
+// FNPTR whose parameter list ends there: taken as its trailing SENTINEL, or
+// rejected as a second one). A FNPTR ending with its own trailing SENTINEL
+// passes it on; the encoder checks that one's inner types separately.
 bool endsWithOpenFunctionPointer(const Type* t) {
   while (t != nullptr) {
     switch (t->element) {
@@ -65,6 +67,8 @@ bool endsWithOpenFunctionPointer(const Type* t) {
   }
   return false;
 }
+
+constexpr std::uint32_t kSentinelByte = 0x41;
 
 class TypeEncoder {
  public:
@@ -92,7 +96,12 @@ class TypeEncoder {
   static void appendStep(std::string& text, const Step& step) {
     if (!text.empty()) text += '.';
     text += step.name;
-    if (step.index) text += "[" + std::to_string(*step.index) + "]";
+    if (!step.index) return;
+    // Appended piece by piece: `"[" + std::string` trips a false g++ 12
+    // -Wrestrict warning at -O2.
+    text += '[';
+    text += std::to_string(*step.index);
+    text += ']';
   }
 
   void byte(std::uint8_t b) { out_.push_back(b); }
@@ -168,6 +177,11 @@ class TypeEncoder {
       case ElementType::Array:
         if (!operandCount(t, 1)) return false;
         byte(code);
+        if (t.shape.rank == kSentinelByte && endsWithOpenFunctionPointer(&t.operands[0])) {
+          return fail("shape.rank", std::nullopt,
+                      "rank 65 is the byte 0x41, which right after a function pointer type that does not end "
+                      "with its own SENTINEL would be read as that SENTINEL");
+        }
         return subtype("inner", std::nullopt, t.operands[0], depth) && shape(t.shape);
       case ElementType::GenericInst:
         return genericInstance(t, depth);
@@ -251,8 +265,8 @@ class TypeEncoder {
       }
       if (endsWithOpenFunctionPointer(&t.operands[*m.sentinel])) {
         return fail("sentinel", std::nullopt,
-                    "a SENTINEL right after a function pointer without a trailing SENTINEL would be read "
-                    "as that function pointer's own");
+                    "a SENTINEL right after a function pointer type that does not end with its own "
+                    "SENTINEL would be read as part of that function pointer");
       }
     }
     byte(static_cast<std::uint8_t>(ElementType::FnPtr));

@@ -65,17 +65,25 @@ if [[ $(wc -l <"$work/text.txt") -ne $blobs || $(wc -l <"$work/output.hex") -ne 
   exit 1
 fi
 
-paste "$work/input.hex" "$work/text.txt" "$work/output.hex" | awk -F'\t' '$1 != $3' >"$work/differ.tsv"
+# (An empty field becomes "<error>": read would merge two tabs into one.)
+paste "$work/input.hex" "$work/text.txt" "$work/output.hex" |
+  awk -F'\t' -v OFS='\t' '$1 != $3 { for (i = 1; i <= NF; ++i) if ($i == "") $i = "<error>"; print }' \
+    >"$work/differ.tsv"
 differ=$(wc -l <"$work/differ.tsv")
 if [[ $differ -ne 0 || $decode_status -ne 0 || $encode_status -ne 0 ]]; then
   echo "FAIL: $differ of $blobs distinct blobs do not round-trip (decode exit $decode_status," \
        "encode exit $encode_status). First ones:" >&2
   head -n 10 "$work/differ.tsv" | while IFS=$'\t' read -r input text output; do
     echo "  blob:    $input" >&2
-    echo "  decoded: ${text:-<error>}" >&2
-    echo "  encoded: ${output:-<error>}" >&2
+    echo "  decoded: $text" >&2
+    echo "  encoded: $output" >&2
   done
-  head -n 5 "$work/decode.err" "$work/encode.err" >&2
+  for log in "$work/decode.err" "$work/encode.err"; do
+    if [[ -s $log ]]; then
+      echo "gdmap sig $(basename "$log" .err) said:" >&2
+      head -n 5 "$log" >&2
+    fi
+  done
   exit 1
 fi
 echo "sig_corpus: $blobs distinct type signatures from ${#assemblies[@]} assemblies" \

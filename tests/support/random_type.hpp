@@ -99,7 +99,11 @@ class RandomTypeGenerator {
       case 2: return Type::szArray(type(depthLeft - 1));
       case 3: {
         Type element = type(depthLeft - 1);
-        return Type::array(std::move(element), shape());
+        ArrayShape s = shape();
+        // Rank 65 is the byte 0x41: after an open function pointer it reads
+        // as that pointer's trailing sentinel, so the encoder rejects it.
+        if (s.rank == 0x41 && endsWithOpenFunctionPointer(element)) s.rank = 66;
+        return Type::array(std::move(element), std::move(s));
       }
       case 4: return Type::pinned(type(depthLeft - 1));
       case 5:
@@ -136,7 +140,12 @@ class RandomTypeGenerator {
 
   ArrayShape shape() {
     ArrayShape s;
-    s.rank = chance(8) ? 1 + compressedUInt() % 0x1FFFFFFF : static_cast<std::uint32_t>(1 + below(5));
+    // Ranks reach the 4-byte form (0x4000) but stay small enough for text:
+    // ILAsm writes rank N as N - 1 commas.
+    static constexpr std::array<std::uint32_t, 4> kEdgeRanks = {0x7F, 0x80, 0x3FFF, 0x4000};
+    s.rank = !chance(16) ? static_cast<std::uint32_t>(1 + below(5))
+             : chance(2) ? kEdgeRanks[below(kEdgeRanks.size())]
+                         : static_cast<std::uint32_t>(6 + below(0x4000 - 5));
     const std::uint32_t limit = s.rank < 4 ? s.rank : 4;
     const std::size_t sizeCount = below(limit + 1);
     for (std::size_t i = 0; i < sizeCount; ++i) s.sizes.push_back(compressedUInt());

@@ -573,3 +573,37 @@ TEST_CASE("description: the JSON Schema is valid JSON describing the format") {
       "{\"$schema\": \"" + schema.at("$id").get<std::string>() + "\", \"dictionaries\": []}");
   CHECK(p.diagnostics.empty());
 }
+
+TEST_CASE("description: mutated descriptions never crash and always locate their problems") {
+  const std::string base = R"({"$schema": "x", "sorted": true,
+  "instantiations": {"A~/": ["class 0x01000012<int32>", {"hex": "1d08"}], "B": ["string"]},
+  "dictionaries": [{"rva": "0x10", "instantiation": "A~/"}, {"rva": 32, "types": ["int32", "!0[]"]},
+                   {"rva": "0x30", "raw": "0201\u00308"}, {"rva": 64, "instantiation": "B"}]})";
+  std::mt19937 rng(7);
+  const std::string alphabet = "{}[]\",:0x1\\/~ tnf-e";
+  for (int round = 0; round < 3000; ++round) {
+    std::string text = base;
+    for (int k = 0, n = 1 + static_cast<int>(rng() % 3); k < n && !text.empty(); ++k) {
+      const std::size_t at = rng() % text.size();
+      switch (rng() % 3) {
+        case 0: text[at] = alphabet[rng() % alphabet.size()]; break;
+        case 1: text.erase(at, 1 + rng() % 4); break;
+        default: text.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
+      }
+    }
+    const DescriptionParse p = parseDescription(text);
+    bool anyError = false;
+    for (const Diagnostic& d : p.diagnostics) {
+      CAPTURE(text);
+      CAPTURE(formatDiagnostic(d, "f"));
+      anyError = anyError || d.severity == Severity::Error;
+      CHECK_FALSE(d.rule.empty());
+      // Everything but the cap's note has a position in the text.
+      if (d.rule != "too-many-diagnostics") {
+        CHECK(d.line >= 1);
+        CHECK(d.offset <= text.size());
+      }
+    }
+    CHECK(p.description.has_value() == !anyError);
+  }
+}

@@ -221,3 +221,45 @@ TEST_CASE("dump: says why a non-canonical map will not rebuild identically") {
 }
 
 }  // namespace gdmap
+
+namespace gdmap {
+
+TEST_CASE("dump: every mutated map that check accepts dumps, matches and rebuilds") {
+  std::mt19937_64 rng(77);
+  std::size_t accepted = 0, canonical = 0;
+  for (std::uint64_t round = 0; round < 4000; ++round) {
+    CAPTURE(round);
+    Bytes map = buildOk(randomDescription(1000 + round % 50));
+    switch (rng() % 4) {
+      case 0:  // flip bits
+        for (std::uint64_t k = 0, n = 1 + rng() % 3; k < n && !map.empty(); ++k)
+          map[rng() % map.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+        break;
+      case 1:  // insert a byte
+        map.insert(map.begin() + static_cast<std::ptrdiff_t>(rng() % (map.size() + 1)), static_cast<std::uint8_t>(rng()));
+        break;
+      case 2:  // delete a byte
+        if (!map.empty()) map.erase(map.begin() + static_cast<std::ptrdiff_t>(rng() % map.size()));
+        break;
+      default:  // truncate
+        map.resize(rng() % (map.size() + 1));
+        break;
+    }
+    Expected<DumpResult> r = describeMap(map);
+    if (!r) continue;
+    ++accepted;
+    const Bytes rebuilt = buildOk(r->description);
+    CHECK(matchesDescription(map, r->description).ok());
+    CHECK(matchesDescription(rebuilt, r->description).ok());
+    if (r->rebuildDifferences.empty()) {
+      ++canonical;
+      CHECK(rebuilt == map);
+    } else {
+      CHECK(rebuilt != map);
+    }
+  }
+  MESSAGE("accepted " << accepted << " of 4000 mutated maps, " << canonical << " canonical");
+  CHECK(accepted > 100);
+}
+
+}  // namespace gdmap

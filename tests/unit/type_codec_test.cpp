@@ -75,6 +75,8 @@ std::vector<Vector> specVectors() {
                Type::array(i4(), shape(2, {3, 4}, {-3, -64}))});
   v.push_back({"wide shape values", {0x14, 0x08, 0x80, 0x80, 0x01, 0xC0, 0x00, 0x40, 0x00, 0x01, 0x80, 0x01},
                Type::array(i4(), shape(0x80, {0x4000}, {-8192}))});
+  v.push_back({"largest rank", {0x14, 0x08, 0xDF, 0xFF, 0xFF, 0xFF, 0x00, 0x00},
+               Type::array(i4(), shape(0x1FFFFFFF, {}, {}))});
   v.push_back({"method int32 *(int32)", {0x1B, 0x00, 0x01, 0x08, 0x08},
                Type::functionPointer(convention(0x00), i4(), {i4()})});
   v.push_back({"method instance explicit vararg void *(int32&, ..., string)",
@@ -270,13 +272,17 @@ TEST_CASE("codec: decoder rejects malformed array shapes") {
   expectRejected({0x14, 0x08, 0x00, 0x00, 0x00}, 2, "array rank must be at least 1");
   expectRejected({0x14, 0x08, 0x02, 0x03, 0x01, 0x02, 0x03, 0x00}, 3, "3 sizes for an array of rank 2");
   expectRejected({0x14, 0x08, 0x02, 0x00, 0x03, 0x00, 0x00, 0x00}, 4, "3 lower bounds for an array of rank 2");
-  expectRejected({0x14, 0x08, 0x01, 0x01, 0xE0}, 4, "111xxxxx");
+  expectRejected({0x14, 0x08, 0x01, 0x01, 0xE0, 0x00}, 4, "111xxxxx");
 }
 
 TEST_CASE("codec: decoder rejects two sentinels") {
   expectRejected({0x1B, 0x05, 0x02, 0x01, 0x41, 0x08, 0x41, 0x08}, 6, "only one SENTINEL");
   expectRejected({0x1B, 0x05, 0x01, 0x01, 0x41, 0x08, 0x41}, 6, "only one SENTINEL");
   expectRejected({0x1B, 0x05, 0x01, 0x01, 0x41, 0x41, 0x08}, 5, "only one SENTINEL");
+  // After a nested pointer's last parameter a 0x41 goes to the nested one
+  // first, which already has its sentinel.
+  expectRejected({0x1B, 0x05, 0x02, 0x01, 0x1B, 0x05, 0x01, 0x01, 0x41, 0x08, 0x41, 0x08}, 10,
+                 "only one SENTINEL");
 }
 
 TEST_CASE("codec: decoder rejects invalid calling conventions") {
@@ -289,7 +295,7 @@ TEST_CASE("codec: decoder rejects invalid calling conventions") {
 TEST_CASE("codec: decoder rejects truncated input") {
   expectRejected({}, 0, "truncated: expected a type, found the end of the data");
   expectRejected({0x0F}, 1, "truncated: expected a type, found the end of the data");
-  expectRejected({0x15, 0x12, 0x49, 0x02, 0x08}, 5, "truncated: expected a type");
+  expectRejected({0x15, 0x12, 0x49, 0x02, 0x0F, 0x08}, 6, "truncated: expected a type");
   expectRejected({0x12}, 1, "expected a compressed integer, found the end of the data");
   expectRejected({0x13, 0x80}, 1, "truncated compressed integer");
   expectRejected({0x13, 0xC0, 0x00, 0x00}, 1, "truncated compressed integer");
@@ -419,12 +425,38 @@ TEST_CASE("codec: encoder rejects a sentinel that would read back as a nested on
       "sentinel: a SENTINEL right after a function pointer");
   expectEncodeRejected(Type::functionPointer(convention(0x05, 0), inner, {}),
                        "sentinel: a SENTINEL right after a function pointer");
+  // The inner pointer has a sentinel, but not at its end: the outer
+  // sentinel would read as the inner's second.
+  const Type innerWithSentinel =
+      Type::functionPointer(convention(0x05, 0), prim(ElementType::Void), {i4()});
+  expectEncodeRejected(
+      Type::functionPointer(convention(0x05, 1), prim(ElementType::Void), {innerWithSentinel, i4()}),
+      "sentinel: a SENTINEL right after a function pointer");
   // With the inner pointer's own trailing sentinel there is no ambiguity.
   const Type closed = Type::functionPointer(convention(0x05, 0), prim(ElementType::Void), {});
   const Type outer = Type::functionPointer(convention(0x05, 1), prim(ElementType::Void), {closed, i4()});
   const gdmap::Expected<Bytes> encoded = gdmap::encodeType(outer);
   REQUIRE(encoded.ok());
   CHECK(*encoded == Bytes{0x1B, 0x05, 0x02, 0x01, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x41, 0x08});
+}
+
+TEST_CASE("codec: a 0x41 after a function pointer's parameters is its trailing sentinel, not an array rank") {
+  // Either reading consumes every byte; the decoder takes the sentinel, as
+  // for ilasm's vararg pointers, and the encoder refuses the other model.
+  const Bytes bytes = {0x14, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x01, 0x00, 0x00};
+  const Type fnptrWithSentinel = Type::functionPointer(convention(0x05, 0), prim(ElementType::Void), {});
+  const gdmap::Expected<Type> decoded = gdmap::decodeTypeBlob(bytes);
+  REQUIRE(decoded.ok());
+  CHECK(*decoded == Type::array(fnptrWithSentinel, shape(1, {}, {})));
+
+  const Type open = Type::functionPointer(convention(0x05), prim(ElementType::Void), {});
+  expectEncodeRejected(Type::array(open, shape(65, {0}, {})), "shape.rank: rank 65 is the byte 0x41");
+  expectEncodeRejected(Type::array(Type::pointer(open), shape(65, {}, {})), "shape.rank: rank 65");
+  // Rank 65 after anything else, or after a closed pointer, is fine.
+  const gdmap::Expected<Bytes> fine = gdmap::encodeType(Type::array(fnptrWithSentinel, shape(65, {}, {})));
+  REQUIRE(fine.ok());
+  CHECK(*fine == Bytes{0x14, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x41, 0x00, 0x00});
+  CHECK(gdmap::encodeType(Type::array(i4(), shape(65, {}, {}))).ok());
 }
 
 TEST_CASE("codec: encoder rejects wrong operand counts and non-type elements") {

@@ -359,6 +359,9 @@ TEST_CASE("text: nesting deeper than kMaxTypeDepth is an error, found quickly") 
   const Expected<Type> deepest = parseType("int32" + std::string(255, '*'));
   REQUIRE(deepest.ok());
   CHECK(depthOf(*deepest) == kMaxTypeDepth);
+  // The encoder draws the line at the same place.
+  CHECK(encodeType(*deepest).ok());
+  CHECK_FALSE(encodeType(Type::pointer(*deepest)).ok());
   // The 256th `*` (offset 5 + 255) would make 257.
   checkError("int32" + std::string(50000, '*'), 260, "deeper than the limit of 256");
   checkError("int32" + repeat("[]", 50000), 5 + 255 * 2, "deeper than the limit of 256");
@@ -382,6 +385,11 @@ TEST_CASE("text: depth counts postfix operators added after the inner types") {
   REQUIRE(parsed.ok());
   CHECK(depthOf(*parsed) == kMaxTypeDepth);
   CHECK(formatType(*parsed) == limit);
+  const Expected<Bytes> bytes = encodeType(*parsed);
+  REQUIRE(bytes.ok());
+  const Expected<Type> decoded = decodeTypeBlob(*bytes);
+  REQUIRE(decoded.ok());
+  CHECK(*decoded == *parsed);
   // A pointer on the outermost or the innermost type makes 257.
   checkError(limit + "*", limit.size(), "deeper than the limit");
   checkError(repeat(open, 255) + "int32*" + std::string(255, '>'), 255 * open.size() + 5, "deeper than the limit");
@@ -422,6 +430,42 @@ std::vector<std::pair<std::string, std::string>> documentedExamples() {
     rows.emplace_back(line.substr(3, textEnd - 3), std::move(hex));
   }
   return rows;
+}
+
+// Rows of the error table in docs/type-text.md: "| `TEXT` | OFFSET | MESSAGE |".
+struct DocumentedError {
+  std::string text;
+  std::size_t offset;
+  std::string message;
+};
+
+std::vector<DocumentedError> documentedErrors() {
+  std::ifstream doc(std::string(GDMAP_SOURCE_DIR) + "/docs/type-text.md");
+  std::vector<DocumentedError> rows;
+  std::string line;
+  while (std::getline(doc, line)) {
+    if (line.rfind("| `", 0) != 0) continue;
+    const std::size_t textEnd = line.find("` | ", 3);
+    // A cell that describes its text ("`int32` and 300 `*`") is not one.
+    if (textEnd == std::string::npos || line.find('`', 3) != textEnd) continue;
+    const std::size_t offsetStart = textEnd + 4;
+    const std::size_t offsetEnd = line.find(" | ", offsetStart);
+    if (offsetEnd == std::string::npos || offsetEnd == offsetStart) continue;
+    const std::string offset = line.substr(offsetStart, offsetEnd - offsetStart);
+    if (offset.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string message = line.substr(offsetEnd + 3);
+    message = message.substr(0, message.rfind(" |"));
+    // "...: ..." in the table stands for the rest of a long message.
+    if (const std::size_t ellipsis = message.find(": ..."); ellipsis != std::string::npos) message.resize(ellipsis);
+    rows.push_back({line.substr(3, textEnd - 3), std::stoul(offset), message});
+  }
+  return rows;
+}
+
+TEST_CASE("text: every error in docs/type-text.md is what the parser says") {
+  const auto rows = documentedErrors();
+  CHECK(rows.size() >= 12);
+  for (const DocumentedError& row : rows) checkError(row.text, row.offset, row.message);
 }
 
 TEST_CASE("text: every example in docs/type-text.md encodes to its bytes") {

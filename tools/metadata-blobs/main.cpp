@@ -1,7 +1,7 @@
 // gdmap-metadata-blobs: prints the signature blobs of .NET assemblies, one
 // lowercase hex blob per line, or a gdmap description built from them. The
 // real-world corpus tests (tests/cli/) feed its output to gdmap.
-#include "blob_heap.hpp"
+#include "metadata_heaps.hpp"
 #include "description_writer.hpp"
 #include "metadata_error.hpp"
 #include "metadata_streams.hpp"
@@ -11,6 +11,7 @@
 
 #include <gdmap/schema/hex.hpp>
 
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -113,9 +114,14 @@ struct IoError {
 Bytes readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError{"cannot open " + path};
-  Bytes bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw IoError{"cannot read " + path};
-  return bytes;
+  try {
+    // libstdc++ reports reading a directory by throwing from the iterator.
+    Bytes bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw IoError{"cannot read " + path};
+    return bytes;
+  } catch (const std::ios_base::failure& e) {
+    throw IoError{"cannot read " + path + ": " + e.what()};
+  }
 }
 
 // Calls visit(blob) for the blob column of every row of `table`.
@@ -213,7 +219,7 @@ int main(int argc, char** argv) {
   try {
     options = parseOptions(argc, argv);
   } catch (const UsageError& e) {
-    std::cerr << "gdmap-metadata-blobs: " << e.message << "\n" << kUsage;
+    std::cerr << "gdmap-metadata-blobs: " << e.message << " (see --help)\n";
     return 2;
   }
 

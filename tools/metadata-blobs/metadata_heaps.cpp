@@ -1,4 +1,4 @@
-#include "blob_heap.hpp"
+#include "metadata_heaps.hpp"
 
 #include "metadata_error.hpp"
 

@@ -29,6 +29,7 @@
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/element_type.hpp>
 #include <gdmap/schema/expected.hpp>
+#include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/type.hpp>
 
 #include <cstddef>
@@ -71,8 +72,6 @@ constexpr bool isIndexed(SignatureField f) {
 // The path text of a field, without the index: ".shape.rank".
 const char* fieldName(SignatureField f);
 
-// "0x1f": how messages show a byte.
-std::string hexByte(std::uint8_t b);
 
 template <typename Sink>
 class SignatureWalker {
@@ -217,7 +216,7 @@ class SignatureWalker {
       case ElementType::Sentinel:
         return fail(begin, "SENTINEL (0x41) may only stand in a FNPTR parameter list");
       default:
-        return fail(begin, "element type " + hexByte(code) + " is not valid in a type signature");
+        return fail(begin, "element type " + hex8(code) + " is not valid in a type signature");
     }
   }
 
@@ -274,7 +273,7 @@ class SignatureWalker {
     sink_.field(SignatureField::GenericType, 0, headAt, pos_);
     if (head != static_cast<std::uint8_t>(ElementType::Class) &&
         head != static_cast<std::uint8_t>(ElementType::ValueType)) {
-      return fail(headAt, "GENERICINST must be followed by CLASS (0x12) or VALUETYPE (0x11), found " + hexByte(head));
+      return fail(headAt, "GENERICINST must be followed by CLASS (0x12) or VALUETYPE (0x11), found " + hex8(head));
     }
     sink_.valueTypeHead(out, head == static_cast<std::uint8_t>(ElementType::ValueType));
     Token token;
@@ -299,7 +298,7 @@ class SignatureWalker {
     const std::uint8_t convention = bytes_[pos_++];
     sink_.field(SignatureField::CallingConvention, 0, conventionAt, pos_);
     if (!callconv::isValid(convention)) {
-      return fail(conventionAt, "calling convention " + hexByte(convention) +
+      return fail(conventionAt, "calling convention " + hex8(convention) +
                                     " is invalid: its kind (low nibble) must be 0-5 or 9 and bit 0x80 must be clear");
     }
     sink_.callingConvention(out, convention);

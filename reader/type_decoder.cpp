@@ -60,14 +60,6 @@ const char* fieldName(SignatureField f) {
   return ".unknown";
 }
 
-std::string hexByte(std::uint8_t b) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string text = "0x";
-  text += kDigits[b >> 4];
-  text += kDigits[b & 0x0F];
-  return text;
-}
-
 }  // namespace signature
 
 Expected<Type> decodeType(ByteSpan bytes, std::size_t& offset, TypeDecodeNotes* notes) {

@@ -54,4 +54,11 @@ std::string hex32(std::uint32_t value) {
   return out;
 }
 
+std::string hex8(std::uint8_t value) {
+  std::string out = "0x";
+  out += kDigits[value >> 4];
+  out += kDigits[value & 0x0F];
+  return out;
+}
+
 }  // namespace gdmap

@@ -19,4 +19,7 @@ Expected<Bytes> parseHex(std::string_view text);
 // "0x0000001c": the form diagnostics use for offsets and RVAs.
 std::string hex32(std::uint32_t value);
 
+// "0x1b": the form diagnostics use for element types, tables and other bytes.
+std::string hex8(std::uint8_t value);
+
 }  // namespace gdmap

@@ -39,13 +39,22 @@ void printOperand(const Type& type, std::size_t index, std::string& out) {
   else out += "<missing type>";
 }
 
+// The CLR's maximum array rank. Above it no array can exist, so ILAsm
+// compatibility is moot and the printer ends the shape with `rank(N)`.
+constexpr std::uint32_t kMaxCommaRank = 32;
+
 // Per dimension: `lo...hi`, `lo...`, `size` or nothing; rank 1 with neither
-// is `...` so that it differs from `[]` (SZARRAY).
+// is `...` so that it differs from `[]` (SZARRAY). Above rank 32 only the
+// described dimensions print, then `rank(N)`: ILAsm's N - 1 commas would let
+// an 8-byte signature of rank 0x1FFFFFFF print as 512 MB, while every
+// described dimension costs at least a byte of signature, so this way the
+// text stays linear in the signature's length.
 void printShape(const ArrayShape& shape, std::string& out) {
   out += '[';
   if (shape.rank == 1 && shape.sizes.empty() && shape.lowerBounds.empty()) out += "...";
-  const std::size_t described = std::max(shape.sizes.size(), shape.lowerBounds.size());
-  for (std::size_t i = 0; i < described && i < shape.rank; ++i) {
+  const std::size_t described =
+      std::min<std::size_t>(std::max(shape.sizes.size(), shape.lowerBounds.size()), shape.rank);
+  for (std::size_t i = 0; i < described; ++i) {
     if (i > 0) out += ',';
     const bool hasLower = i < shape.lowerBounds.size();
     const bool hasSize = i < shape.sizes.size();
@@ -58,8 +67,15 @@ void printShape(const ArrayShape& shape, std::string& out) {
       appendNumber(shape.sizes[i], out);
     }
   }
-  // The remaining dimensions are empty: only their commas show.
-  if (shape.rank > described) out.append(shape.rank - std::max<std::size_t>(described, 1), ',');
+  if (shape.rank > kMaxCommaRank) {
+    if (described > 0) out += ',';
+    out += "rank(";
+    appendNumber(shape.rank, out);
+    out += ')';
+  } else if (shape.rank > described) {
+    // The remaining dimensions are empty: only their commas show.
+    out.append(shape.rank - std::max<std::size_t>(described, 1), ',');
+  }
   out += ']';
 }
 

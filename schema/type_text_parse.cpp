@@ -17,6 +17,7 @@
 namespace gdmap {
 namespace {
 
+using type_text::concat;
 using type_text::NumberRead;
 using type_text::TextCursor;
 
@@ -27,7 +28,7 @@ constexpr std::int64_t kMaxLowerBound = (std::int64_t{1} << 28) - 1;
 
 std::string hexByte(std::uint8_t b) {
   static constexpr char kDigits[] = "0123456789ABCDEF";
-  return std::string("0x") + kDigits[b >> 4] + kDigits[b & 0x0F];
+  return {'0', 'x', kDigits[b >> 4], kDigits[b & 0x0F]};
 }
 
 struct PrimitiveWord {
@@ -55,7 +56,7 @@ class TypeParser {
     if (!parseType(0, type, height)) return std::move(error_);
     if (!cur_.atEnd()) {
       const std::size_t at = cur_.offset();
-      return Error{at, "unexpected text after the type, found " + cur_.describeNext()};
+      return Error{at, concat({"unexpected text after the type, found ", cur_.describeNext()})};
     }
     return type;
   }
@@ -77,7 +78,7 @@ class TypeParser {
     if (cur_.tryChar('!')) return parseGenericParameter(ElementType::Var, out);
 
     const std::string_view word = cur_.peekWord();
-    if (word.empty()) return fail(at, "expected a type, found " + cur_.describeNext());
+    if (word.empty()) return failFound(at, "expected a type");
     for (const PrimitiveWord& p : kPrimitiveWords) {
       if (word == p.word) {
         cur_.tryWord(word);
@@ -96,8 +97,7 @@ class TypeParser {
       } else if (cur_.tryWord("uint") || (cur_.tryWord("unsigned") && cur_.tryWord("int"))) {
         out = Type::primitive(ElementType::U);
       } else {
-        return fail(cur_.offset(), "expected 'int', 'uint' or 'unsigned int' after 'native', found " +
-                                       cur_.describeNext());
+        return failFound(cur_.offset(), "expected 'int', 'uint' or 'unsigned int' after 'native'");
       }
       return true;
     }
@@ -108,15 +108,14 @@ class TypeParser {
       else if (cur_.tryWord("int32")) out = Type::primitive(ElementType::U4);
       else if (cur_.tryWord("int64")) out = Type::primitive(ElementType::U8);
       else
-        return fail(cur_.offset(),
-                    "expected 'int8', 'int16', 'int32' or 'int64' after 'unsigned', found " + cur_.describeNext());
+        return failFound(cur_.offset(), "expected 'int8', 'int16', 'int32' or 'int64' after 'unsigned'");
       return true;
     }
     if (word == "method") {
       cur_.tryWord(word);
       return parseFunctionPointer(ancestors, out, height);
     }
-    return fail(at, "expected a type, found " + cur_.describeNext());
+    return failFound(at, "expected a type");
   }
 
   // After `!` or `!!`: the parameter's decimal index.
@@ -125,8 +124,8 @@ class TypeParser {
     std::uint64_t n = 0;
     switch (cur_.readDecimal(kMaxCompressed, n)) {
       case NumberRead::Absent:
-        return fail(at, std::string("expected a generic parameter number after '") +
-                            (element == ElementType::MVar ? "!!" : "!") + "', found " + cur_.describeNext());
+        return failFound(at, concat({"expected a generic parameter number after '",
+                                     element == ElementType::MVar ? "!!" : "!", "'"}));
       case NumberRead::TooLarge:
         return fail(at, "generic parameter number is larger than 536870911 (0x1FFFFFFF)");
       case NumberRead::Ok:
@@ -163,7 +162,7 @@ class TypeParser {
       out.operands.push_back(std::move(argument));
       if (cur_.tryChar(',')) continue;
       if (cur_.tryChar('>')) return true;
-      return fail(cur_.offset(), "expected ',' or '>' after a type argument, found " + cur_.describeNext());
+      return failFound(cur_.offset(), "expected ',' or '>' after a type argument");
     }
   }
 
@@ -171,13 +170,14 @@ class TypeParser {
   bool parseToken(Token& token) {
     const std::size_t at = cur_.offset();
     if (!cur_.readToken(token.value)) {
-      return fail(at, "expected a metadata token like 0x01000012, found " + cur_.describeNext());
+      return failFound(at, "expected a metadata token like 0x01000012");
     }
     const std::uint8_t table = token.table();
     if (table != static_cast<std::uint8_t>(TokenTable::TypeRef) &&
         table != static_cast<std::uint8_t>(TokenTable::TypeDef) &&
         table != static_cast<std::uint8_t>(TokenTable::TypeSpec)) {
-      return fail(at, "token table " + hexByte(table) + " is not TypeRef (0x01), TypeDef (0x02) or TypeSpec (0x1B)");
+      return fail(at, concat({"token table ", hexByte(table),
+                              " is not TypeRef (0x01), TypeDef (0x02) or TypeSpec (0x1B)"}));
     }
     return true;
   }
@@ -192,12 +192,10 @@ class TypeParser {
     height = std::max(height, partHeight + 1);
     out = Type::functionPointer(info, std::move(returnType), {});
     if (!cur_.tryChar('*')) {
-      return fail(cur_.offset(), "expected '*(' after the function pointer's return type, found " +
-                                     cur_.describeNext());
+      return failFound(cur_.offset(), "expected '*(' after the function pointer's return type");
     }
     if (!cur_.tryChar('(')) {
-      return fail(cur_.offset(), "expected '(' to open the function pointer's parameters, found " +
-                                     cur_.describeNext());
+      return failFound(cur_.offset(), "expected '(' to open the function pointer's parameters");
     }
     if (cur_.tryChar(')')) return true;
     for (;;) {
@@ -213,7 +211,7 @@ class TypeParser {
       }
       if (cur_.tryChar(',')) continue;
       if (cur_.tryChar(')')) return true;
-      return fail(cur_.offset(), "expected ',' or ')' after a parameter, found " + cur_.describeNext());
+      return failFound(cur_.offset(), "expected ',' or ')' after a parameter");
     }
   }
 
@@ -229,7 +227,7 @@ class TypeParser {
       else if (word == "explicit") flag = callconv::kExplicitThis;
       else if (word == "generic") flag = callconv::kGeneric;
       else break;
-      if (flags & flag) return fail(at, "'" + std::string(word) + "' appears twice in the calling convention");
+      if (flags & flag) return fail(at, concat({"'", word, "' appears twice in the calling convention"}));
       flags |= flag;
       cur_.tryWord(word);
       if (flag == callconv::kGeneric && !parseGenericCount(info)) return false;
@@ -252,19 +250,19 @@ class TypeParser {
 
   // After `generic`: `(N)`, the number of generic parameters.
   bool parseGenericCount(FunctionPointerInfo& info) {
-    if (!cur_.tryChar('(')) return fail(cur_.offset(), "expected '(' after 'generic', found " + cur_.describeNext());
+    if (!cur_.tryChar('(')) return failFound(cur_.offset(), "expected '(' after 'generic'");
     const std::size_t at = cur_.offset();
     std::uint64_t n = 0;
     switch (cur_.readDecimal(kMaxCompressed, n)) {
       case NumberRead::Absent:
-        return fail(at, "expected the number of generic parameters in 'generic(N)', found " + cur_.describeNext());
+        return failFound(at, "expected the number of generic parameters in 'generic(N)'");
       case NumberRead::TooLarge:
         return fail(at, "generic parameter count is larger than 536870911 (0x1FFFFFFF)");
       case NumberRead::Ok:
         break;
     }
     info.genericParameterCount = static_cast<std::uint32_t>(n);
-    if (!cur_.tryChar(')')) return fail(cur_.offset(), "expected ')' after 'generic(N', found " + cur_.describeNext());
+    if (!cur_.tryChar(')')) return failFound(cur_.offset(), "expected ')' after 'generic(N'");
     return true;
   }
 
@@ -315,12 +313,11 @@ class TypeParser {
           cur_.tryWord(required ? "modreq" : "modopt");
           const char* name = required ? "modreq" : "modopt";
           if (!cur_.tryChar('(')) {
-            return fail(cur_.offset(), std::string("expected '(' after '") + name + "', found " + cur_.describeNext());
+            return failFound(cur_.offset(), concat({"expected '(' after '", name, "'"}));
           }
           if (!parseToken(wrapped.token)) return false;
           if (!cur_.tryChar(')')) {
-            return fail(cur_.offset(), std::string("expected ')' after the ") + name + " token, found " +
-                                           cur_.describeNext());
+            return failFound(cur_.offset(), concat({"expected ')' after the ", name, " token"}));
           }
           wrapped.element = wrapper;
           break;
@@ -332,26 +329,62 @@ class TypeParser {
     }
   }
 
-  // After `[` (and not `[]`): comma-separated dimensions up to `]`.
-  // Each is empty, `...`, `size`, `lo...` or `lo...hi`.
+  // After `[` (and not `[]`): comma-separated entries up to `]`. Each is a
+  // dimension (empty, `...`, `size`, `lo...` or `lo...hi`), except that the
+  // last may be `rank(N)`.
   bool parseArrayShape(ArrayShape& shape) {
     shape.rank = 0;
     for (;;) {
+      if (cur_.tryWord("rank")) return parseRankEntry(shape);
       const std::uint32_t dimension = shape.rank;
       if (dimension >= kMaxCompressed) return fail(cur_.offset(), "array rank is larger than 536870911 (0x1FFFFFFF)");
       if (!parseDimension(dimension, shape)) return false;
       ++shape.rank;
       if (cur_.tryChar(',')) {
-        // Commas right after this one close empty dimensions: take them in bulk.
+        // Commas right after this one close empty dimensions: take them in
+        // bulk, so `[` and 500 million commas is one pass, not 500 million
+        // trips through this loop.
         const std::size_t at = cur_.offset();
         const std::size_t empty = cur_.skipRun(',');
-        if (empty >= kMaxCompressed - shape.rank) return fail(at, "array rank is larger than 536870911 (0x1FFFFFFF)");
+        if (empty > kMaxCompressed - shape.rank) return fail(at, "array rank is larger than 536870911 (0x1FFFFFFF)");
         shape.rank += static_cast<std::uint32_t>(empty);
         continue;
       }
       if (cur_.tryChar(']')) return true;
-      return fail(cur_.offset(), "expected ',' or ']' in an array shape, found " + cur_.describeNext());
+      return failFound(cur_.offset(), "expected ',' or ']' in an array shape");
     }
+  }
+
+  // After `rank`, the gdmap extension that ends a shape: `(N)` makes the
+  // rank N, the dimensions written before it being the first of those N
+  // (the rest have neither size nor lower bound). The printer uses it above
+  // rank 32 so that a hostile 8-byte signature does not print as 512 MB of
+  // commas; the parser takes it for any N so that every rank has one form.
+  bool parseRankEntry(ArrayShape& shape) {
+    if (!cur_.tryChar('(')) return failFound(cur_.offset(), "expected '(' after 'rank'");
+    const std::size_t at = cur_.offset();
+    std::uint64_t n = 0;
+    switch (cur_.readDecimal(kMaxCompressed, n)) {
+      case NumberRead::Absent:
+        return failFound(at, "expected the array rank in 'rank(N)'");
+      case NumberRead::TooLarge:
+        return fail(at, "array rank is larger than 536870911 (0x1FFFFFFF)");
+      case NumberRead::Ok:
+        break;
+    }
+    // `[5,6,rank(1)]` cannot be: the sizes would describe more dimensions
+    // than the array has, which the bytes cannot say either.
+    if (n < shape.rank) {
+      return fail(at, concat({"rank(N) must be at least the number of dimensions written before it (",
+                              std::to_string(shape.rank), "), found ", std::to_string(n)}));
+    }
+    if (n == 0) return fail(at, "array rank in 'rank(N)' must be at least 1");
+    if (!cur_.tryChar(')')) return failFound(cur_.offset(), "expected ')' after 'rank(N'");
+    if (!cur_.tryChar(']')) {
+      return failFound(cur_.offset(), "expected ']' after 'rank(N)', which must be the last entry of an array shape");
+    }
+    shape.rank = static_cast<std::uint32_t>(n);
+    return true;
   }
 
   bool parseDimension(std::uint32_t dimension, ArrayShape& shape) {
@@ -368,12 +401,13 @@ class TypeParser {
     }
     if (!cur_.tryString("...")) {  // a size alone
       if (first < 0 || first > kMaxCompressed) {
-        return fail(at, "array size " + std::to_string(first) + " is outside 0 ... 536870911 (0x1FFFFFFF)");
+        return fail(at, concat({"array size ", std::to_string(first), " is outside 0 ... 536870911 (0x1FFFFFFF)"}));
       }
-      return addSize(dimension, static_cast<std::uint32_t>(first), at, shape);
+      addSize(dimension, static_cast<std::uint32_t>(first), shape);
+      return true;
     }
     if (first < kMinLowerBound || first > kMaxLowerBound) {
-      return fail(at, "array lower bound " + std::to_string(first) + " is outside -268435456 ... 268435455");
+      return fail(at, concat({"array lower bound ", std::to_string(first), " is outside -268435456 ... 268435455"}));
     }
     shape.lowerBounds.resize(dimension, 0);  // earlier dimensions get the implicit 0
     shape.lowerBounds.push_back(static_cast<std::int32_t>(first));
@@ -388,29 +422,36 @@ class TypeParser {
         break;
     }
     if (high < first - 1) {
-      return fail(highAt, "array upper bound " + std::to_string(high) + " is below the lower bound " +
-                              std::to_string(first) + " minus 1");
+      return fail(highAt, concat({"array upper bound ", std::to_string(high), " is below the lower bound ",
+                                  std::to_string(first), " minus 1"}));
     }
     const std::int64_t size = high - first + 1;
     if (size > kMaxCompressed) {
-      return fail(highAt, "array dimension " + std::to_string(first) + "..." + std::to_string(high) +
-                              " holds more than 536870911 (0x1FFFFFFF) elements");
+      return fail(highAt, concat({"array dimension ", std::to_string(first), "...", std::to_string(high),
+                                  " holds more than 536870911 (0x1FFFFFFF) elements"}));
     }
-    return addSize(dimension, static_cast<std::uint32_t>(size), at, shape);
-  }
-
-  // Sizes describe a prefix of the dimensions, so a gap cannot be written.
-  bool addSize(std::uint32_t dimension, std::uint32_t size, std::size_t at, ArrayShape& shape) {
-    if (shape.sizes.size() != dimension) {
-      return fail(at, "dimension " + std::to_string(dimension) + " has a size but dimension " +
-                          std::to_string(dimension - 1) + " has none");
-    }
-    shape.sizes.push_back(size);
+    addSize(dimension, static_cast<std::uint32_t>(size), shape);
     return true;
   }
 
+  // Sizes describe a prefix of the dimensions, so earlier dimensions written
+  // without a size get size 0, the way lower bounds get an implicit 0: that
+  // is what Mono's ilasm writes for `[,3]` (sizes 0, 3), and the printer
+  // writes such a dimension as `0` (or `lo...lo-1`), so bytes -> text ->
+  // bytes stays exact. Sizes only grow with the dimension, so this never
+  // shrinks the vector.
+  static void addSize(std::uint32_t dimension, std::uint32_t size, ArrayShape& shape) {
+    shape.sizes.resize(dimension, 0);
+    shape.sizes.push_back(size);
+  }
+
   bool depthError(std::size_t at) {
-    return fail(at, "type nesting is deeper than the limit of " + std::to_string(kMaxTypeDepth) + " levels");
+    return fail(at, concat({"type nesting is deeper than the limit of ", std::to_string(kMaxTypeDepth), " levels"}));
+  }
+
+  // "WHAT, found NEXT": `what` was expected where the text has something else.
+  bool failFound(std::size_t at, std::string_view what) {
+    return fail(at, concat({what, ", found ", cur_.describeNext()}));
   }
 
   bool fail(std::size_t at, std::string message) {

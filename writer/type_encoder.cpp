@@ -4,6 +4,7 @@
 // dot), e.g. "arguments[1].shape.rank: array rank must be at least 1".
 #include <gdmap/writer/type_encoder.hpp>
 
+#include <gdmap/schema/hex.hpp>
 #include <gdmap/writer/compressed_int.hpp>
 
 #include <cstddef>
@@ -14,14 +15,6 @@
 
 namespace gdmap {
 namespace {
-
-std::string hexByte(std::uint8_t b) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string text = "0x";
-  text += kDigits[b >> 4];
-  text += kDigits[b & 0x0F];
-  return text;
-}
 
 const char* elementName(ElementType e) {
   switch (e) {
@@ -123,7 +116,7 @@ class TypeEncoder {
         break;
       default:
         return fail(field, std::nullopt,
-                    "table " + hexByte(token.table()) + " is not TypeDef (0x02), TypeRef (0x01) or TypeSpec (0x1b)");
+                    "table " + hex8(token.table()) + " is not TypeDef (0x02), TypeRef (0x01) or TypeSpec (0x1b)");
     }
     // A 24-bit row shifted by two always fits the 29 bits.
     appendCompressedUInt(out_, token.row() << 2 | tag);
@@ -190,7 +183,7 @@ class TypeEncoder {
       case ElementType::Sentinel:
         return fail("SENTINEL (0x41) is not a type: a function pointer records it in method.sentinel");
       default:
-        return fail("element type " + hexByte(code) + " is not valid in a type signature");
+        return fail("element type " + hex8(code) + " is not valid in a type signature");
     }
   }
 
@@ -245,7 +238,7 @@ class TypeEncoder {
     const std::size_t parameterCount = t.operands.size() - 1;
     if (!callconv::isValid(m.callingConvention)) {
       return fail("callingConvention", std::nullopt,
-                  "calling convention " + hexByte(m.callingConvention) +
+                  "calling convention " + hex8(m.callingConvention) +
                       " is invalid: its kind (low nibble) must be 0-5 or 9 and bit 0x80 must be clear");
     }
     const bool generic = (m.callingConvention & callconv::kGeneric) != 0;

@@ -18,14 +18,9 @@ source_root=$2
 bin_dir=$3
 corpus="$source_root/tests/corpus/ilasm_types.txt"
 
-blobs_tool=
-for candidate in "$bin_dir/metadata-blobs/gdmap-metadata-blobs" "$bin_dir/gdmap-metadata-blobs"; do
-  if [[ -x $candidate ]]; then blobs_tool=$candidate; break; fi
-done
-if [[ -z $blobs_tool ]]; then
-  echo "FAIL: gdmap-metadata-blobs not found under $bin_dir (it is built with gdmap)" >&2
-  exit 1
-fi
+# shellcheck source=lib/mono_corpus.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib/mono_corpus.bash"
+find_blobs_tool "$bin_dir"
 if ! command -v ilasm >/dev/null 2>&1; then
   echo "SKIP: Mono's ilasm is not installed (Debian: apt-get install mono-devel)"
   exit 77

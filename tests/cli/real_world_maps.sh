@@ -18,26 +18,11 @@ bin_dir=$3
 min_dictionaries=10000
 shuffle_seeds=(20240601 7)
 
-blobs_tool=
-for candidate in "$bin_dir/metadata-blobs/gdmap-metadata-blobs" "$bin_dir/gdmap-metadata-blobs"; do
-  if [[ -x $candidate ]]; then blobs_tool=$candidate; break; fi
-done
-if [[ -z $blobs_tool ]]; then
-  echo "FAIL: gdmap-metadata-blobs not found under $bin_dir (it is built with gdmap)" >&2
-  exit 1
-fi
+# shellcheck source=lib/mono_corpus.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib/mono_corpus.bash"
+find_blobs_tool "$bin_dir"
 
-read -r -a search_dirs <<<"${GDMAP_MONO_ASSEMBLIES:-/usr/lib/mono/4.5 /usr/lib/mono/gac}"
-assemblies=()
-for dir in "${search_dirs[@]}"; do
-  [[ -d $dir ]] || continue
-  while IFS= read -r -d '' file; do assemblies+=("$file"); done \
-    < <(find "$dir" -name '*.dll' -type f -print0 | sort -z)
-done
-if [[ ${#assemblies[@]} -eq 0 ]]; then
-  echo "SKIP: no Mono assemblies under ${search_dirs[*]} (Debian: apt-get install mono-devel)"
-  exit 77
-fi
+find_mono_assemblies
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -145,7 +145,7 @@ bool checkItemTypes(ByteSpan map, const ItemHeader& h, std::uint32_t heapOffset,
       const std::size_t at = status.error().offset;
       sink.add(
           Severity::Error, "invalid-type", at, [&] { return typePath(heapOffset, k, item, typeStart, at); },
-          [&] { return "type[" + std::to_string(k) + "]: " + status.error().message; });
+          [&] { return status.error().message; });
       return false;
     }
     if (notes.nonMinimalIntegers > 0) {

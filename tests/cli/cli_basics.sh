@@ -46,6 +46,12 @@ expect 1 "$gdmap" check "$work/huge.gdmap"
 has err "header"
 
 # build refuses binary on a terminal only; '-' writes to a pipe.
+if command -v script >/dev/null 2>&1; then
+  status=0
+  script -qec "'$gdmap' build '$root/examples/maps/basic.json'" /dev/null >"$work/tty" 2>&1 || status=$?
+  [ "$status" -eq 2 ] || fail "build to a terminal exited $status, expected 2"
+  grep -q "refusing to write a binary map to a terminal" "$work/tty" || fail "build to a terminal: $(cat "$work/tty")"
+fi
 "$gdmap" build "$root/examples/maps/basic.json" -o - | cmp - "$root/examples/maps/basic.gdmap" \
   || fail "build to stdout differs"
 

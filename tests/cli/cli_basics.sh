@@ -80,5 +80,8 @@ expect 0 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 4096
 expect 1 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 0x1004
 has err "no dictionary at RVA 0x00001004"
 expect 2 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 0x1g
+# A broken item is an error naming the entry, the item and the byte.
+expect 1 "$gdmap" lookup "$root/examples/maps/malformed-raw.gdmap" 0x2010
+has err "directory[1] -> heap@0x3 (byte 0x00000020)"
 
 echo "cli basics: all checks passed"

@@ -20,6 +20,13 @@ struct LookupOptions {
   std::string rva;
 };
 
+// "heap@0x1c", as check and verify name items.
+std::string heapItemName(std::uint32_t heapOffset) {
+  std::string hex = hex32(heapOffset);
+  const std::size_t firstDigit = hex.find_first_not_of('0', 2);
+  return "heap@0x" + (firstDigit == std::string::npos ? std::string("0") : hex.substr(firstDigit));
+}
+
 // Decimal or 0x-prefixed hex, below 2^32.
 std::optional<std::uint32_t> parseRva(std::string_view text) {
   int base = 10;
@@ -56,18 +63,23 @@ int runLookup(const LookupOptions& options) {
   }
   const DirectoryEntry entry = view->entry(*index);
   const std::string where = "directory[" + std::to_string(*index) + "]";
+  // A broken item is named the way `check` names it: the directory field
+  // when the offset misses the heap, else the item and the bad byte.
+  auto reportBroken = [&](const std::string& field, std::size_t byte, const std::string& message) {
+    printError(input->displayName() + ": " + field + " (byte " + hex32(static_cast<std::uint32_t>(byte)) +
+               "): " + message);
+    return kInvalid;
+  };
   auto item = view->item(entry.offset);
   if (!item) {
-    printError(input->displayName() + ": " + where + ": byte " + hex32(static_cast<std::uint32_t>(item.error().offset)) +
-               ": " + item.error().message);
-    return kInvalid;
+    if (entry.offset >= view->heap().size())
+      return reportBroken(where + ".offset", kHeaderSize + kDirectoryEntrySize * std::size_t{*index} + 4,
+                          item.error().message);
+    return reportBroken(where + " -> " + heapItemName(entry.offset), item.error().offset, item.error().message);
   }
   auto types = decodeItemTypes(*item);
-  if (!types) {
-    printError(input->displayName() + ": " + where + ": byte " +
-               hex32(static_cast<std::uint32_t>(types.error().offset)) + ": " + types.error().message);
-    return kInvalid;
-  }
+  if (!types)
+    return reportBroken(where + " -> " + heapItemName(entry.offset), types.error().offset, types.error().message);
   std::string out;
   for (const Type& type : *types) {
     formatType(type, out);

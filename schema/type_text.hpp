@@ -11,6 +11,9 @@
 namespace gdmap {
 
 // Canonical text: `class 0x01000012<int32, !0[]>`, `int32 modopt(0x01000002)`.
+// Its length is linear in the signature's encoded length: an ARRAY of rank
+// above 32 ends its shape with the gdmap extension `rank(N)` (`int32[rank(1000)]`)
+// instead of ILAsm's N - 1 commas.
 std::string formatType(const Type& type);
 void formatType(const Type& type, std::string& out);
 

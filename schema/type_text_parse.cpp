@@ -7,6 +7,8 @@
 // (ancestors known so far + height of the subtree built so far) and stops at
 // kMaxTypeDepth, so recursion and the model stay within that bound.
 #include <gdmap/schema/type_text.hpp>
+
+#include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/type_text_cursor.hpp>
 
 #include <algorithm>
@@ -25,11 +27,6 @@ constexpr std::uint32_t kMaxCompressed = 0x1FFFFFFF;
 // Signed compressed integers (lower bounds) hold -2^28 ... 2^28-1.
 constexpr std::int64_t kMinLowerBound = -(std::int64_t{1} << 28);
 constexpr std::int64_t kMaxLowerBound = (std::int64_t{1} << 28) - 1;
-
-std::string hexByte(std::uint8_t b) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  return {'0', 'x', kDigits[b >> 4], kDigits[b & 0x0F]};
-}
 
 struct PrimitiveWord {
   std::string_view word;
@@ -176,7 +173,7 @@ class TypeParser {
     if (table != static_cast<std::uint8_t>(TokenTable::TypeRef) &&
         table != static_cast<std::uint8_t>(TokenTable::TypeDef) &&
         table != static_cast<std::uint8_t>(TokenTable::TypeSpec)) {
-      return fail(at, concat({"token table ", hexByte(table),
+      return fail(at, concat({"token table ", hex8(table),
                               " is not TypeRef (0x01), TypeDef (0x02) or TypeSpec (0x1B)"}));
     }
     return true;

@@ -9,7 +9,15 @@ cmake --build --preset release --target gdmap_cli >/dev/null
 gdmap=build/release/tools/gdmap
 out=build/example
 mkdir -p "$out"
-run() { echo "\$ gdmap $*" | sed "s|$out/|build/example/|g"; "$gdmap" "$@"; }
+# Echo each command as a user would type it (quoted), then run it.
+run() {
+  local shown=()
+  for arg in "$@"; do
+    case $arg in *[!A-Za-z0-9_./:@=-]*) shown+=("'$arg'") ;; *) shown+=("$arg") ;; esac
+  done
+  echo "\$ gdmap ${shown[*]}"
+  "$gdmap" "$@"
+}
 run build examples/maps/basic.json -o "$out/basic.gdmap"
 run check "$out/basic.gdmap"
 run dump "$out/basic.gdmap" -o "$out/basic.dump.json"

@@ -5,7 +5,7 @@
 #                                 assemblies the corpus tests read)
 set -euo pipefail
 packages=(g++ make cmake nlohmann-json3-dev doctest-dev libcli11-dev)
-[ "${1:-build}" = test ] && packages+=(mono-devel python3)
+[ "${1:-build}" = test ] && packages+=(mono-devel)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -84,11 +84,11 @@ Expected<DumpResult> describeMap(ByteSpan map) {
     Expected<ItemView> item = view.item(distinct[k]);
     if (!item) return item.error();
     InstantiationDescription inst = describeItem(*item);
-    // Appended rather than "i" + to_string(): g++ 12 at -O2 warns falsely
-    // (-Wrestrict, GCC bug 105329) on that form.
-    inst.name = "i";
+    // Built by appending to the empty name: g++ 12 at -O2 warns falsely
+    // (-Wrestrict, GCC bug 105329) on "i" + to_string(), and here even on
+    // assigning the literal "i".
+    inst.name.push_back('i');
     inst.name += std::to_string(d.instantiations.size());
-    inst.pointer = "/instantiations/" + inst.name;
     shared[k] = d.instantiations.size();
     d.instantiations.push_back(std::move(inst));
   }
@@ -97,7 +97,6 @@ Expected<DumpResult> describeMap(ByteSpan map) {
     const DirectoryEntry e = view.entry(i);
     DictionaryDescription dict;
     dict.rva = e.rva;
-    dict.pointer = "/dictionaries/" + std::to_string(i);
     const std::size_t k = static_cast<std::size_t>(std::lower_bound(distinct.begin(), distinct.end(), e.offset) -
                                                    distinct.begin());
     if (shared[k] != static_cast<std::size_t>(-1)) {
@@ -106,7 +105,6 @@ Expected<DumpResult> describeMap(ByteSpan map) {
       Expected<ItemView> item = view.item(e.offset);
       if (!item) return item.error();
       InstantiationDescription inst = describeItem(*item);
-      inst.pointer = dict.pointer + (inst.raw ? "/raw" : "/types");
       dict.instantiation = d.instantiations.size();
       d.instantiations.push_back(std::move(inst));
     }
@@ -125,10 +123,6 @@ std::string typesText(const std::vector<Type>& types) {
     formatType(types[i], out);
   }
   return out + "]";
-}
-
-std::string pointerOf(const MapDescription& d, std::size_t i) {
-  return d.dictionaries[i].pointer.empty() ? "/dictionaries/" + std::to_string(i) : d.dictionaries[i].pointer;
 }
 
 // Whether the item holds the types of `inst` (compared as models, so a map
@@ -168,14 +162,15 @@ Status matchesDescription(ByteSpan map, const MapDescription& description) {
   std::vector<std::uint64_t> matchedAt(description.instantiations.size(), kNone);
   for (std::uint32_t i = 0; i < n; ++i) {
     const DictionaryDescription& dict = description.dictionaries[order[i]];
-    const std::string pointer = pointerOf(description, order[i]);
+    // Built only for a message: the loop runs once per dictionary.
+    const auto pointer = [&] { return dictionaryPointer(order[i]); };
     const DirectoryEntry e = view.entry(i);
     const std::size_t at = kHeaderSize + kDirectoryEntrySize * i;
     if (e.rva != dict.rva)
-      return Error{at, pointer + ": RVA " + hex32(dict.rva) + ", but directory[" + std::to_string(i) + "] has " +
+      return Error{at, pointer() + ": RVA " + hex32(dict.rva) + ", but directory[" + std::to_string(i) + "] has " +
                            hex32(e.rva)};
     if (dict.instantiation >= description.instantiations.size())
-      return Error{at, pointer + ": instantiation index " + std::to_string(dict.instantiation) + " is out of range"};
+      return Error{at, pointer() + ": instantiation index " + std::to_string(dict.instantiation) + " is out of range"};
     const InstantiationDescription& inst = description.instantiations[dict.instantiation];
     if (inst.raw) {
       // Raw bytes need not carry a truthful length: compare them in place.
@@ -183,14 +178,14 @@ Status matchesDescription(ByteSpan map, const MapDescription& description) {
       const ByteSpan raw = *inst.raw;
       if (start > map.size() || map.size() - start < raw.size() ||
           !std::equal(raw.begin(), raw.end(), map.begin() + static_cast<std::ptrdiff_t>(start)))
-        return Error{start, pointer + ": the map's item at heap offset " + hex32(e.offset) +
+        return Error{start, pointer() + ": the map's item at heap offset " + hex32(e.offset) +
                                 " is not the raw bytes " + toHex(raw)};
       continue;
     }
     if (matchedAt[dict.instantiation] == e.offset) continue;
     Expected<ItemView> item = view.item(e.offset);
-    if (!item) return Error{item.error().offset, pointer + ": " + item.error().message};
-    if (Status s = itemMatches(*item, inst); !s) return Error{s.error().offset, pointer + ": " + s.error().message};
+    if (!item) return Error{item.error().offset, pointer() + ": " + item.error().message};
+    if (Status s = itemMatches(*item, inst); !s) return Error{s.error().offset, pointer() + ": " + s.error().message};
     matchedAt[dict.instantiation] = e.offset;
   }
   return Success{};

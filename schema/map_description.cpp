@@ -30,8 +30,9 @@ std::string instantiationPointer(const MapDescription& description, std::size_t 
     out += escapePointerToken(inst.name);
     return out;
   }
-  // An inline instantiation is written out at its first use (see
-  // writeDescription), so that dictionary's member is its definition.
+  // An unnamed instantiation is a dictionary's own `types` or `raw` member:
+  // the parser makes one per such dictionary, and a writer spells it out
+  // inline at every use, the first of which is its earliest definition.
   for (std::size_t i = 0; i < description.dictionaries.size(); ++i) {
     if (description.dictionaries[i].instantiation != index) continue;
     std::string out = dictionaryPointer(i);

@@ -5,8 +5,8 @@
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/type.hpp>
 
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -66,25 +66,27 @@ Expected<Bytes> MapBuilder::finish() {
 
 namespace {
 
-std::string dictionaryPointer(const MapDescription& d, std::size_t i) {
-  const std::string& p = d.dictionaries[i].pointer;
-  return p.empty() ? "/dictionaries/" + std::to_string(i) : p;
-}
-
-std::string instantiationPointer(const MapDescription& d, std::size_t j) {
-  const InstantiationDescription& inst = d.instantiations[j];
-  if (!inst.pointer.empty()) return inst.pointer;
-  if (!inst.name.empty()) return "/instantiations/" + inst.name;
-  return "instantiation[" + std::to_string(j) + "]";
+// Where instantiation `j` is defined. One no dictionary uses has no JSON
+// pointer, so it is named by its index.
+std::string definitionPointer(const MapDescription& d, std::size_t j) {
+  std::string p = instantiationPointer(d, j);
+  if (p.empty()) {
+    p = "instantiation[";
+    p += std::to_string(j);
+    p += ']';
+  }
+  return p;
 }
 
 // Where type `i` of an instantiation sits: a named instantiation is itself
 // the array of types; an inline one is a dictionary's `types` member.
 std::string typePointer(const MapDescription& d, std::size_t j, std::size_t i) {
-  std::string p = instantiationPointer(d, j);
+  std::string p = definitionPointer(d, j);
   const bool isArray = !d.instantiations[j].name.empty() ||
                        (p.size() >= 6 && p.compare(p.size() - 6, 6, "/types") == 0);
-  return p + (isArray ? "/" : "/types/") + std::to_string(i);
+  p += isArray ? "/" : "/types/";
+  p += std::to_string(i);
+  return p;
 }
 
 // Interns instantiation `j` into `items`: its types encoded once, however
@@ -99,7 +101,7 @@ Expected<std::uint32_t> internInstantiation(const MapDescription& d, std::size_t
       return Error{0, typePointer(d, j, i) + ": " + s.error().message};
   }
   Expected<std::uint32_t> length = detail::itemLength(inst.types.size(), scratch.size());
-  if (!length) return Error{0, instantiationPointer(d, j) + ": " + length.error().message};
+  if (!length) return Error{0, definitionPointer(d, j) + ": " + length.error().message};
   return items.internTyped(*length, static_cast<std::uint32_t>(inst.types.size()), scratch);
 }
 
@@ -121,15 +123,14 @@ Expected<Bytes> buildMap(const MapDescription& description) {
   for (std::size_t i = 0; i < description.dictionaries.size(); ++i) {
     const DictionaryDescription& dict = description.dictionaries[i];
     if (dict.instantiation >= itemOf.size())
-      return Error{0, dictionaryPointer(description, i) + ": instantiation index " +
+      return Error{0, dictionaryPointer(i) + ": instantiation index " +
                           std::to_string(dict.instantiation) + " is out of range"};
     entries.push_back({dict.rva, itemOf[dict.instantiation]});
   }
 
   Expected<Bytes> map = detail::layoutMap(
       description.sorted, entries, items, [&](std::size_t first, std::size_t second, std::uint32_t rva) {
-        return dictionaryPointer(description, second) + ": duplicate RVA " + hex32(rva) + ", also at " +
-               dictionaryPointer(description, first);
+        return dictionaryPointer(second) + ": duplicate RVA " + hex32(rva) + ", also at " + dictionaryPointer(first);
       });
   if (!map) return Error{0, map.error().message};
   return map;

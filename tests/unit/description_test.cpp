@@ -73,12 +73,14 @@ bool sameDescription(const MapDescription& a, const MapDescription& b) {
   for (std::size_t i = 0; i < a.instantiations.size(); ++i) {
     const auto& x = a.instantiations[i];
     const auto& y = b.instantiations[i];
-    if (x.name != y.name || !sameType(x.types, y.types) || x.raw != y.raw || x.pointer != y.pointer) return false;
+    if (x.name != y.name || !sameType(x.types, y.types) || x.raw != y.raw) return false;
+    if (instantiationPointer(a, i) != instantiationPointer(b, i)) return false;
   }
+  // Dictionaries compared index by index: equal indexes are equal pointers.
   for (std::size_t i = 0; i < a.dictionaries.size(); ++i) {
     const auto& x = a.dictionaries[i];
     const auto& y = b.dictionaries[i];
-    if (x.rva != y.rva || x.instantiation != y.instantiation || x.pointer != y.pointer) return false;
+    if (x.rva != y.rva || x.instantiation != y.instantiation) return false;
   }
   return true;
 }
@@ -128,8 +130,12 @@ TEST_CASE("description: locator takes the last of duplicate keys and skips deep 
 
 TEST_CASE("description: locator escapes pointer tokens and maps string indexes") {
   namespace loc = json_location;
-  CHECK(loc::escapePointerToken("a/b~c") == "a~1b~0c");
-  CHECK(loc::escapePointerToken("plain") == "plain");
+  // The locator reads the tokens schema/ escapes.
+  CHECK(escapePointerToken("a/b~c") == "a~1b~0c");
+  CHECK(escapePointerToken("plain") == "plain");
+  std::string escaped = "/";  // appended: g++ 12 warns falsely (-Wrestrict) on "/" + std::string
+  escaped += escapePointerToken("a/b~c");
+  CHECK(loc::locatePointers(R"({"a/b~c": 1})", {escaped})[0] == 10);
   // "a\"b\u00e9c": decoded bytes a " b 0xC3 0xA9 c
   const std::string text = R"(  "a\"b\u00e9c\ud83d\ude00d")";
   CHECK(loc::stringCharacterOffset(text, 2, 0) == 3);   // a
@@ -182,11 +188,11 @@ TEST_CASE("description: parses the raw form and RVAs without types") {
   CHECK(d.dictionaries[0].rva == 0x1000);
   CHECK(d.dictionaries[1].rva == 4112);
   CHECK(d.dictionaries[2].rva == 0xFFFFFFFFu);
-  CHECK(d.dictionaries[1].pointer == "/dictionaries/1");
+  CHECK(dictionaryPointer(1) == "/dictionaries/1");
   CHECK(d.dictionaries[1].instantiation == 1);
   CHECK(d.instantiations[0].raw == Bytes{0x02, 0x01, 0x08});
   CHECK(d.instantiations[0].name.empty());
-  CHECK(d.instantiations[0].pointer == "/dictionaries/0/raw");
+  CHECK(instantiationPointer(d, 0) == "/dictionaries/0/raw");
   CHECK(d.instantiations[2].raw == Bytes{});
 }
 
@@ -208,11 +214,11 @@ TEST_CASE("description: parses the example of the format") {
   CHECK(d.sorted);
   REQUIRE(d.instantiations.size() == 3);
   CHECK(d.instantiations[0].name == "ListOfInt");
-  CHECK(d.instantiations[0].pointer == "/instantiations/ListOfInt");
+  CHECK(instantiationPointer(d, 0) == "/instantiations/ListOfInt");
   CHECK(d.instantiations[0].types ==
         std::vector<Type>{Type::genericInstance(false, Token{0x01000012}, {int32()})});
   CHECK(d.instantiations[1].types == std::vector<Type>{str(), Type::szArray(int32())});
-  CHECK(d.instantiations[1].pointer == "/dictionaries/1/types");
+  CHECK(instantiationPointer(d, 1) == "/dictionaries/1/types");
   CHECK(d.instantiations[2].raw == Bytes{0x02, 0x01, 0x08});
   REQUIRE(d.dictionaries.size() == 3);
   CHECK(d.dictionaries[0].instantiation == 0);
@@ -231,7 +237,8 @@ TEST_CASE("description: instantiations may come after dictionaries; sorted defau
   // Named first, then inline, whatever the order in the file.
   REQUIRE(p.description->instantiations.size() == 2);
   CHECK(p.description->instantiations[0].name == "a~/b");
-  CHECK(p.description->instantiations[0].pointer == "/instantiations/a~0~1b");
+  CHECK(instantiationPointer(*p.description, 0) == "/instantiations/a~0~1b");
+  CHECK(instantiationPointer(*p.description, 1) == "/dictionaries/0/types");
   CHECK(p.description->dictionaries[0].instantiation == 1);
   CHECK(p.description->dictionaries[1].instantiation == 0);
 }
@@ -354,6 +361,11 @@ TEST_CASE("description: undefined, duplicate and unused instantiation names") {
   CHECK(p.diagnostics.size() == 1);
   REQUIRE(p.description);  // a warning does not stop it
   CHECK(p.description->instantiations.size() == 2);
+
+  // The warning's pointer escapes the name, and comes with errors too.
+  expectOne("{\"instantiations\": {\"s~/p\": [\"int32\"]},"
+            " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"Nope\"}]}",
+            "unused-instantiation", "/instantiations/s~0~1p", "[\"int32\"]");
 }
 
 TEST_CASE("description: empty type lists") {
@@ -428,12 +440,12 @@ TEST_CASE("description: formatted diagnostics read file:line:col") {
 
 TEST_CASE("description: writes the fixed layout") {
   MapDescription d;
-  d.instantiations.push_back({"ListOfInt", {Type::genericInstance(false, Token{0x01000012}, {int32()})}, {}, ""});
-  d.instantiations.push_back({"", {str(), Type::szArray(int32())}, {}, ""});
-  d.instantiations.push_back({"", {}, Bytes{0x02, 0x01, 0x08}, ""});
-  d.dictionaries.push_back({0x1000, 0, ""});
-  d.dictionaries.push_back({0x1010, 1, ""});
-  d.dictionaries.push_back({0x1020, 2, ""});
+  d.instantiations.push_back({"ListOfInt", {Type::genericInstance(false, Token{0x01000012}, {int32()})}, {}});
+  d.instantiations.push_back({"", {str(), Type::szArray(int32())}, {}});
+  d.instantiations.push_back({"", {}, Bytes{0x02, 0x01, 0x08}});
+  d.dictionaries.push_back({0x1000, 0});
+  d.dictionaries.push_back({0x1010, 1});
+  d.dictionaries.push_back({0x1020, 2});
   CHECK(writeDescription(d) == R"({
   "sorted": true,
   "instantiations": {
@@ -456,13 +468,13 @@ TEST_CASE("description: writes the fixed layout") {
 
 TEST_CASE("description: names are escaped; a shared unnamed or raw-named instantiation is written inline") {
   MapDescription d;
-  d.instantiations.push_back({"we\"ird\\/\n", {int32()}, {}, ""});
-  d.instantiations.push_back({"", {str()}, {}, ""});
-  d.instantiations.push_back({"rawName", {}, Bytes{0x01, 0x08}, ""});
-  d.dictionaries.push_back({1, 0, ""});
-  d.dictionaries.push_back({2, 1, ""});
-  d.dictionaries.push_back({3, 1, ""});
-  d.dictionaries.push_back({4, 2, ""});
+  d.instantiations.push_back({"we\"ird\\/\n", {int32()}, {}});
+  d.instantiations.push_back({"", {str()}, {}});
+  d.instantiations.push_back({"rawName", {}, Bytes{0x01, 0x08}});
+  d.dictionaries.push_back({1, 0});
+  d.dictionaries.push_back({2, 1});
+  d.dictionaries.push_back({3, 1});
+  d.dictionaries.push_back({4, 2});
   const DescriptionParse p = parseDescription(writeDescription(d));
   for (const Diagnostic& x : p.diagnostics) CAPTURE(formatDiagnostic(x, "f"));
   REQUIRE(p.description);
@@ -505,10 +517,23 @@ TEST_CASE("description: write then parse gives the same description (seeded rand
     rvas.erase(std::unique(rvas.begin(), rvas.end()), rvas.end());
     std::shuffle(rvas.begin(), rvas.end(), rng);
     std::vector<InstantiationDescription> inline_;
+    // The JSON pointer each instantiation must get, spelled out here
+    // independently of instantiationPointer(): named ones first, as in d.
+    std::vector<std::string> pointers;
+    for (const InstantiationDescription& inst : d.instantiations) {
+      std::string p = "/instantiations/";
+      for (char c : inst.name) {
+        if (c == '~') p += "~0";
+        else if (c == '/') p += "~1";
+        else p += c;
+      }
+      pointers.push_back(p);
+    }
     for (std::size_t i = 0; i < rvas.size(); ++i) {
       DictionaryDescription dict;
       dict.rva = rvas[i];
-      dict.pointer = "/dictionaries/" + std::to_string(i);
+      std::string dictPointer = "/dictionaries/";
+      dictPointer += std::to_string(i);
       const std::uint32_t form = namedCount == 0 ? 1 + pick(2) : pick(3);
       if (form == 0) {
         dict.instantiation = pick(namedCount);
@@ -516,21 +541,21 @@ TEST_CASE("description: write then parse gives the same description (seeded rand
         InstantiationDescription inst;
         if (form == 1) {
           for (std::uint32_t t = 0, n = 1 + pick(3); t < n; ++t) inst.types.push_back(randomType());
-          inst.pointer = dict.pointer + "/types";
+          pointers.push_back(dictPointer + "/types");
         } else {
           Bytes raw(pick(6));
           for (auto& b : raw) b = static_cast<std::uint8_t>(pick(256));
           inst.raw = raw;
-          inst.pointer = dict.pointer + "/raw";
+          pointers.push_back(dictPointer + "/raw");
         }
         dict.instantiation = namedCount + inline_.size();
         inline_.push_back(std::move(inst));
       }
       d.dictionaries.push_back(std::move(dict));
     }
-    for (InstantiationDescription& inst : d.instantiations)
-      inst.pointer = "/instantiations/" + json_location::escapePointerToken(inst.name);
     for (InstantiationDescription& inst : inline_) d.instantiations.push_back(std::move(inst));
+    REQUIRE(pointers.size() == d.instantiations.size());
+    for (std::size_t j = 0; j < pointers.size(); ++j) CHECK(instantiationPointer(d, j) == pointers[j]);
 
     const std::string text = writeDescription(d);
     CAPTURE(text);
@@ -541,6 +566,7 @@ TEST_CASE("description: write then parse gives the same description (seeded rand
     }
     REQUIRE(p.description);
     CHECK(sameDescription(d, *p.description));
+    for (std::size_t j = 0; j < pointers.size(); ++j) CHECK(instantiationPointer(*p.description, j) == pointers[j]);
     CHECK(writeDescription(*p.description) == text);
   }
 }

@@ -213,16 +213,13 @@ MapDescription smallDescription() {
   MapDescription d;
   InstantiationDescription listOfInt;
   listOfInt.name = "ListOfInt";
-  listOfInt.pointer = "/instantiations/ListOfInt";
   listOfInt.types = {Type::genericInstance(false, Token{0x01000012}, {kInt32})};
   InstantiationDescription inlineTypes;
-  inlineTypes.pointer = "/dictionaries/1/types";
   inlineTypes.types = {kString, Type::szArray(kInt32)};
   InstantiationDescription raw;
-  raw.pointer = "/dictionaries/2/raw";
   raw.raw = bytes({0x02, 0x01, 0x08});
   d.instantiations = {listOfInt, inlineTypes, raw};
-  d.dictionaries = {{0x1000, 0, "/dictionaries/0"}, {0x1010, 1, "/dictionaries/1"}, {0x1020, 2, "/dictionaries/2"}};
+  d.dictionaries = {{0x1000, 0}, {0x1010, 1}, {0x1020, 2}};
   return d;
 }
 
@@ -245,7 +242,10 @@ TEST_CASE("builder: buildMap writes the issue's example") {
 
 TEST_CASE("builder: buildMap errors carry the description's JSON pointers") {
   MapDescription d = smallDescription();
-  d.dictionaries.push_back({0x1010, 0, "/dictionaries/3"});
+  CHECK(instantiationPointer(d, 0) == "/instantiations/ListOfInt");
+  CHECK(instantiationPointer(d, 1) == "/dictionaries/1/types");
+  CHECK(instantiationPointer(d, 2) == "/dictionaries/2/raw");
+  d.dictionaries.push_back({0x1010, 0});
   Expected<Bytes> map = buildMap(d);
   REQUIRE_FALSE(map.ok());
   CHECK(map.error().message == "/dictionaries/3: duplicate RVA 0x00001010, also at /dictionaries/1");
@@ -268,6 +268,30 @@ TEST_CASE("builder: buildMap errors carry the description's JSON pointers") {
   map = buildMap(d);
   REQUIRE_FALSE(map.ok());
   CHECK(map.error().message.rfind("/dictionaries/1/types: ", 0) == 0);
+
+  // A name is escaped in the pointer.
+  d = smallDescription();
+  d.instantiations[0].name = "List/Of~Int";
+  d.instantiations[0].types.push_back(Type::genericInstance(false, Token{0x02000001}, {}));
+  map = buildMap(d);
+  REQUIRE_FALSE(map.ok());
+  CHECK(map.error().message.rfind("/instantiations/List~1Of~0Int/1: ", 0) == 0);
+
+  // An unnamed instantiation no dictionary uses has no pointer: its index
+  // names it.
+  d = smallDescription();
+  InstantiationDescription unused;
+  unused.types = {Type::genericInstance(false, Token{0x02000001}, {})};
+  d.instantiations.push_back(unused);
+  map = buildMap(d);
+  REQUIRE_FALSE(map.ok());
+  CHECK(map.error().message.rfind("instantiation[3]/types/0: ", 0) == 0);
+
+  d = smallDescription();
+  d.dictionaries[1].instantiation = 7;
+  map = buildMap(d);
+  REQUIRE_FALSE(map.ok());
+  CHECK(map.error().message == "/dictionaries/1: instantiation index 7 is out of range");
 }
 
 namespace {
@@ -282,7 +306,8 @@ MapDescription randomDescription(std::uint64_t seed, bool sorted) {
   const std::size_t pool = 1 + rng() % 12;
   for (std::size_t j = 0; j < pool; ++j) {
     InstantiationDescription inst;
-    inst.name = "n" + std::to_string(j);
+    inst.name.push_back('n');  // not "n" + ...: g++ 12 warns falsely (-Wrestrict) at -O2
+    inst.name += std::to_string(j);
     if (j > 0 && rng() % 4 == 0) {
       inst.types = d.instantiations[rng() % j].types;  // same content, other name
       if (inst.types.empty()) inst.types = {kInt32};
@@ -297,7 +322,7 @@ MapDescription randomDescription(std::uint64_t seed, bool sorted) {
   while (rvas.size() < n) rvas.insert(static_cast<std::uint32_t>(rng() % 4 == 0 ? rng() : rng() % 0x400));
   std::vector<std::uint32_t> order(rvas.begin(), rvas.end());
   for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
-  for (std::uint32_t rva : order) d.dictionaries.push_back({rva, static_cast<std::size_t>(rng() % pool), ""});
+  for (std::uint32_t rva : order) d.dictionaries.push_back({rva, static_cast<std::size_t>(rng() % pool)});
   return d;
 }
 
@@ -338,7 +363,7 @@ MapDescription inlined(const MapDescription& d, std::mt19937_64& rng) {
       inst.raw = Bytes(single.begin() + 12, single.end());  // the one item after header + entry
       inst.types.clear();
     }
-    out.dictionaries.push_back({dict.rva, out.instantiations.size(), ""});
+    out.dictionaries.push_back({dict.rva, out.instantiations.size()});
     out.instantiations.push_back(std::move(inst));
   }
   return out;
@@ -361,7 +386,7 @@ MapDescription shared(const MapDescription& d) {
     }
   }
   for (const DictionaryDescription& dict : d.dictionaries)
-    out.dictionaries.push_back({dict.rva, canonical[dict.instantiation], ""});
+    out.dictionaries.push_back({dict.rva, canonical[dict.instantiation]});
   return out;
 }
 

@@ -57,7 +57,8 @@ TEST_CASE("dump: the issue's example, every item inline") {
   CHECK(d.dictionaries[0].rva == 0x1000);
   CHECK(d.dictionaries[1].rva == 0x1010);
   CHECK(d.dictionaries[2].rva == 0x1020);
-  CHECK(d.dictionaries[2].pointer == "/dictionaries/2");
+  CHECK(dictionaryPointer(2) == "/dictionaries/2");
+  CHECK(instantiationPointer(d, d.dictionaries[2].instantiation) == "/dictionaries/2/types");
   CHECK(typesOf(d, 0) == "class 0x01000012<int32>");
   CHECK(typesOf(d, 1) == "string, int32[]");
   CHECK(typesOf(d, 2) == "int32");
@@ -86,6 +87,8 @@ TEST_CASE("dump: shared items become instantiations i0, i1, ... in heap order") 
   CHECK(d.instantiations[d.dictionaries[4].instantiation].name == "i0");
   CHECK(d.instantiations[d.dictionaries[2].instantiation].name == "i1");
   CHECK(d.instantiations[d.dictionaries[3].instantiation].name == "i1");
+  CHECK(instantiationPointer(d, d.dictionaries[1].instantiation) == "/instantiations/i0");
+  CHECK(instantiationPointer(d, d.dictionaries[0].instantiation) == "/dictionaries/0/types");
   CHECK(typesOf(d, 1) == "int32");
   CHECK(typesOf(d, 2) == "string");
   CHECK(buildOk(d) == map);
@@ -118,7 +121,7 @@ MapDescription randomDescription(std::uint64_t seed) {
   std::set<std::uint32_t> used;
   for (std::size_t i = 0, n = rng() % 30; i < n; ++i) {
     const auto rva = static_cast<std::uint32_t>(rng());
-    if (used.insert(rva).second) d.dictionaries.push_back({rva, static_cast<std::size_t>(rng() % pool), ""});
+    if (used.insert(rva).second) d.dictionaries.push_back({rva, static_cast<std::size_t>(rng() % pool)});
   }
   return d;
 }
@@ -145,7 +148,7 @@ TEST_CASE("dump: matchesDescription names the first dictionary that differs") {
   a.types = {Type::primitive(ElementType::I4)};
   c.raw = Bytes{0x02, 0x01, 0x0e};
   d.instantiations = {a, c};
-  d.dictionaries = {{0x20, 0, "/dictionaries/0"}, {0x10, 1, "/dictionaries/1"}};
+  d.dictionaries = {{0x20, 0}, {0x10, 1}};
   const Bytes map = buildOk(d);
   CHECK(matchesDescription(map, d).ok());
 
@@ -185,7 +188,7 @@ TEST_CASE("dump: non-minimal integers still match their content") {
   InstantiationDescription a;
   a.types = {Type::primitive(ElementType::I4)};
   d.instantiations = {a};
-  d.dictionaries = {{0x10, 0, ""}};
+  d.dictionaries = {{0x10, 0}};
   CHECK(matchesDescription(map, d).ok());
   const DumpResult r = dumpOk(map);
   CHECK(typesOf(r.description, 0) == "int32");

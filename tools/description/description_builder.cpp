@@ -2,16 +2,14 @@
 
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/map_description.hpp>
 #include <gdmap/schema/type_text.hpp>
-#include <gdmap/tools/description/json_locator.hpp>
 
 #include <algorithm>
 #include <utility>
 
 namespace gdmap::description {
 namespace {
-
-std::string dictionaryPointer(std::size_t jsonIndex) { return "/dictionaries/" + std::to_string(jsonIndex); }
 
 std::string quoted(const std::string& s) { return '"' + s + '"'; }
 
@@ -39,7 +37,7 @@ bool DescriptionBuilder::beginNamed(const std::string& name, const std::string& 
   }
   currentNamed_ = named_.size();
   names_.emplace(name, currentNamed_);
-  named_.push_back({name, {}, std::nullopt, pointer});
+  named_.push_back({name, {}, std::nullopt});
   used_.push_back(false);
   return true;
 }
@@ -49,7 +47,6 @@ void DescriptionBuilder::setNamedTypes(std::vector<Type> types) {
 }
 
 void DescriptionBuilder::addDictionary(DictionaryFields fields) {
-  const std::string pointer = dictionaryPointer(fields.jsonIndex);
   // Missing or malformed fields were reported where the JSON reader found
   // them; a dictionary with a valid RVA still takes part in the duplicate
   // check.
@@ -59,7 +56,6 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
 
   DictionaryDescription d;
   d.rva = *fields.rva;
-  d.pointer = pointer;
   if (fields.instantiation) {
     const auto it = names_.find(*fields.instantiation);
     if (it != names_.end()) {
@@ -71,10 +67,10 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
     }
   } else if (fields.types) {
     d.instantiation = unnamed_.size() | kUnnamedFlag;
-    unnamed_.push_back({{}, std::move(*fields.types), std::nullopt, pointer + "/types"});
+    unnamed_.push_back({{}, std::move(*fields.types), std::nullopt});
   } else if (fields.raw) {
     d.instantiation = unnamed_.size() | kUnnamedFlag;
-    unnamed_.push_back({{}, {}, std::move(*fields.raw), pointer + "/raw"});
+    unnamed_.push_back({{}, {}, std::move(*fields.raw)});
   } else {
     return;  // the form's value was malformed, and reported
   }
@@ -188,27 +184,34 @@ void DescriptionBuilder::reportDuplicateRvas() {
 std::optional<MapDescription> DescriptionBuilder::finish() {
   resolvePendingNames();
   reportDuplicateRvas();
-  for (std::size_t i = 0; i < named_.size(); ++i) {
-    if (!used_[i]) {
-      diagnostics_.warning("unused-instantiation", named_[i].pointer,
-                           "instantiation " + quoted(named_[i].name) + " is not used by any dictionary");
-    }
-  }
-  if (diagnostics_.errorCount() != 0) return std::nullopt;
 
   // Named instantiations first, in file order, then the inline ones in
   // dictionary order: the same result whichever of /instantiations and
-  // /dictionaries comes first in the file.
+  // /dictionaries comes first in the file. Assembled before the errors are
+  // counted so that the unused-name warnings can take their pointers from it.
   MapDescription out;
   out.sorted = sorted_;
   const std::size_t namedCount = named_.size();
   out.instantiations = std::move(named_);
+  named_ = {};
   out.instantiations.reserve(namedCount + unnamed_.size());
   for (InstantiationDescription& u : unnamed_) out.instantiations.push_back(std::move(u));
+  unnamed_ = {};
   out.dictionaries = std::move(dictionaries_);
+  dictionaries_ = {};
   for (DictionaryDescription& d : out.dictionaries) {
     if (d.instantiation & kUnnamedFlag) d.instantiation = (d.instantiation & ~kUnnamedFlag) + namedCount;
   }
+
+  for (std::size_t i = 0; i < namedCount; ++i) {
+    if (!used_[i]) {
+      // A named instantiation's pointer is "/instantiations/<escaped name>",
+      // the same the JSON reader built for its definition.
+      diagnostics_.warning("unused-instantiation", instantiationPointer(out, i),
+                           "instantiation " + quoted(out.instantiations[i].name) + " is not used by any dictionary");
+    }
+  }
+  if (diagnostics_.errorCount() != 0) return std::nullopt;
   return out;
 }
 

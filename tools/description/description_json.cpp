@@ -8,7 +8,6 @@
 
 #include <gdmap/tools/description/description_builder.hpp>
 #include <gdmap/tools/description/description_diagnostics.hpp>
-#include <gdmap/tools/description/json_locator.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -299,7 +298,7 @@ class DescriptionReader {
     std::string out;
     for (const Frame& f : frames_) {
       out += '/';
-      out += f.object ? json_location::escapePointerToken(f.key) : std::to_string(f.index);
+      out += f.object ? escapePointerToken(f.key) : std::to_string(f.index);
     }
     return out;
   }

@@ -238,17 +238,6 @@ void measureEscape(std::string_view text, std::size_t pos, std::size_t& decoded,
 
 }  // namespace
 
-std::string escapePointerToken(std::string_view token) {
-  std::string out;
-  out.reserve(token.size());
-  for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
-
 std::vector<std::size_t> locatePointers(std::string_view text, const std::vector<std::string>& pointers) {
   std::vector<std::size_t> found(pointers.size(), npos);
   const Trie trie(pointers);

@@ -15,9 +15,6 @@ namespace gdmap::json_location {
 
 inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
-// RFC 6901: one reference token, with '~' written "~0" and '/' "~1".
-std::string escapePointerToken(std::string_view token);
-
 // The byte offset of the first character of the value each JSON pointer
 // names ("" is the whole document; "/dictionaries/3/types/1"), or npos when
 // the text has no such value. `text` must be valid JSON. When an object has

@@ -227,7 +227,7 @@ TEST_CASE("description: parses the example of the format") {
   CHECK(d.dictionaries[2].rva == 0x1020);
 }
 
-TEST_CASE("description: instantiations may come after dictionaries; sorted defaults to true") {
+TEST_CASE("description: instantiations may come after dictionaries, and sorted defaults to true") {
   const std::string text = R"({"dictionaries": [{"rva": 1, "types": ["int32"]}, {"rva": 2, "instantiation": "a~/b"}],
       "instantiations": {"a~/b": ["string"]}})";
   const DescriptionParse p = parseDescription(text);
@@ -466,7 +466,7 @@ TEST_CASE("description: writes the fixed layout") {
   CHECK_FALSE(back.description->sorted);
 }
 
-TEST_CASE("description: names are escaped; a shared unnamed or raw-named instantiation is written inline") {
+TEST_CASE("description: names are escaped, and a shared unnamed or raw-named instantiation is written inline") {
   MapDescription d;
   d.instantiations.push_back({"we\"ird\\/\n", {int32()}, {}});
   d.instantiations.push_back({"", {str()}, {}});

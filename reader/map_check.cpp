@@ -13,10 +13,10 @@
 //   unusable-generic-argument, unshared-duplicate-items
 #include <gdmap/reader/map_check.hpp>
 
-#include <gdmap/reader/map_check_analysis.hpp>
-#include <gdmap/reader/map_check_item.hpp>
-#include <gdmap/reader/map_check_sink.hpp>
-#include <gdmap/reader/map_check_types.hpp>
+#include "map_check_analysis.hpp"
+#include "map_check_item.hpp"
+#include "map_check_sink.hpp"
+#include "map_check_types.hpp"
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
 

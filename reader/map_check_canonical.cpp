@@ -11,8 +11,8 @@
 // map is sorted, and with it clear the builder keeps the input order.
 #include <gdmap/reader/map_check.hpp>
 
-#include <gdmap/reader/map_check_analysis.hpp>
-#include <gdmap/reader/map_check_item.hpp>
+#include "map_check_analysis.hpp"
+#include "map_check_item.hpp"
 #include <gdmap/reader/map_view.hpp>
 
 #include <algorithm>

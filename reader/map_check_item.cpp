@@ -1,4 +1,4 @@
-#include <gdmap/reader/map_check_item.hpp>
+#include "map_check_item.hpp"
 
 namespace gdmap::detail {
 

@@ -1,4 +1,4 @@
-#include <gdmap/reader/map_check_types.hpp>
+#include "map_check_types.hpp"
 
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/element_type.hpp>

@@ -1,7 +1,7 @@
 #pragma once
 // Internal to reader/: validation of the types inside one heap item.
-#include <gdmap/reader/map_check_item.hpp>
-#include <gdmap/reader/map_check_sink.hpp>
+#include "map_check_item.hpp"
+#include "map_check_sink.hpp"
 
 #include <cstddef>
 

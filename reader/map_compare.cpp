@@ -3,7 +3,7 @@
 #include <gdmap/reader/map_compare.hpp>
 
 #include <gdmap/reader/compressed_int.hpp>
-#include <gdmap/reader/map_locate.hpp>
+#include "map_locate.hpp"
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/type_text.hpp>

@@ -1,6 +1,6 @@
 // locateMapField(): walks the header, the directory and the items an entry
 // reaches, trusting nothing: every length is clipped to the bytes present.
-#include <gdmap/reader/map_locate.hpp>
+#include "map_locate.hpp"
 
 #include <gdmap/reader/compressed_int.hpp>
 #include <gdmap/reader/type_decoder.hpp>

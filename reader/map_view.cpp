@@ -1,6 +1,6 @@
 #include <gdmap/reader/map_view.hpp>
 
-#include <gdmap/reader/map_check_item.hpp>
+#include "map_check_item.hpp"
 #include <gdmap/reader/type_decoder.hpp>
 
 #include <string>

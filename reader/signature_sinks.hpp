@@ -1,7 +1,7 @@
 #pragma once
 // The three policies SignatureWalker runs with: build a Type, only check,
 // and find the field path of one byte.
-#include <gdmap/reader/signature_walker.hpp>
+#include "signature_walker.hpp"
 #include <gdmap/schema/type.hpp>
 
 #include <cstddef>

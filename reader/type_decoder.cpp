@@ -29,8 +29,8 @@
 // Paths concatenate: ".arguments[1].inner.shape.lowerBounds[0]".
 #include <gdmap/reader/type_decoder.hpp>
 
-#include <gdmap/reader/signature_sinks.hpp>
-#include <gdmap/reader/signature_walker.hpp>
+#include "signature_sinks.hpp"
+#include "signature_walker.hpp"
 
 namespace gdmap {
 namespace signature {

@@ -9,7 +9,7 @@
 #include <gdmap/schema/type_text.hpp>
 
 #include <gdmap/schema/hex.hpp>
-#include <gdmap/schema/type_text_cursor.hpp>
+#include "type_text_cursor.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -3,7 +3,7 @@
 #include <gdmap/writer/map_builder.hpp>
 
 #include <gdmap/schema/hex.hpp>
-#include <gdmap/writer/map_layout.hpp>
+#include "map_layout.hpp"
 #include <gdmap/writer/type_encoder.hpp>
 
 #include <algorithm>

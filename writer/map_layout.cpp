@@ -2,7 +2,7 @@
 // O(n log n) (one sort of packed keys) and one output allocation.
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/writer/compressed_int.hpp>
-#include <gdmap/writer/map_layout.hpp>
+#include "map_layout.hpp"
 
 #include <algorithm>
 #include <cstring>

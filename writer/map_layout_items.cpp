@@ -2,7 +2,7 @@
 // open-addressing table of indices, so interning allocates nothing per item
 // beyond amortised vector growth.
 #include <gdmap/writer/compressed_int.hpp>
-#include <gdmap/writer/map_layout.hpp>
+#include "map_layout.hpp"
 
 #include <cassert>
 #include <cstring>

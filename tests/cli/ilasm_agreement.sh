@@ -15,12 +15,12 @@ set -euo pipefail
 
 gdmap=$1
 source_root=$2
-bin_dir=$3
+blobs_driver=$3
 corpus="$source_root/tests/corpus/ilasm_types.txt"
 
 # shellcheck source=lib/mono_corpus.bash
 source "$(dirname "${BASH_SOURCE[0]}")/lib/mono_corpus.bash"
-find_blobs_tool "$bin_dir"
+find_blobs_tool "$blobs_driver"
 if ! command -v ilasm >/dev/null 2>&1; then
   echo "SKIP: Mono's ilasm is not installed (Debian: apt-get install mono-devel)"
   exit 77

@@ -14,13 +14,13 @@
 set -euo pipefail
 
 gdmap=$1
-bin_dir=$3
+blobs_driver=$3
 min_dictionaries=10000
 shuffle_seeds=(20240601 7)
 
 # shellcheck source=lib/mono_corpus.bash
 source "$(dirname "${BASH_SOURCE[0]}")/lib/mono_corpus.bash"
-find_blobs_tool "$bin_dir"
+find_blobs_tool "$blobs_driver"
 
 find_mono_assemblies
 

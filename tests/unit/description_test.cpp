@@ -2,8 +2,8 @@
 // pointer and position, the JSON-pointer locator, the write -> parse round
 // trip, and the shipped JSON Schema.
 #include <gdmap/schema/type_text.hpp>
-#include <gdmap/tools/description/description_json.hpp>
-#include <gdmap/tools/description/json_locator.hpp>
+#include <gdmap/description/description_json.hpp>
+#include "tools/description/json_locator.hpp"
 
 #include <doctest/doctest.h>
 // Header-only and on the include path; the test only checks that the

@@ -5,10 +5,10 @@
 
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/writer/map_builder.hpp>
-#include <gdmap/writer/map_layout.hpp>
+#include "writer/map_layout.hpp"
 #include <gdmap/writer/type_encoder.hpp>
 
-#include "../support/random_type.hpp"
+#include "tests/support/random_type.hpp"
 
 #include <algorithm>
 #include <random>

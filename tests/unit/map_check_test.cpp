@@ -4,7 +4,7 @@
 // to it.
 #include <gdmap/reader/map_check.hpp>
 
-#include "../support/map_bytes.hpp"
+#include "tests/support/map_bytes.hpp"
 
 #include <doctest/doctest.h>
 

@@ -8,7 +8,7 @@
 #include <gdmap/schema/type_text.hpp>
 #include <gdmap/writer/map_builder.hpp>
 
-#include "../support/random_type.hpp"
+#include "tests/support/random_type.hpp"
 
 #include <random>
 #include <set>

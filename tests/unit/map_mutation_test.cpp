@@ -8,7 +8,7 @@
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/writer/map_builder.hpp>
 
-#include "../support/map_bytes.hpp"
+#include "tests/support/map_bytes.hpp"
 
 #include <doctest/doctest.h>
 

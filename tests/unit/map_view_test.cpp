@@ -1,9 +1,9 @@
 // MapView (the zero-copy reader), decodeItemTypes() and MappedFile.
 #include <gdmap/reader/map_view.hpp>
-#include <gdmap/reader/mapped_file.hpp>
+#include <gdmap/io/mapped_file.hpp>
 #include <gdmap/schema/type.hpp>
 
-#include "../support/map_bytes.hpp"
+#include "tests/support/map_bytes.hpp"
 
 #include <doctest/doctest.h>
 

@@ -4,7 +4,7 @@
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/type_text.hpp>
-#include <gdmap/tests/support/random_type.hpp>
+#include "tests/support/random_type.hpp"
 #include <gdmap/writer/type_encoder.hpp>
 
 #include <doctest/doctest.h>

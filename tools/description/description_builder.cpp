@@ -1,4 +1,4 @@
-#include <gdmap/tools/description/description_builder.hpp>
+#include "description_builder.hpp"
 
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/hex.hpp>

@@ -6,7 +6,7 @@
 // pointer. Built to stream: nothing here is quadratic, and nothing is kept
 // per dictionary beyond what the result needs.
 #include <gdmap/schema/map_description.hpp>
-#include <gdmap/tools/description/description_diagnostics.hpp>
+#include "description_diagnostics.hpp"
 
 #include <cstdint>
 #include <functional>

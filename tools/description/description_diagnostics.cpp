@@ -1,6 +1,6 @@
-#include <gdmap/tools/description/description_diagnostics.hpp>
+#include "description_diagnostics.hpp"
 
-#include <gdmap/tools/description/json_locator.hpp>
+#include "json_locator.hpp"
 
 #include <algorithm>
 #include <utility>

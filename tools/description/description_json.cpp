@@ -4,10 +4,10 @@
 // value goes straight to the DescriptionBuilder, and the only state is one
 // frame per open JSON container (the format nests six deep at most; deeper
 // unexpected values are skipped with a frame each, no recursion).
-#include <gdmap/tools/description/description_json.hpp>
+#include <gdmap/description/description_json.hpp>
 
-#include <gdmap/tools/description/description_builder.hpp>
-#include <gdmap/tools/description/description_diagnostics.hpp>
+#include "description_builder.hpp"
+#include "description_diagnostics.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // writeDescription: the text is produced directly rather than through a
 // JSON DOM, so that the key order is fixed by this code (not by a map's
 // ordering) and a million dictionaries cost one string, one line each.
-#include <gdmap/tools/description/description_json.hpp>
+#include <gdmap/description/description_json.hpp>
 
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/type_text.hpp>

@@ -1,4 +1,4 @@
-#include <gdmap/tools/description/json_locator.hpp>
+#include "json_locator.hpp"
 
 #include <algorithm>
 #include <cstdint>

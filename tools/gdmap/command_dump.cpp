@@ -6,7 +6,7 @@
 
 #include <gdmap/reader/map_check.hpp>
 #include <gdmap/reader/map_dump.hpp>
-#include <gdmap/tools/description/description_json.hpp>
+#include <gdmap/description/description_json.hpp>
 
 #include <iostream>
 #include <memory>

@@ -4,7 +4,7 @@
 #include "exit_status.hpp"
 #include "file_io.hpp"
 
-#include <gdmap/tools/description/description_json.hpp>
+#include <gdmap/description/description_json.hpp>
 #include <gdmap/writer/map_builder.hpp>
 
 namespace gdmap::cli {

@@ -2,7 +2,7 @@
 // Reading inputs and writing outputs for the CLI: '-' means stdin/stdout;
 // files are written to a temporary beside the target and renamed into place,
 // so a failed or interrupted run never leaves a half-written output.
-#include <gdmap/reader/mapped_file.hpp>
+#include <gdmap/io/mapped_file.hpp>
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
 

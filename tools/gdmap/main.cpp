@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
       "difference or an RVA not found, 2 usage, I/O or internal error.",
       "gdmap"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "gdmap 0.1.0");
+  app.set_version_flag("--version", "gdmap " GDMAP_VERSION);
   int status = kSuccess;
   addSigCommand(app, status);
   addBuildCommand(app, status);

@@ -1,17 +1,15 @@
-# Shared by the corpus scripts (sourced, not run): finds the metadata-blob
-# extractor built beside gdmap, and the Mono assemblies to read.
-#   find_blobs_tool BIN_DIR     sets blobs_tool, or fails the test
+# Shared by the corpus scripts (sourced, not run): checks the metadata-blob
+# extractor (the test driver CTest passes as the third argument), and finds
+# the Mono assemblies to read.
+#   find_blobs_tool PATH        sets blobs_tool, or fails the test
 #   find_mono_assemblies        sets assemblies (array), or skips the test (77)
 # GDMAP_MONO_ASSEMBLIES overrides where assemblies are looked for (a
 # space-separated list of directories).
 
 find_blobs_tool() {
-  blobs_tool=
-  local candidate
-  for candidate in "$1/metadata-blobs/gdmap-metadata-blobs" "$1/gdmap-metadata-blobs"; do
-    if [[ -x $candidate ]]; then blobs_tool=$candidate; return 0; fi
-  done
-  echo "FAIL: gdmap-metadata-blobs not found under $1 (it is built with gdmap)" >&2
+  blobs_tool=$1
+  [[ -x $blobs_tool ]] && return 0
+  echo "FAIL: gdmap-metadata-blobs not found at '$1' (tests/tools/metadata-blobs builds it)" >&2
   exit 1
 }
 

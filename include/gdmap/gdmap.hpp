@@ -16,5 +16,5 @@
 #include <gdmap/reader/map_check.hpp>
 #include <gdmap/reader/map_compare.hpp>
 #include <gdmap/reader/map_dump.hpp>
-#include <gdmap/reader/mapped_file.hpp>
-#include <gdmap/tools/description/description_json.hpp>
+#include <gdmap/io/mapped_file.hpp>
+#include <gdmap/description/description_json.hpp>

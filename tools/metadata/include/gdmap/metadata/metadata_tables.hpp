@@ -2,7 +2,7 @@
 // The table stream (ECMA-335 II.24.2.6): header, row counts, and where each
 // row of the known tables 0x00..0x2C lies. Rows are validated to lie inside
 // the stream when the stream is opened, so reading a cell cannot overrun.
-#include "table_schema.hpp"
+#include <gdmap/metadata/table_schema.hpp>
 
 #include <gdmap/schema/bytes.hpp>
 

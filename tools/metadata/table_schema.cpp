@@ -1,4 +1,4 @@
-#include "table_schema.hpp"
+#include <gdmap/metadata/table_schema.hpp>
 
 #include <algorithm>
 

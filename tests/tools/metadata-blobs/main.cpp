@@ -1,12 +1,12 @@
 // gdmap-metadata-blobs: prints the signature blobs of .NET assemblies, one
 // lowercase hex blob per line, or a gdmap description built from them. The
 // real-world corpus tests (tests/cli/) feed its output to gdmap.
-#include "metadata_heaps.hpp"
+#include <gdmap/metadata/metadata_heaps.hpp>
 #include "description_writer.hpp"
-#include "metadata_error.hpp"
-#include "metadata_streams.hpp"
-#include "metadata_tables.hpp"
-#include "pe_image.hpp"
+#include <gdmap/metadata/metadata_error.hpp>
+#include <gdmap/metadata/metadata_streams.hpp>
+#include <gdmap/metadata/metadata_tables.hpp>
+#include <gdmap/metadata/pe_image.hpp>
 #include "signature_skipper.hpp"
 
 #include <gdmap/schema/hex.hpp>

@@ -1,6 +1,6 @@
 #include "signature_skipper.hpp"
 
-#include "metadata_error.hpp"
+#include <gdmap/metadata/metadata_error.hpp>
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include <gdmap/reader/mapped_file.hpp>
+#include <gdmap/io/mapped_file.hpp>
 
 #include <cerrno>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "metadata_tables.hpp"
+#include <gdmap/metadata/metadata_tables.hpp>
 
 #include "byte_reader.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 // A little-endian cursor over untrusted bytes: every read is bounds-checked
 // and throws MetadataError instead of reading past the end.
-#include "metadata_error.hpp"
+#include <gdmap/metadata/metadata_error.hpp>
 
 #include <gdmap/schema/bytes.hpp>
 

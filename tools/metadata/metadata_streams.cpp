@@ -1,4 +1,4 @@
-#include "metadata_streams.hpp"
+#include <gdmap/metadata/metadata_streams.hpp>
 
 #include "byte_reader.hpp"
 

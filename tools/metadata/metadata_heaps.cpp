@@ -1,6 +1,6 @@
-#include "metadata_heaps.hpp"
+#include <gdmap/metadata/metadata_heaps.hpp>
 
-#include "metadata_error.hpp"
+#include <gdmap/metadata/metadata_error.hpp>
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "pe_image.hpp"
+#include <gdmap/metadata/pe_image.hpp>
 
 #include "byte_reader.hpp"
 

@@ -3,26 +3,22 @@
 namespace gdmap {
 namespace {
 
-constexpr char kDigits[] = "0123456789abcdef";
-
-int digitValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 }  // namespace
 
+void appendHex(ByteSpan bytes, std::string& out) {
+  const std::size_t at = out.size();
+  out.resize(at + bytes.size() * 2);
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    out[at + 2 * i] = hexDigit(bytes[i] >> 4);
+    out[at + 2 * i + 1] = hexDigit(bytes[i]);
+  }
+}
+
 std::string toHex(ByteSpan bytes) {
   std::string out;
-  out.resize(bytes.size() * 2);
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    out[2 * i] = kDigits[bytes[i] >> 4];
-    out[2 * i + 1] = kDigits[bytes[i] & 0x0F];
-  }
+  appendHex(bytes, out);
   return out;
 }
 
@@ -34,7 +30,7 @@ Expected<Bytes> parseHex(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (isSpace(c)) continue;
-    const int v = digitValue(c);
+    const int v = hexDigitValue(c);
     if (v < 0) return Error{i, std::string("expected a hex digit, found '") + c + "'"};
     if (high < 0) {
       high = v;
@@ -48,16 +44,43 @@ Expected<Bytes> parseHex(std::string_view text) {
   return out;
 }
 
+void appendHex32(std::uint32_t value, std::string& out) {
+  char text[10] = {'0', 'x'};
+  for (int i = 0; i < 8; ++i) text[2 + i] = hexDigit(value >> (28 - 4 * i));
+  out.append(text, sizeof text);
+}
+
 std::string hex32(std::uint32_t value) {
-  std::string out = "0x00000000";
-  for (int i = 9; i >= 2; --i, value >>= 4) out[static_cast<std::size_t>(i)] = kDigits[value & 0xF];
+  std::string out;
+  appendHex32(value, out);
   return out;
 }
 
+void appendHex8(std::uint8_t value, std::string& out) {
+  const char text[4] = {'0', 'x', hexDigit(value >> 4), hexDigit(value)};
+  out.append(text, sizeof text);
+}
+
 std::string hex8(std::uint8_t value) {
-  std::string out = "0x";
-  out += kDigits[value >> 4];
-  out += kDigits[value & 0x0F];
+  std::string out;
+  appendHex8(value, out);
+  return out;
+}
+
+void appendShortHex(std::uint64_t value, std::string& out) {
+  char digits[16];
+  std::size_t n = 0;
+  do {
+    digits[n++] = hexDigit(static_cast<unsigned>(value & 0xF));
+    value >>= 4;
+  } while (value != 0);
+  out += "0x";
+  while (n > 0) out += digits[--n];
+}
+
+std::string shortHex(std::uint64_t value) {
+  std::string out;
+  appendShortHex(value, out);
   return out;
 }
 

@@ -1,8 +1,11 @@
 #pragma once
-// Hex text for bytes: how the CLI, the description and diagnostics show them.
+// Hex text for bytes and numbers: the one place gdmap turns values into hex
+// digits and back (the CLI, the description, the type text and every
+// diagnostic use these).
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -10,16 +13,35 @@ namespace gdmap {
 
 // Lowercase, no separators: {0x15, 0x12} -> "1512".
 std::string toHex(ByteSpan bytes);
+void appendHex(ByteSpan bytes, std::string& out);
+
+// The value of one hex digit of either case, or -1.
+constexpr int hexDigitValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The lowercase digit of a value 0..15.
+constexpr char hexDigit(unsigned value) { return "0123456789abcdef"[value & 0xF]; }
 
 // Accepts either case and ASCII white space anywhere between digits (so
 // "15 12 49" and "151249" are the same). An odd number of digits or any other
 // character is an error whose offset is the character's index in `text`.
 Expected<Bytes> parseHex(std::string_view text);
 
-// "0x0000001c": the form diagnostics use for offsets and RVAs.
+// "0x0000001c": fixed width, the form diagnostics use for offsets and RVAs,
+// and the type text for tokens.
 std::string hex32(std::uint32_t value);
+void appendHex32(std::uint32_t value, std::string& out);
 
 // "0x1b": the form diagnostics use for element types, tables and other bytes.
 std::string hex8(std::uint8_t value);
+void appendHex8(std::uint8_t value, std::string& out);
+
+// "0x1c": no padding, as heap offsets appear in field paths ("heap@0x1c").
+std::string shortHex(std::uint64_t value);
+void appendShortHex(std::uint64_t value, std::string& out);
 
 }  // namespace gdmap

@@ -4,6 +4,33 @@
 
 namespace gdmap {
 
+std::string quoteInput(std::string_view text, std::size_t maxBytes) {
+  bool cut = false;
+  if (text.size() > maxBytes) {
+    std::size_t end = maxBytes;
+    // Back up over UTF-8 continuation bytes so a character is never split.
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+    text = text.substr(0, end);
+    cut = true;
+  }
+  std::string out = "'";
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\\' || c == '\'') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u == 0x7F) {
+      out += "\\x";
+      out += hexDigit(u >> 4);
+      out += hexDigit(u);
+    } else {
+      out += c;
+    }
+  }
+  out += cut ? "'..." : "'";
+  return out;
+}
+
 std::string formatDiagnostic(const Diagnostic& d, const std::string& fileName) {
   std::string out;
   if (!fileName.empty()) {

@@ -2,6 +2,7 @@
 // One finding about an input, binary or text, with where it is.
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace gdmap {
 
@@ -25,6 +26,13 @@ struct Diagnostic {
 
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 };
+
+// Input quoted in a message: at most `maxBytes` bytes of `text` (cut at a
+// UTF-8 character boundary, with "..." when cut), in single quotes, control
+// characters escaped, so that a hostile 200 MB line costs a message of a
+// few dozen bytes.
+inline constexpr std::size_t kMaxQuotedBytes = 40;
+std::string quoteInput(std::string_view text, std::size_t maxBytes = kMaxQuotedBytes);
 
 // "error: directory[3].offset (byte 0x1c): offset 0x40 is past the heap's end"
 std::string formatDiagnostic(const Diagnostic& d, const std::string& fileName = {});

@@ -16,8 +16,8 @@ CompressedIntError decodeRaw(ByteSpan bytes, std::uint32_t& payload, std::uint8_
     length = 2;
   } else if ((lead & 0xE0) == 0xC0) {
     if (bytes.size() < 4) return CompressedIntError::Truncated;
-    payload = (std::uint32_t{lead} & 0x1F) << 24 | std::uint32_t{bytes[1]} << 16 |
-              std::uint32_t{bytes[2]} << 8 | bytes[3];
+    payload =
+        (std::uint32_t{lead} & 0x1F) << 24 | std::uint32_t{bytes[1]} << 16 | std::uint32_t{bytes[2]} << 8 | bytes[3];
     length = 4;
   } else {
     return CompressedIntError::InvalidLead;
@@ -53,7 +53,8 @@ std::string_view describe(CompressedIntError error) {
   switch (error) {
     case CompressedIntError::None: return "no error";
     case CompressedIntError::Empty: return "expected a compressed integer, found the end of the data";
-    case CompressedIntError::Truncated: return "truncated compressed integer: its lead byte announces more bytes than remain";
+    case CompressedIntError::Truncated:
+      return "truncated compressed integer: its lead byte announces more bytes than remain";
     case CompressedIntError::InvalidLead: return "invalid compressed integer: lead byte 111xxxxx has no encoding";
   }
   return "unknown error";

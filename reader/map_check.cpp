@@ -19,6 +19,8 @@
 #include "map_check_types.hpp"
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/map_format.hpp>
+#include <gdmap/schema/rules.hpp>
 
 #include <algorithm>
 #include <string>
@@ -27,11 +29,7 @@
 namespace gdmap::detail {
 namespace {
 
-std::string entryPath(std::uint32_t index, const char* field) {
-  return "directory[" + std::to_string(index) + "]." + field;
-}
-
-std::size_t entryOffset(std::uint32_t index) { return kHeaderSize + kDirectoryEntrySize * std::size_t{index}; }
+std::size_t entryOffset(std::uint32_t index) { return static_cast<std::size_t>(directoryEntryOffset(index)); }
 
 // For an unsorted map: each entry whose RVA an earlier entry already has,
 // paired with that earlier entry, in directory order. (A sorted map's
@@ -67,7 +65,7 @@ std::vector<CheckedItem> checkDirectory(const MapView& view, DiagnosticSink& sin
     const DirectoryEntry e = view.entry(i);
     if (view.sorted() && i > 0 && e.rva <= previousRva) {
       sink.add(
-          Severity::Error, "rva-not-ascending", entryOffset(i), [&] { return entryPath(i, "rva"); },
+          Severity::Error, rules::kRvaNotAscending, entryOffset(i), [&] { return directoryRvaPath(i); },
           [&] {
             return "RVA " + hex32(e.rva) + " is not above directory[" + std::to_string(i - 1) + "]'s " +
                    hex32(previousRva) + ", yet the header's bit 31 says the directory is sorted";
@@ -77,13 +75,13 @@ std::vector<CheckedItem> checkDirectory(const MapView& view, DiagnosticSink& sin
     if (nextRepeat != repeats.end() && nextRepeat->first == i) {
       const std::uint32_t first = nextRepeat->second;
       sink.add(
-          Severity::Error, "duplicate-rva", entryOffset(i), [&] { return entryPath(i, "rva"); },
+          Severity::Error, rules::kDuplicateRva, entryOffset(i), [&] { return directoryRvaPath(i); },
           [&] { return "RVA " + hex32(e.rva) + " is already directory[" + std::to_string(first) + "]'s"; });
       ++nextRepeat;
     }
     if (e.offset >= heapSize) {
       sink.add(
-          Severity::Error, "offset-outside-heap", entryOffset(i) + 4, [&] { return entryPath(i, "offset"); },
+          Severity::Error, rules::kOffsetOutsideHeap, entryOffset(i) + 4, [&] { return directoryOffsetPath(i); },
           [&] {
             return "heap offset " + shortHex(e.offset) + " is outside the heap of " + std::to_string(heapSize) +
                    " bytes";
@@ -109,7 +107,7 @@ void reportNonMinimal(DiagnosticSink& sink, std::size_t at, std::uint32_t heapOf
                       const DecodedUInt& v) {
   if (v.minimal) return;
   sink.add(
-      Severity::Warning, "non-minimal-integer", at, [&] { return heapPath(heapOffset) + "." + field; },
+      Severity::Warning, rules::kNonMinimalInteger, at, [&] { return heapPath(heapOffset) + "." + field; },
       [&] {
         return std::string("the item's ") + (field[0] == 'l' ? "length " : "type count ") +
                std::to_string(v.value) + " takes " + std::to_string(v.length) + " bytes; a shorter form holds it";
@@ -122,17 +120,17 @@ std::size_t checkItem(ByteSpan map, std::size_t heapStart, CheckedItem& item, st
                       DiagnosticSink& sink) {
   const ItemHeader h = readItemHeader(map, heapStart, item.heapOffset);
   const std::uint32_t off = item.heapOffset;
-  const auto lengthPath = [&] { return heapPath(off) + ".length"; };
-  const auto countPath = [&] { return heapPath(off) + ".count"; };
+  const auto lengthPath = [&] { return itemLengthPath(off); };
+  const auto countPath = [&] { return itemCountPath(off); };
   switch (h.problem) {
     case ItemProblem::OffsetOutsideHeap:  // checkDirectory() kept only in-heap offsets
       return 0;
     case ItemProblem::InvalidLength:
-      sink.add(Severity::Error, "invalid-compressed-int", h.start, lengthPath,
+      sink.add(Severity::Error, rules::kInvalidCompressedInt, h.start, lengthPath,
                [&] { return "the item's length prefix: " + std::string(describe(h.intError)); });
       return 0;
     case ItemProblem::LengthOutsideHeap:
-      sink.add(Severity::Error, "item-length-outside-heap", h.start, lengthPath, [&] {
+      sink.add(Severity::Error, rules::kItemLengthOutsideHeap, h.start, lengthPath, [&] {
         return "the item's length " + std::to_string(h.length.value) + " runs " +
                std::to_string(h.countStart + h.length.value - map.size()) + " byte(s) past the heap's end";
       });
@@ -140,7 +138,7 @@ std::size_t checkItem(ByteSpan map, std::size_t heapStart, CheckedItem& item, st
       return 0;
     case ItemProblem::InvalidCount:
       reportNonMinimal(sink, h.start, off, "length", h.length);
-      sink.add(Severity::Error, "invalid-compressed-int", h.countStart, countPath, [&] {
+      sink.add(Severity::Error, rules::kInvalidCompressedInt, h.countStart, countPath, [&] {
         if (h.intError == CompressedIntError::Empty) {
           return std::string("the item's length is 0: no room for its type count");
         }
@@ -154,13 +152,13 @@ std::size_t checkItem(ByteSpan map, std::size_t heapStart, CheckedItem& item, st
   reportNonMinimal(sink, h.start, off, "length", h.length);
   reportNonMinimal(sink, h.countStart, off, "count", h.count);
   if (h.count.value == 0) {
-    sink.add(Severity::Error, "zero-type-count", h.countStart, countPath,
+    sink.add(Severity::Error, rules::kZeroTypeCount, h.countStart, countPath,
              [] { return std::string("the item's type count is 0; a dictionary has at least one type"); });
     return h.end;
   }
   // Every type takes at least one byte.
   if (h.count.value > h.end - h.typesStart) {
-    sink.add(Severity::Error, "type-count-exceeds-item", h.countStart, countPath, [&] {
+    sink.add(Severity::Error, rules::kTypeCountExceedsItem, h.countStart, countPath, [&] {
       return "the item's type count " + std::to_string(h.count.value) + " exceeds the " +
              std::to_string(h.end - h.typesStart) + " byte(s) left in the item";
     });
@@ -172,7 +170,7 @@ std::size_t checkItem(ByteSpan map, std::size_t heapStart, CheckedItem& item, st
 
 void reportGap(DiagnosticSink& sink, std::size_t heapStart, std::size_t from, std::size_t to) {
   sink.add(
-      Severity::Warning, "unreachable-heap-bytes", heapStart + from, [&] { return heapPath(from); },
+      Severity::Warning, rules::kUnreachableHeapBytes, heapStart + from, [&] { return heapPath(from); },
       [&] {
         return "heap bytes " + shortHex(from) + ".." + shortHex(to - 1) + " (" + std::to_string(to - from) +
                " byte(s)) belong to no item any entry references";
@@ -199,7 +197,7 @@ void checkItems(ByteSpan map, MapAnalysis& a, DiagnosticSink& sink) {
         const std::uint32_t other = furthestItem;
         const std::size_t otherEnd = furthestEnd;
         sink.add(
-            Severity::Warning, "overlapping-items", a.heapStart + item.heapOffset,
+            Severity::Warning, rules::kOverlappingItems, a.heapStart + item.heapOffset,
             [&] { return heapPath(item.heapOffset); },
             [&] {
               return "this item (heap " + shortHex(item.heapOffset) + ".." + shortHex(end - 1) +
@@ -262,7 +260,7 @@ void checkDuplicates(ByteSpan map, const MapAnalysis& a, DiagnosticSink& sink) {
     const CheckedItem& item = a.items[mine];
     const CheckedItem& other = a.items[theirs];
     sink.add(
-        Severity::Warning, "unshared-duplicate-items", a.heapStart + item.heapOffset,
+        Severity::Warning, rules::kUnsharedDuplicateItems, a.heapStart + item.heapOffset,
         [&] { return heapPath(item.heapOffset); },
         [&] {
           return "this item (directory[" + std::to_string(item.firstEntry) + "]'s) has the same " +
@@ -279,13 +277,13 @@ MapAnalysis analyzeMap(ByteSpan map, const CheckOptions& options, CheckReport& r
   MapAnalysis a;
   DiagnosticSink sink(report, options, wantFirstOfRule ? &a.firstOfRule : nullptr);
   if (map.size() < kHeaderSize) {
-    sink.add(Severity::Error, "stream-too-short", 0, [] { return std::string("header.count"); }, [&] {
+    sink.add(Severity::Error, rules::kStreamTooShort, 0, [] { return std::string(kHeaderCountPath); }, [&] {
       return "the map holds " + std::to_string(map.size()) + " byte(s); the header alone needs 4";
     });
   } else if (const Expected<MapView> view = MapView::open(map); !view) {
-    const std::uint32_t count = readU32(map, 0) & ~kSortedFlag;
-    sink.add(Severity::Error, "directory-truncated", 0, [] { return std::string("header.count"); }, [&] {
-      const std::uint64_t need = kHeaderSize + std::uint64_t{kDirectoryEntrySize} * count;
+    const std::uint32_t count = readU32(map, 0) & kEntryCountMask;
+    sink.add(Severity::Error, rules::kDirectoryTruncated, 0, [] { return std::string(kHeaderCountPath); }, [&] {
+      const std::uint64_t need = heapStartFor(count);
       return "the header claims " + std::to_string(count) + " entries, whose directory needs " +
              std::to_string(need) + " bytes, but the map holds only " + std::to_string(map.size());
     });

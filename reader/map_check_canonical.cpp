@@ -12,8 +12,9 @@
 #include <gdmap/reader/map_check.hpp>
 
 #include "map_check_analysis.hpp"
-#include "map_check_item.hpp"
 #include <gdmap/reader/map_view.hpp>
+#include <gdmap/schema/map_format.hpp>
+#include <gdmap/schema/rules.hpp>
 
 #include <algorithm>
 #include <string>
@@ -29,10 +30,11 @@ struct RuleMapping {
 };
 
 constexpr RuleMapping kMappings[] = {
-    {"non-minimal-integer", "canonical-non-minimal-integer", "the builder writes every compressed integer in its shortest form"},
-    {"overlapping-items", "canonical-overlap", "the builder never lets items overlap"},
-    {"unshared-duplicate-items", "canonical-duplicate-item", "the builder stores identical items once"},
-    {"unreachable-heap-bytes", "canonical-gap", "the builder leaves no gap or padding in the heap"},
+    {rules::kNonMinimalInteger, rules::kCanonicalNonMinimalInteger,
+     "the builder writes every compressed integer in its shortest form"},
+    {rules::kOverlappingItems, rules::kCanonicalOverlap, "the builder never lets items overlap"},
+    {rules::kUnsharedDuplicateItems, rules::kCanonicalDuplicateItem, "the builder stores identical items once"},
+    {rules::kUnreachableHeapBytes, rules::kCanonicalGap, "the builder leaves no gap or padding in the heap"},
 };
 
 Diagnostic reason(const Diagnostic& finding, const RuleMapping& m) {
@@ -50,7 +52,8 @@ void checkItemOrder(ByteSpan map, const detail::MapAnalysis& a, std::vector<Diag
   std::vector<bool> seen(a.items.size(), false);
   std::size_t next = 0;  // heap offset where the next newly referenced item belongs
   for (std::uint32_t i = 0; i < a.count; ++i) {
-    const std::uint32_t offset = detail::readU32(map, kHeaderSize + kDirectoryEntrySize * std::size_t{i} + 4);
+    const auto offsetAt = static_cast<std::size_t>(directoryOffsetOffset(i));
+    const std::uint32_t offset = readU32(map, offsetAt);
     const auto it = std::lower_bound(a.items.begin(), a.items.end(), offset,
                                      [](const detail::CheckedItem& item, std::uint32_t o) { return item.heapOffset < o; });
     const auto index = static_cast<std::size_t>(it - a.items.begin());
@@ -58,11 +61,11 @@ void checkItemOrder(ByteSpan map, const detail::MapAnalysis& a, std::vector<Diag
     if (offset != next) {
       Diagnostic d;
       d.severity = Severity::Warning;
-      d.rule = "canonical-item-order";
-      d.path = "directory[" + std::to_string(i) + "].offset";
-      d.offset = kHeaderSize + kDirectoryEntrySize * std::size_t{i} + 4;
-      d.message = "directory[" + std::to_string(i) + "] is the first to reference " + detail::heapPath(offset) +
-                  ", but the builder would place the next new item at " + detail::heapPath(next) +
+      d.rule = rules::kCanonicalItemOrder;
+      d.path = directoryOffsetPath(i);
+      d.offset = offsetAt;
+      d.message = "directory[" + std::to_string(i) + "] is the first to reference " + heapPath(offset) +
+                  ", but the builder would place the next new item at " + heapPath(next) +
                   " (items in order of first reference from the directory)";
       reasons.push_back(std::move(d));
       return;
@@ -89,7 +92,7 @@ CanonicalReport checkCanonical(ByteSpan map) {
     }
     Diagnostic d;
     if (first != nullptr) d = *first;
-    d.rule = "invalid-map";
+    d.rule = rules::kInvalidMap;
     d.message = "the map is not valid (" + std::to_string(report.errors) + " error(s); the first: " +
                 (first != nullptr ? first->message : std::string("?")) + ")";
     result.reasons.push_back(std::move(d));
@@ -101,7 +104,7 @@ CanonicalReport checkCanonical(ByteSpan map) {
     for (const RuleMapping& m : kMappings) {
       if (finding.rule != m.warning) continue;
       result.reasons.push_back(reason(finding, m));
-      if (m.canonical == "canonical-overlap" || m.canonical == "canonical-gap") tiled = false;
+      if (m.canonical == rules::kCanonicalOverlap || m.canonical == rules::kCanonicalGap) tiled = false;
     }
   }
   if (tiled) checkItemOrder(map, a, result.reasons);

@@ -4,20 +4,13 @@
 // exactly one way.
 #include <gdmap/reader/compressed_int.hpp>
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/map_format.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 namespace gdmap::detail {
-
-// Little-endian u32 at bytes[at..at+3], assembled byte by byte: no unaligned
-// load, no aliasing, the same result on any host. The caller has checked
-// that the four bytes exist.
-inline std::uint32_t readU32(ByteSpan bytes, std::size_t at) {
-  return std::uint32_t{bytes[at]} | std::uint32_t{bytes[at + 1]} << 8 | std::uint32_t{bytes[at + 2]} << 16 |
-         std::uint32_t{bytes[at + 3]} << 24;
-}
 
 // What stops an item's length prefix or type count from being read.
 enum class ItemProblem : std::uint8_t {
@@ -42,12 +35,5 @@ struct ItemHeader {
 // Reads the item at `heapOffset` (relative to the heap at `heapStart`) of
 // `map`. Never reads outside the heap, nor the count outside the item.
 ItemHeader readItemHeader(ByteSpan map, std::size_t heapStart, std::uint32_t heapOffset);
-
-// Offsets inside the heap appear in paths as "heap@0x1c": relative to the
-// heap's start, lowercase hex without leading zeros ("heap@0x0" for the
-// first byte), so the path reads the same as the offset a dump shows for the
-// item. Absolute byte offsets go in Diagnostic::offset instead.
-std::string shortHex(std::uint64_t value);
-std::string heapPath(std::uint64_t heapOffset);
 
 }  // namespace gdmap::detail

@@ -2,6 +2,9 @@
 
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/element_type.hpp>
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/map_format.hpp>
+#include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type.hpp>
 
 #include <algorithm>
@@ -106,7 +109,10 @@ class ArgumentScanner {
 
 std::string typePath(std::uint32_t heapOffset, std::uint32_t k, ByteSpan item, std::size_t typeStart,
                      std::size_t target) {
-  return heapPath(heapOffset) + ".type[" + std::to_string(k) + "]" + typeFieldPath(item, typeStart, target);
+  std::string path = heapPath(heapOffset);
+  appendTypeIndexPath(k, path);
+  path += typeFieldPath(item, typeStart, target);
+  return path;
 }
 
 }  // namespace
@@ -134,7 +140,7 @@ bool checkItemTypes(ByteSpan map, const ItemHeader& h, std::uint32_t heapOffset,
         retryBudget -= std::min(retryBudget, readTo > h.end ? readTo - h.end : 0);
         if (again) {
           sink.add(
-              Severity::Error, "item-length-mismatch", h.start, [&] { return heapPath(heapOffset) + ".length"; },
+              Severity::Error, rules::kItemLengthMismatch, h.start, [&] { return itemLengthPath(heapOffset); },
               [&] {
                 return "the item's length is " + std::to_string(h.length.value) + " but type[" + std::to_string(k) +
                        "] runs " + std::to_string(probe - h.end) + " byte(s) past the item's end";
@@ -143,15 +149,19 @@ bool checkItemTypes(ByteSpan map, const ItemHeader& h, std::uint32_t heapOffset,
         }
       }
       const std::size_t at = status.error().offset;
+      // The decoder's own rule when it names one (a specific type rule),
+      // else the general one.
+      const std::string_view rule = status.error().rule.empty() ? std::string_view(rules::kInvalidType)
+                                                                : std::string_view(status.error().rule);
       sink.add(
-          Severity::Error, "invalid-type", at, [&] { return typePath(heapOffset, k, item, typeStart, at); },
+          Severity::Error, rule, at, [&] { return typePath(heapOffset, k, item, typeStart, at); },
           [&] { return status.error().message; });
       return false;
     }
     if (notes.nonMinimalIntegers > 0) {
       const std::size_t at = notes.firstNonMinimalOffset;
       sink.add(
-          Severity::Warning, "non-minimal-integer", at, [&] { return typePath(heapOffset, k, item, typeStart, at); },
+          Severity::Warning, rules::kNonMinimalInteger, at, [&] { return typePath(heapOffset, k, item, typeStart, at); },
           [&] {
             return "type[" + std::to_string(k) + "] has " + std::to_string(notes.nonMinimalIntegers) +
                    " compressed integer(s) not in their shortest form (the first here)";
@@ -159,7 +169,7 @@ bool checkItemTypes(ByteSpan map, const ItemHeader& h, std::uint32_t heapOffset,
     }
     auto onUnusable = [&](std::size_t at, std::uint8_t e) {
       sink.add(
-          Severity::Warning, "unusable-generic-argument", at,
+          Severity::Warning, rules::kUnusableGenericArgument, at,
           [&] { return typePath(heapOffset, k, item, typeStart, at); },
           [&] {
             return std::string(unusableName(e)) + " cannot be a generic argument (in type[" + std::to_string(k) +
@@ -170,7 +180,7 @@ bool checkItemTypes(ByteSpan map, const ItemHeader& h, std::uint32_t heapOffset,
   }
   if (pos != h.end) {
     sink.add(
-        Severity::Error, "item-length-mismatch", h.start, [&] { return heapPath(heapOffset) + ".length"; },
+        Severity::Error, rules::kItemLengthMismatch, h.start, [&] { return itemLengthPath(heapOffset); },
         [&] {
           return "the item's length is " + std::to_string(h.length.value) + " but its " +
                  std::to_string(h.count.value) + " type(s) end " + std::to_string(h.end - pos) +

@@ -6,6 +6,7 @@
 #include "map_locate.hpp"
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/type_text.hpp>
 
 #include <algorithm>
@@ -20,11 +21,26 @@ std::string plural(std::size_t n, const char* what) {
   return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
 
+// Values are quoted with a cap, so a type of a million bytes costs a
+// message of a hundred: at most this many bytes of hex, characters of text.
+constexpr std::size_t kMaxQuotedBytes = 32;
+constexpr std::size_t kMaxQuotedText = 80;
+
+std::string cappedHex(ByteSpan bytes) {
+  if (bytes.size() <= kMaxQuotedBytes) return toHex(bytes);
+  return toHex(bytes.first(kMaxQuotedBytes)) + "... (" + std::to_string(bytes.size()) + " bytes)";
+}
+
+std::string cappedText(std::string text) {
+  if (text.size() <= kMaxQuotedText) return text;
+  text.resize(kMaxQuotedText);
+  return text + "...";
+}
+
 std::string entries(std::uint32_t n) { return std::to_string(n) + (n == 1 ? " entry" : " entries"); }
 
 std::string headerValue(std::uint32_t count) {
-  return hex32(count) + " (" + entries(count & 0x7FFFFFFFu) +
-         ((count & 0x80000000u) ? ", sorted)" : ", unsorted)");
+  return hex32(count) + " (" + entries(count & kEntryCountMask) + ((count & kSortedFlag) ? ", sorted)" : ", unsorted)");
 }
 
 // A compressed integer's bytes and value, or why it does not decode.
@@ -41,9 +57,9 @@ std::string integerValue(ByteSpan map, std::size_t at) {
 std::string typeValue(ByteSpan map, std::size_t at, std::size_t fallbackEnd) {
   std::size_t end = at;
   Expected<Type> type = decodeType(map, end);
-  if (type) return toHex(map.subspan(at, end - at)) + " (" + formatType(*type) + ")";
+  if (type) return cappedHex(map.subspan(at, end - at)) + " (" + cappedText(formatType(*type)) + ")";
   fallbackEnd = std::clamp(fallbackEnd, at + 1, map.size());
-  return toHex(map.subspan(at, fallbackEnd - at)) + " (does not decode: " + type.error().message + ")";
+  return cappedHex(map.subspan(at, fallbackEnd - at)) + " (does not decode: " + type.error().message + ")";
 }
 
 // The value of field `f` (located in the expected map) as `map` holds it.
@@ -51,11 +67,11 @@ std::string typeValue(ByteSpan map, std::size_t at, std::size_t fallbackEnd) {
 std::string fieldValue(ByteSpan map, const MapField& f) {
   switch (f.kind) {
     case MapFieldKind::Header:
-      if (map.size() >= 4) return headerValue(detail::readU32(map, 0));
+      if (map.size() >= kHeaderSize) return headerValue(readU32(map, 0));
       break;
     case MapFieldKind::DirectoryRva:
     case MapFieldKind::DirectoryOffset:
-      if (map.size() >= f.begin + 4) return hex32(detail::readU32(map, f.begin));
+      if (map.size() >= f.begin + 4) return hex32(readU32(map, f.begin));
       break;
     case MapFieldKind::ItemLength:
     case MapFieldKind::ItemCount:
@@ -66,7 +82,7 @@ std::string fieldValue(ByteSpan map, const MapField& f) {
       break;
   }
   const std::size_t end = std::clamp(f.end, f.begin, map.size());
-  return toHex(map.subspan(f.begin, end - f.begin));
+  return cappedHex(map.subspan(f.begin, end - f.begin));
 }
 
 }  // namespace

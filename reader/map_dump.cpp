@@ -6,11 +6,14 @@
 #include <gdmap/reader/map_check.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/map_format.hpp>
+#include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
 
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <unordered_set>
 
 namespace gdmap {
 namespace {
@@ -22,9 +25,11 @@ std::optional<Error> firstCheckError(ByteSpan map) {
   for (const Diagnostic& d : report.diagnostics) {
     if (d.severity != Severity::Error) continue;
     std::string message = d.path.empty() ? d.message : d.path + ": " + d.message;
-    return Error{d.offset == Diagnostic::npos ? 0 : d.offset, std::move(message)};
+    return Error{d.offset == Diagnostic::npos ? 0 : d.offset, std::move(message), d.rule};
   }
-  if (!report.valid) return Error{0, "the map is not valid"};
+  // Errors past the cap are counted, not kept: name the first kept one's
+  // absence honestly.
+  if (!report.valid) return Error{0, "the map is not valid", rules::kInvalidMap};
   return std::nullopt;
 }
 
@@ -116,13 +121,27 @@ Expected<DumpResult> describeMap(ByteSpan map) {
 
 namespace {
 
+// Messages quote types and bytes with a cap: a mismatch in a huge
+// instantiation costs a short message.
+constexpr std::size_t kMaxQuotedText = 120;
+constexpr std::size_t kMaxQuotedBytes = 32;
+
 std::string typesText(const std::vector<Type>& types) {
   std::string out = "[";
-  for (std::size_t i = 0; i < types.size(); ++i) {
+  for (std::size_t i = 0; i < types.size() && out.size() <= kMaxQuotedText; ++i) {
     if (i != 0) out += ", ";
     formatType(types[i], out);
   }
+  if (out.size() > kMaxQuotedText) {
+    out.resize(kMaxQuotedText);
+    return out + "...";
+  }
   return out + "]";
+}
+
+std::string bytesText(ByteSpan bytes) {
+  if (bytes.size() <= kMaxQuotedBytes) return toHex(bytes);
+  return toHex(bytes.first(kMaxQuotedBytes)) + "... (" + std::to_string(bytes.size()) + " bytes)";
 }
 
 // Whether the item holds the types of `inst` (compared as models, so a map
@@ -130,8 +149,10 @@ std::string typesText(const std::vector<Type>& types) {
 Status itemMatches(const ItemView& item, const InstantiationDescription& inst) {
   Expected<std::vector<Type>> types = decodeItemTypes(item);
   if (types && *types == inst.types) return Success{};
-  return Error{item.start, "types " + (types ? typesText(*types) : "that do not decode (" + types.error().message + ")") +
-                               " in the map, " + typesText(inst.types) + " in the description"};
+  return Error{item.start,
+               "types " + (types ? typesText(*types) : "that do not decode (" + types.error().message + ")") +
+                   " in the map, " + typesText(inst.types) + " in the description",
+               rules::kDescriptionMismatch};
 }
 
 }  // namespace
@@ -141,12 +162,16 @@ Status matchesDescription(ByteSpan map, const MapDescription& description) {
   if (!opened) return opened.error();
   const MapView& view = *opened;
   if (view.sorted() != description.sorted)
-    return Error{0, std::string("/sorted: the map is ") + (view.sorted() ? "sorted" : "unsorted") +
-                        ", the description says " + (description.sorted ? "sorted" : "unsorted")};
+    return Error{0,
+                 std::string("/sorted: the map is ") + (view.sorted() ? "sorted" : "unsorted") +
+                     ", the description says " + (description.sorted ? "sorted" : "unsorted"),
+                 rules::kDescriptionMismatch};
   const std::size_t n = description.dictionaries.size();
   if (view.size() != n)
-    return Error{0, "/dictionaries: the map holds " + std::to_string(view.size()) + " dictionaries, the description " +
-                        std::to_string(n)};
+    return Error{0,
+                 "/dictionaries: the map holds " + std::to_string(view.size()) + " dictionaries, the description " +
+                     std::to_string(n),
+                 rules::kDescriptionMismatch};
 
   // The order the builder writes: by RVA (stable) when sorted.
   std::vector<std::size_t> order(n);
@@ -156,21 +181,28 @@ Status matchesDescription(ByteSpan map, const MapDescription& description) {
       return description.dictionaries[a].rva < description.dictionaries[b].rva;
     });
 
-  // Many dictionaries share an instantiation: check each (instantiation,
-  // item) pair once, remembering the last item each matched.
-  constexpr std::uint64_t kNone = ~std::uint64_t{0};
-  std::vector<std::uint64_t> matchedAt(description.instantiations.size(), kNone);
+  // Many dictionaries share an instantiation, and a non-canonical map may
+  // hold copies of one item at several offsets, referenced in any order:
+  // each distinct (heap offset, instantiation) pair is compared once, so the
+  // work is the bytes of the distinct pairs, not dictionaries x item size.
+  std::unordered_set<std::uint64_t> matched;
+  matched.reserve(n);
   for (std::uint32_t i = 0; i < n; ++i) {
     const DictionaryDescription& dict = description.dictionaries[order[i]];
     // Built only for a message: the loop runs once per dictionary.
     const auto pointer = [&] { return dictionaryPointer(order[i]); };
     const DirectoryEntry e = view.entry(i);
-    const std::size_t at = kHeaderSize + kDirectoryEntrySize * i;
+    const auto at = static_cast<std::size_t>(directoryEntryOffset(i));
     if (e.rva != dict.rva)
-      return Error{at, pointer() + ": RVA " + hex32(dict.rva) + ", but directory[" + std::to_string(i) + "] has " +
-                           hex32(e.rva)};
+      return Error{at,
+                   pointer() + ": RVA " + hex32(dict.rva) + ", but directory[" + std::to_string(i) + "] has " +
+                       hex32(e.rva),
+                   rules::kDescriptionMismatch};
     if (dict.instantiation >= description.instantiations.size())
-      return Error{at, pointer() + ": instantiation index " + std::to_string(dict.instantiation) + " is out of range"};
+      return Error{at,
+                   pointer() + ": instantiation index " + std::to_string(dict.instantiation) + " is out of range",
+                   rules::kUndefinedInstantiation};
+    if (!matched.insert(std::uint64_t{e.offset} << 32 ^ dict.instantiation).second) continue;
     const InstantiationDescription& inst = description.instantiations[dict.instantiation];
     if (inst.raw) {
       // Raw bytes need not carry a truthful length: compare them in place.
@@ -178,15 +210,16 @@ Status matchesDescription(ByteSpan map, const MapDescription& description) {
       const ByteSpan raw = *inst.raw;
       if (start > map.size() || map.size() - start < raw.size() ||
           !std::equal(raw.begin(), raw.end(), map.begin() + static_cast<std::ptrdiff_t>(start)))
-        return Error{start, pointer() + ": the map's item at heap offset " + hex32(e.offset) +
-                                " is not the raw bytes " + toHex(raw)};
+        return Error{start,
+                     pointer() + ": the map's item at heap offset " + hex32(e.offset) + " is not the raw bytes " +
+                         bytesText(raw),
+                     rules::kDescriptionMismatch};
       continue;
     }
-    if (matchedAt[dict.instantiation] == e.offset) continue;
     Expected<ItemView> item = view.item(e.offset);
-    if (!item) return Error{item.error().offset, pointer() + ": " + item.error().message};
-    if (Status s = itemMatches(*item, inst); !s) return Error{s.error().offset, pointer() + ": " + s.error().message};
-    matchedAt[dict.instantiation] = e.offset;
+    if (!item) return Error{item.error().offset, pointer() + ": " + item.error().message, item.error().rule};
+    if (Status s = itemMatches(*item, inst); !s)
+      return Error{s.error().offset, pointer() + ": " + s.error().message, s.error().rule};
   }
   return Success{};
 }

@@ -4,29 +4,13 @@
 
 #include <gdmap/reader/compressed_int.hpp>
 #include <gdmap/reader/type_decoder.hpp>
+#include <gdmap/schema/map_format.hpp>
 
 #include <algorithm>
 
 namespace gdmap::detail {
 
-std::uint32_t readU32(ByteSpan bytes, std::size_t at) {
-  return std::uint32_t{bytes[at]} | std::uint32_t{bytes[at + 1]} << 8 | std::uint32_t{bytes[at + 2]} << 16 |
-         std::uint32_t{bytes[at + 3]} << 24;
-}
-
 namespace {
-
-// "heap@0x1c": heap offsets in paths as map_check writes them, lowercase,
-// no padding.
-std::string heapName(std::uint64_t heapOffset) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string digits;
-  do {
-    digits.insert(digits.begin(), kDigits[heapOffset & 0xF]);
-    heapOffset >>= 4;
-  } while (heapOffset != 0);
-  return "heap@0x" + digits;
-}
 
 // The bytes a compressed integer at `at` claims (1, 2 or 4 by its lead
 // byte; 1 for an invalid lead), clipped to `limit`.
@@ -62,9 +46,9 @@ void locateInItem(ByteSpan map, std::size_t start, std::size_t itemEnd, std::siz
     const bool ok = static_cast<bool>(skipType(item, at));
     const std::size_t typeEnd = ok ? at : itemEnd;
     if (offset < typeEnd) {
-      f = {MapFieldKind::ItemType, f.item,
-           ".type[" + std::to_string(k) + "]" + typeFieldPath(item, typeStart, offset), typeStart, typeEnd,
-           f.referencedBy};
+      std::string inner = typeIndexPath(k);
+      inner += typeFieldPath(item, typeStart, offset);
+      f = {MapFieldKind::ItemType, f.item, std::move(inner), typeStart, typeEnd, f.referencedBy};
       return;
     }
     if (!ok) break;
@@ -81,20 +65,20 @@ MapField locateMapField(ByteSpan map, std::size_t offset) {
     f.begin = f.end = map.size();
     return f;
   }
-  if (offset < 4) {
+  if (offset < kHeaderSize) {
     f.kind = MapFieldKind::Header;
-    f.inner = "header.count";
-    f.end = std::min<std::size_t>(4, map.size());
+    f.inner = kHeaderCountPath;
+    f.end = std::min(kHeaderSize, map.size());
     return f;
   }
-  const std::uint64_t count = readU32(map, 0) & 0x7FFFFFFFu;
-  const std::uint64_t heapStart = 4 + 8 * count;
+  const std::uint64_t count = readU32(map, 0) & kEntryCountMask;
+  const std::uint64_t heapStart = heapStartFor(count);
   if (offset < heapStart) {
-    const std::size_t index = (offset - 4) / 8;
-    const bool isRva = (offset - 4) % 8 < 4;
+    const std::size_t index = (offset - kHeaderSize) / kDirectoryEntrySize;
+    const bool isRva = (offset - kHeaderSize) % kDirectoryEntrySize < 4;
     f.kind = isRva ? MapFieldKind::DirectoryRva : MapFieldKind::DirectoryOffset;
-    f.inner = "directory[" + std::to_string(index) + (isRva ? "].rva" : "].offset");
-    f.begin = 4 + 8 * index + (isRva ? 0 : 4);
+    f.inner = isRva ? directoryRvaPath(index) : directoryOffsetPath(index);
+    f.begin = static_cast<std::size_t>(isRva ? directoryRvaOffset(index) : directoryOffsetOffset(index));
     f.end = std::min(f.begin + 4, map.size());
     return f;
   }
@@ -103,7 +87,7 @@ MapField locateMapField(ByteSpan map, std::size_t offset) {
   std::size_t bestStart = 0, bestEnd = 0;
   std::optional<std::uint32_t> bestEntry;
   for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint64_t start = heapStart + readU32(map, 8 + 8 * std::size_t{i});
+    const std::uint64_t start = heapStart + readU32(map, static_cast<std::size_t>(directoryOffsetOffset(i)));
     if (start > offset || (bestEntry && start <= bestStart)) continue;
     DecodedUInt length;
     std::size_t end;
@@ -119,13 +103,13 @@ MapField locateMapField(ByteSpan map, std::size_t offset) {
   const std::size_t heapOffset = offset - heapStart;
   if (!bestEntry) {
     f.kind = MapFieldKind::Unreachable;
-    f.item = heapName(heapOffset);
+    f.item = heapPath(heapOffset);
     f.inner = " (unreachable)";
     f.begin = offset;
     f.end = offset + 1;
     return f;
   }
-  f.item = heapName(bestStart - heapStart);
+  f.item = heapPath(bestStart - heapStart);
   f.referencedBy = bestEntry;
   locateInItem(map, bestStart, bestEnd, offset, f);
   return f;

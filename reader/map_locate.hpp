@@ -37,6 +37,4 @@ struct MapField {
 // (overlapping) items, the item that starts closest before it wins.
 MapField locateMapField(ByteSpan map, std::size_t offset);
 
-std::uint32_t readU32(ByteSpan bytes, std::size_t at);  // little-endian; at + 4 <= size
-
 }  // namespace gdmap::detail

@@ -1,8 +1,8 @@
 #pragma once
 // The three policies SignatureWalker runs with: build a Type, only check,
 // and find the field path of one byte.
-#include "signature_walker.hpp"
 #include <gdmap/schema/type.hpp>
+#include "signature_walker.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,7 +3,15 @@
 // augments in FORMAT.md §2) over untrusted bytes. It checks every rule and
 // reports what it reads to a sink policy, so that decoding (build a model),
 // skipping (check only, no allocation) and naming the field at an offset all
-// share one grammar. The sinks live in signature_sinks.hpp.
+// share one grammar. The sinks live in signature_sinks.hpp. Every count and
+// the depth are checked against gdmap::Limits, and counts against the bytes
+// left, before the walk loops or recurses on them; every error names its
+// rule (rules.hpp).
+//
+// It keeps its own position over the span rather than a ByteCursor: each
+// read must report its field to the sink before the value is checked, and a
+// failed compressed integer maps to one of two rules by its kind, which the
+// cursor's one-rule-per-read interface would need wrapping for anyway.
 //
 // A sink provides:
 //   using Node = ...;                        what one Type is built into
@@ -30,6 +38,8 @@
 #include <gdmap/schema/element_type.hpp>
 #include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/limits.hpp>
+#include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type.hpp>
 
 #include <cstddef>
@@ -72,7 +82,6 @@ constexpr bool isIndexed(SignatureField f) {
 // The path text of a field, without the index: ".shape.rank".
 const char* fieldName(SignatureField f);
 
-
 template <typename Sink>
 class SignatureWalker {
  public:
@@ -88,8 +97,8 @@ class SignatureWalker {
   const Error& error() const { return error_; }
 
  private:
-  bool fail(std::size_t at, std::string message) {
-    error_ = Error{at, std::move(message)};
+  bool fail(std::size_t at, std::string message, const char* rule) {
+    error_ = Error{at, std::move(message), rule};
     return false;
   }
 
@@ -115,7 +124,10 @@ class SignatureWalker {
     const CompressedIntError e = decode(bytes_.subspan(pos_), decoded);
     if (e != CompressedIntError::None) {
       sink_.field(f, index, at, at + 1);
-      return fail(at, std::string(fieldLabel(f)) + ": " + std::string(describe(e)));
+      // A lead byte announcing more bytes than remain is a cut signature;
+      // 111xxxxx is no integer at all.
+      return fail(at, std::string(fieldLabel(f)) + ": " + std::string(describe(e)),
+                  e == CompressedIntError::InvalidLead ? rules::kInvalidCompressedInt : rules::kTruncatedSignature);
     }
     pos_ += decoded.length;
     sink_.field(f, index, at, pos_);
@@ -125,15 +137,25 @@ class SignatureWalker {
   }
 
   // A count of items that each take at least one byte, `reserved` more
-  // bytes being needed after them: checked before anything loops on it.
-  bool readCount(SignatureField f, const char* what, std::size_t reserved, std::uint32_t& count) {
+  // bytes being needed after them: checked against its limit and the bytes
+  // left before anything loops on it.
+  bool readCount(SignatureField f, const char* what, unsigned limit, std::size_t reserved, std::uint32_t& count) {
     const std::size_t at = pos_;
     if (!readUInt(f, 0, count)) return false;
-    if (count > left() || left() - count < reserved) {
-      return fail(at, std::string(what) + " " + std::to_string(count) + " is more than the " +
-                          std::to_string(left()) + " bytes left can hold");
+    if (count > limit) {
+      return fail(
+          at, std::string(what) + " " + std::to_string(count) + " is more than the limit of " + std::to_string(limit),
+          rules::kCountTooLarge);
     }
-    return true;
+    return fitsBytesLeft(at, what, count, reserved);
+  }
+
+  bool fitsBytesLeft(std::size_t at, const char* what, std::uint32_t count, std::size_t reserved) {
+    if (count <= left() && left() - count >= reserved) return true;
+    return fail(at,
+                std::string(what) + " " + std::to_string(count) + " is more than the " + std::to_string(left()) +
+                    " bytes left can hold",
+                rules::kCountExceedsBytes);
   }
 
   // TypeDefOrRefOrSpecEncoded (II.23.2.8).
@@ -143,9 +165,13 @@ class SignatureWalker {
     if (!readUInt(f, 0, coded)) return false;
     const std::uint32_t tag = coded & 3u;
     const std::uint32_t row = coded >> 2;
-    if (tag == 3) return fail(at, "token tag 3 is not TypeDef (0), TypeRef (1) or TypeSpec (2)");
-    if (tag == 2 && !allowTypeSpec) return fail(at, "TypeSpec after CLASS/VALUETYPE: only a TypeDef or TypeRef may follow");
-    if (row > 0x00FFFFFFu) return fail(at, "token row " + std::to_string(row) + " does not fit in 24 bits");
+    if (tag == 3) return fail(at, "token tag 3 is not TypeDef (0), TypeRef (1) or TypeSpec (2)", rules::kInvalidToken);
+    if (tag == 2 && !allowTypeSpec) {
+      return fail(at, "TypeSpec after CLASS/VALUETYPE: only a TypeDef or TypeRef may follow", rules::kInvalidToken);
+    }
+    if (row > 0x00FFFFFFu) {
+      return fail(at, "token row " + std::to_string(row) + " does not fit in 24 bits", rules::kInvalidToken);
+    }
     static constexpr std::uint32_t kTables[3] = {0x02, 0x01, 0x1B};
     token = Token{kTables[tag] << 24 | row};
     return true;
@@ -163,9 +189,11 @@ class SignatureWalker {
   bool readType(Node& out, unsigned depth) {
     const std::size_t begin = pos_;
     sink_.typeAt(begin);
-    if (left() == 0) return fail(begin, "truncated: expected a type, found the end of the data");
-    if (depth > kMaxTypeDepth) {
-      return fail(begin, "types nest deeper than the limit of " + std::to_string(kMaxTypeDepth));
+    if (left() == 0)
+      return fail(begin, "truncated: expected a type, found the end of the data", rules::kTruncatedSignature);
+    if (depth > Limits::maxTypeDepth) {
+      return fail(begin, "types nest deeper than the limit of " + std::to_string(Limits::maxTypeDepth),
+                  rules::kTypeNestingTooDeep);
     }
     const std::uint8_t code = bytes_[pos_++];
     const auto element = static_cast<ElementType>(code);
@@ -177,9 +205,7 @@ class SignatureWalker {
       case ElementType::Ptr:
       case ElementType::ByRef:
       case ElementType::SzArray:
-      case ElementType::Pinned:
-        sink_.element(out, element);
-        return readSubtype(SignatureField::Inner, 0, out, depth);
+      case ElementType::Pinned: sink_.element(out, element); return readSubtype(SignatureField::Inner, 0, out, depth);
       case ElementType::CModReqd:
       case ElementType::CModOpt: {
         sink_.element(out, element);
@@ -204,19 +230,14 @@ class SignatureWalker {
         sink_.number(out, index);
         return true;
       }
-      case ElementType::Array:
-        sink_.element(out, element);
-        return readArray(out, depth);
-      case ElementType::GenericInst:
-        sink_.element(out, element);
-        return readGenericInstance(out, depth);
-      case ElementType::FnPtr:
-        sink_.element(out, element);
-        return readFunctionPointer(out, depth);
+      case ElementType::Array: sink_.element(out, element); return readArray(out, depth);
+      case ElementType::GenericInst: sink_.element(out, element); return readGenericInstance(out, depth);
+      case ElementType::FnPtr: sink_.element(out, element); return readFunctionPointer(out, depth);
       case ElementType::Sentinel:
-        return fail(begin, "SENTINEL (0x41) may only stand in a FNPTR parameter list");
+        return fail(begin, "SENTINEL (0x41) may only stand in a FNPTR parameter list", rules::kInvalidSentinel);
       default:
-        return fail(begin, "element type " + hex8(code) + " is not valid in a type signature");
+        return fail(begin, "element type " + hex8(code) + " is not valid in a type signature",
+                    rules::kUnknownElementType);
     }
   }
 
@@ -226,20 +247,25 @@ class SignatureWalker {
     const std::size_t rankAt = pos_;
     std::uint32_t rank = 0;
     if (!readUInt(SignatureField::Rank, 0, rank)) return false;
-    if (rank == 0) return fail(rankAt, "array rank must be at least 1");
+    if (rank == 0) return fail(rankAt, "array rank must be at least 1", rules::kInvalidArrayShape);
+    if (rank > Limits::maxArrayRank) {
+      return fail(
+          rankAt,
+          "array rank " + std::to_string(rank) + " is above the limit of " + std::to_string(Limits::maxArrayRank),
+          rules::kArrayRankTooLarge);
+    }
     sink_.rank(out, rank);
 
+    // Rank is at most Limits::maxArrayRank, so both counts below are too.
     const std::size_t sizeCountAt = pos_;
     std::uint32_t sizeCount = 0;
     if (!readUInt(SignatureField::SizeCount, 0, sizeCount)) return false;
     if (sizeCount > rank) {
-      return fail(sizeCountAt, std::to_string(sizeCount) + " sizes for an array of rank " + std::to_string(rank));
+      return fail(sizeCountAt, std::to_string(sizeCount) + " sizes for an array of rank " + std::to_string(rank),
+                  rules::kInvalidArrayShape);
     }
     // The sizes, then at least the lower-bound count.
-    if (sizeCount > left() || left() - sizeCount < 1) {
-      return fail(sizeCountAt, "array size count " + std::to_string(sizeCount) + " is more than the " +
-                                   std::to_string(left()) + " bytes left can hold");
-    }
+    if (!fitsBytesLeft(sizeCountAt, "array size count", sizeCount, 1)) return false;
     for (std::uint32_t i = 0; i < sizeCount; ++i) {
       std::uint32_t size = 0;
       if (!readUInt(SignatureField::Sizes, i, size)) return false;
@@ -251,12 +277,10 @@ class SignatureWalker {
     if (!readUInt(SignatureField::LowerBoundCount, 0, boundCount)) return false;
     if (boundCount > rank) {
       return fail(boundCountAt,
-                  std::to_string(boundCount) + " lower bounds for an array of rank " + std::to_string(rank));
+                  std::to_string(boundCount) + " lower bounds for an array of rank " + std::to_string(rank),
+                  rules::kInvalidArrayShape);
     }
-    if (boundCount > left()) {
-      return fail(boundCountAt, "array lower bound count " + std::to_string(boundCount) + " is more than the " +
-                                    std::to_string(left()) + " bytes left can hold");
-    }
+    if (!fitsBytesLeft(boundCountAt, "array lower bound count", boundCount, 0)) return false;
     for (std::uint32_t i = 0; i < boundCount; ++i) {
       std::int32_t bound = 0;
       if (!readInt(SignatureField::LowerBounds, i, bound)) return false;
@@ -268,12 +292,16 @@ class SignatureWalker {
   // GENERICINST (CLASS | VALUETYPE) TypeDefOrRefEncoded GenArgCount Type+.
   bool readGenericInstance(Node& out, unsigned depth) {
     const std::size_t headAt = pos_;
-    if (left() == 0) return fail(headAt, "truncated: GENERICINST needs CLASS or VALUETYPE, found the end of the data");
+    if (left() == 0) {
+      return fail(headAt, "truncated: GENERICINST needs CLASS or VALUETYPE, found the end of the data",
+                  rules::kTruncatedSignature);
+    }
     const std::uint8_t head = bytes_[pos_++];
     sink_.field(SignatureField::GenericType, 0, headAt, pos_);
     if (head != static_cast<std::uint8_t>(ElementType::Class) &&
         head != static_cast<std::uint8_t>(ElementType::ValueType)) {
-      return fail(headAt, "GENERICINST must be followed by CLASS (0x12) or VALUETYPE (0x11), found " + hex8(head));
+      return fail(headAt, "GENERICINST must be followed by CLASS (0x12) or VALUETYPE (0x11), found " + hex8(head),
+                  rules::kInvalidGenericInstance);
     }
     sink_.valueTypeHead(out, head == static_cast<std::uint8_t>(ElementType::ValueType));
     Token token;
@@ -282,8 +310,12 @@ class SignatureWalker {
 
     const std::size_t countAt = pos_;
     std::uint32_t count = 0;
-    if (!readCount(SignatureField::ArgumentCount, "GENERICINST argument count", 0, count)) return false;
-    if (count == 0) return fail(countAt, "GENERICINST needs at least one type argument");
+    if (!readCount(SignatureField::ArgumentCount, "GENERICINST argument count", Limits::maxGenericArguments, 0,
+                   count)) {
+      return false;
+    }
+    if (count == 0)
+      return fail(countAt, "GENERICINST needs at least one type argument", rules::kInvalidGenericInstance);
     for (std::uint32_t i = 0; i < count; ++i) {
       if (!readSubtype(SignatureField::Arguments, i, out, depth)) return false;
     }
@@ -294,12 +326,17 @@ class SignatureWalker {
   // [GenParamCount], ParamCount, RetType, Param* with at most one SENTINEL.
   bool readFunctionPointer(Node& out, unsigned depth) {
     const std::size_t conventionAt = pos_;
-    if (left() == 0) return fail(conventionAt, "truncated: FNPTR needs a calling convention, found the end of the data");
+    if (left() == 0) {
+      return fail(conventionAt, "truncated: FNPTR needs a calling convention, found the end of the data",
+                  rules::kTruncatedSignature);
+    }
     const std::uint8_t convention = bytes_[pos_++];
     sink_.field(SignatureField::CallingConvention, 0, conventionAt, pos_);
     if (!callconv::isValid(convention)) {
-      return fail(conventionAt, "calling convention " + hex8(convention) +
-                                    " is invalid: its kind (low nibble) must be 0-5 or 9 and bit 0x80 must be clear");
+      return fail(conventionAt,
+                  "calling convention " + hex8(convention) +
+                      " is invalid: its kind (low nibble) must be 0-5 or 9 and bit 0x80 must be clear",
+                  rules::kInvalidCallingConvention);
     }
     sink_.callingConvention(out, convention);
     if (convention & callconv::kGeneric) {
@@ -309,27 +346,33 @@ class SignatureWalker {
     }
     std::uint32_t parameterCount = 0;
     // The return type needs a byte besides the parameters.
-    if (!readCount(SignatureField::ParameterCount, "FNPTR parameter count", 1, parameterCount)) return false;
+    if (!readCount(SignatureField::ParameterCount, "FNPTR parameter count", Limits::maxFunctionPointerParameters, 1,
+                   parameterCount)) {
+      return false;
+    }
     if (!readSubtype(SignatureField::Return, 0, out, depth)) return false;
 
+    // A sentinel may stand before any parameter (no type starts with 0x41,
+    // so there it is always this list's). After the last parameter only a
+    // vararg signature that has none yet takes it, as its trailing sentinel
+    // (ilasm writes `1B 05 01 08 08 41`); any other leaves the 0x41 to the
+    // enclosing parameter list. takesFollowingSentinel (type.hpp) is the
+    // same rule seen from the encoder, which rejects models that would
+    // read back otherwise.
+    const bool mayEndWithSentinel = callconv::isVarArg(convention);
     bool sawSentinel = false;
     for (std::uint32_t i = 0; i <= parameterCount; ++i) {
-      // A sentinel may stand before any parameter or after the last one
-      // (ilasm writes `1B 05 01 08 08 41`). So a 0x41 right after a nested
-      // FNPTR's last parameter is seen first by that nested FNPTR: it takes
-      // it as its trailing sentinel or, holding one already, rejects it. The
-      // encoder rejects the models that would need another reading.
-      if (atSentinel()) {
+      const bool last = i == parameterCount;
+      if (atSentinel() && (!last || (mayEndWithSentinel && !sawSentinel))) {
         const std::size_t sentinelAt = pos_++;
         sink_.field(SignatureField::Sentinel, 0, sentinelAt, pos_);
-        if (sawSentinel) return fail(sentinelAt, kTwoSentinels);
+        if (sawSentinel) return fail(sentinelAt, kTwoSentinels, rules::kInvalidSentinel);
         sawSentinel = true;
         sink_.sentinel(out, i);
-        // After the last parameter a second 0x41 is left to the enclosing
-        // list, if any; before a parameter it can only be a second one.
-        if (i < parameterCount && atSentinel()) {
+        // Before a parameter a second 0x41 can only be a second sentinel.
+        if (!last && atSentinel()) {
           sink_.field(SignatureField::Sentinel, 0, pos_, pos_ + 1);
-          return fail(pos_, kTwoSentinels);
+          return fail(pos_, kTwoSentinels, rules::kInvalidSentinel);
         }
       }
       if (i == parameterCount) break;
@@ -340,9 +383,7 @@ class SignatureWalker {
 
   static constexpr const char* kTwoSentinels = "a FNPTR parameter list may hold only one SENTINEL (0x41)";
 
-  bool atSentinel() const {
-    return left() > 0 && bytes_[pos_] == static_cast<std::uint8_t>(ElementType::Sentinel);
-  }
+  bool atSentinel() const { return left() > 0 && bytes_[pos_] == static_cast<std::uint8_t>(ElementType::Sentinel); }
 
   // The message prefix for a malformed integer: the field it was meant to be.
   static const char* fieldLabel(SignatureField f) { return fieldName(f) + 1; }

@@ -29,6 +29,8 @@
 // Paths concatenate: ".arguments[1].inner.shape.lowerBounds[0]".
 #include <gdmap/reader/type_decoder.hpp>
 
+#include <gdmap/schema/rules.hpp>
+
 #include "signature_sinks.hpp"
 #include "signature_walker.hpp"
 
@@ -62,8 +64,16 @@ const char* fieldName(SignatureField f) {
 
 }  // namespace signature
 
+namespace {
+
+Error pastTheEnd(std::size_t offset) {
+  return Error{offset, "truncated: expected a type, found the end of the data", rules::kTruncatedSignature};
+}
+
+}  // namespace
+
 Expected<Type> decodeType(ByteSpan bytes, std::size_t& offset, TypeDecodeNotes* notes) {
-  if (offset > bytes.size()) return Error{offset, "truncated: expected a type, found the end of the data"};
+  if (offset > bytes.size()) return pastTheEnd(offset);
   signature::ModelBuilder builder;
   signature::SignatureWalker<signature::ModelBuilder> walker(bytes, offset, notes, builder);
   Type type;
@@ -73,7 +83,7 @@ Expected<Type> decodeType(ByteSpan bytes, std::size_t& offset, TypeDecodeNotes* 
 }
 
 Status skipType(ByteSpan bytes, std::size_t& offset, TypeDecodeNotes* notes) {
-  if (offset > bytes.size()) return Error{offset, "truncated: expected a type, found the end of the data"};
+  if (offset > bytes.size()) return pastTheEnd(offset);
   signature::Checker checker;
   signature::SignatureWalker<signature::Checker> walker(bytes, offset, notes, checker);
   signature::Checker::Node node;
@@ -87,7 +97,8 @@ Expected<Type> decodeTypeBlob(ByteSpan bytes) {
   Expected<Type> type = decodeType(bytes, offset);
   if (!type) return type;
   if (offset != bytes.size()) {
-    return Error{offset, std::to_string(bytes.size() - offset) + " bytes after the end of the type"};
+    return Error{offset, std::to_string(bytes.size() - offset) + " bytes after the end of the type",
+                 rules::kBytesAfterType};
   }
   return type;
 }

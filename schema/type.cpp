@@ -84,4 +84,31 @@ Type Type::functionPointer(FunctionPointerInfo info, Type returnType, std::vecto
   return t;
 }
 
+bool takesFollowingSentinel(const Type& type) {
+  // Walk down the types whose bytes end with their last operand's bytes.
+  const Type* t = &type;
+  for (;;) {
+    switch (t->element) {
+      case ElementType::Ptr:
+      case ElementType::ByRef:
+      case ElementType::SzArray:
+      case ElementType::Pinned:
+      case ElementType::CModReqd:
+      case ElementType::CModOpt:
+      case ElementType::GenericInst: break;
+      case ElementType::FnPtr: {
+        const FunctionPointerInfo& m = t->method;
+        if (callconv::isVarArg(m.callingConvention) && !m.sentinel) return true;
+        // A trailing SENTINEL is its last byte; otherwise the last parameter
+        // (or the return type, with none) ends it.
+        if (!t->operands.empty() && m.sentinel == t->operands.size() - 1) return false;
+        break;
+      }
+      default: return false;  // ends with a token, a number or an array shape
+    }
+    if (t->operands.empty()) return false;
+    t = &t->operands.back();
+  }
+}
+
 }  // namespace gdmap

@@ -5,6 +5,9 @@
 // something the parser rejects, rather than crashing.
 #include <gdmap/schema/type_text.hpp>
 
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/limits.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -12,24 +15,12 @@
 namespace gdmap {
 namespace {
 
-void appendToken(Token token, std::string& out) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  char text[10] = {'0', 'x'};
-  for (int i = 0; i < 8; ++i) text[2 + i] = kDigits[(token.value >> (28 - 4 * i)) & 0xF];
-  out.append(text, sizeof text);
-}
+void appendToken(Token token, std::string& out) { appendHex32(token.value, out); }
 
 void appendNumber(std::int64_t value, std::string& out) {
   char text[24];
   const auto result = std::to_chars(text, text + sizeof text, value);
   out.append(text, result.ptr);
-}
-
-void appendHexByte(std::uint8_t value, std::string& out) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  out += "0x";
-  out += kDigits[value >> 4];
-  out += kDigits[value & 0x0F];
 }
 
 void printType(const Type& type, std::string& out);
@@ -39,16 +30,11 @@ void printOperand(const Type& type, std::size_t index, std::string& out) {
   else out += "<missing type>";
 }
 
-// The CLR's maximum array rank. Above it no array can exist, so ILAsm
-// compatibility is moot and the printer ends the shape with `rank(N)`.
-constexpr std::uint32_t kMaxCommaRank = 32;
-
 // Per dimension: `lo...hi`, `lo...`, `size` or nothing; rank 1 with neither
-// is `...` so that it differs from `[]` (SZARRAY). Above rank 32 only the
-// described dimensions print, then `rank(N)`: ILAsm's N - 1 commas would let
-// an 8-byte signature of rank 0x1FFFFFFF print as 512 MB, while every
-// described dimension costs at least a byte of signature, so this way the
-// text stays linear in the signature's length.
+// is `...` so that it differs from `[]` (SZARRAY). No type within
+// Limits::maxArrayRank has a larger rank; a model above it (which nothing
+// encodes) prints only its described dimensions, then `rank(N)`, so that
+// even rank 0x1FFFFFFF prints in a few bytes rather than 512 MB of commas.
 void printShape(const ArrayShape& shape, std::string& out) {
   out += '[';
   if (shape.rank == 1 && shape.sizes.empty() && shape.lowerBounds.empty()) out += "...";
@@ -67,7 +53,7 @@ void printShape(const ArrayShape& shape, std::string& out) {
       appendNumber(shape.sizes[i], out);
     }
   }
-  if (shape.rank > kMaxCommaRank) {
+  if (shape.rank > Limits::maxArrayRank) {
     if (described > 0) out += ',';
     out += "rank(";
     appendNumber(shape.rank, out);
@@ -90,7 +76,7 @@ void printCallingConvention(const FunctionPointerInfo& info, std::string& out) {
   }
   if (!callconv::isValid(c)) {
     out += "callconv(";
-    appendHexByte(c, out);
+    appendHex8(c, out);
     out += ") ";
     return;
   }
@@ -146,9 +132,7 @@ void printType(const Type& type, std::string& out) {
       out += type.element == ElementType::Var ? "!" : "!!";
       appendNumber(type.number, out);
       return;
-    case ElementType::FnPtr:
-      printFunctionPointer(type, out);
-      return;
+    case ElementType::FnPtr: printFunctionPointer(type, out); return;
     // Postfix forms: the operand first, then the operator.
     case ElementType::Ptr:
       printOperand(type, 0, out);
@@ -177,15 +161,14 @@ void printType(const Type& type, std::string& out) {
       appendToken(type.token, out);
       out += ')';
       return;
-    default:
-      break;
+    default: break;
   }
   const std::string_view name = primitiveName(type.element);
   if (!name.empty()) {
     out += name;
   } else {
     out += "<element type ";
-    appendHexByte(static_cast<std::uint8_t>(type.element), out);
+    appendHex8(static_cast<std::uint8_t>(type.element), out);
     out += '>';
   }
 }

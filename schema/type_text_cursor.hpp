@@ -4,6 +4,8 @@
 // The parser works on characters rather than a token stream so that `>>`
 // closes two generic levels and `0...4` splits into number, `...`, number
 // without any special cases.
+#include <gdmap/schema/hex.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -12,18 +14,10 @@
 
 namespace gdmap::type_text {
 
-inline bool isSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
+inline bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
 inline bool isWordStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 inline bool isWordChar(char c) { return isWordStart(c) || isDigit(c); }
-inline int hexDigitValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // Joins the pieces of a message into one string. Messages are built with
 // this rather than `"literal" + std::string&&`: g++ 12 at -O2 inlines that
@@ -83,15 +77,6 @@ class TextCursor {
     if (peekWord() != word) return false;
     pos_ += word.size();
     return true;
-  }
-
-  // Consumes the characters `c` that directly follow the read position (no
-  // white space skipped) and returns how many: lets the parser take the
-  // empty dimensions of `[,,,,]` in bulk, which matters for absurd ranks.
-  std::size_t skipRun(char c) {
-    const std::size_t start = pos_;
-    while (pos_ < text_.size() && text_[pos_] == c) ++pos_;
-    return pos_ - start;
   }
 
   // Whether the character after the next one (white space skipped on both

@@ -5,10 +5,19 @@
 // loop applies: `int32` followed by 50,000 `*` must neither recurse 50,000
 // times nor build a 50,000-deep model. Nesting is counted while parsing
 // (ancestors known so far + height of the subtree built so far) and stops at
-// kMaxTypeDepth, so recursion and the model stay within that bound.
+// Limits::maxTypeDepth, so recursion and the model stay within that bound.
+// The other Limits (rank, argument and parameter counts) are checked before
+// the dimension, argument or parameter that would break them is read, so
+// the parser accepts exactly what the encoder accepts, and a hostile text
+// costs at most the limit, not its own length, in one shape or list.
+//
+// Every error carries a rule id: `type-text-syntax` for text that is not the
+// grammar, the rule the encoder would break otherwise (rules.hpp).
 #include <gdmap/schema/type_text.hpp>
 
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/limits.hpp>
+#include <gdmap/schema/rules.hpp>
 #include "type_text_cursor.hpp"
 
 #include <algorithm>
@@ -23,7 +32,7 @@ using type_text::concat;
 using type_text::NumberRead;
 using type_text::TextCursor;
 
-constexpr std::uint32_t kMaxCompressed = 0x1FFFFFFF;
+constexpr std::uint32_t kMaxCompressed = 0x1FFFFFFF;  // a compressed integer's largest value
 // Signed compressed integers (lower bounds) hold -2^28 ... 2^28-1.
 constexpr std::int64_t kMinLowerBound = -(std::int64_t{1} << 28);
 constexpr std::int64_t kMaxLowerBound = (std::int64_t{1} << 28) - 1;
@@ -35,12 +44,14 @@ struct PrimitiveWord {
 
 // The one-word primitives; `native ...` and `unsigned ...` are handled apart.
 constexpr PrimitiveWord kPrimitiveWords[] = {
-    {"void", ElementType::Void},       {"bool", ElementType::Boolean},   {"char", ElementType::Char},
-    {"int8", ElementType::I1},         {"uint8", ElementType::U1},       {"int16", ElementType::I2},
-    {"uint16", ElementType::U2},       {"int32", ElementType::I4},       {"uint32", ElementType::U4},
-    {"int64", ElementType::I8},        {"uint64", ElementType::U8},      {"float32", ElementType::R4},
-    {"float64", ElementType::R8},      {"string", ElementType::String},  {"object", ElementType::Object},
-    {"typedref", ElementType::TypedByRef},
+    {"void", ElementType::Void},     {"bool", ElementType::Boolean},
+    {"char", ElementType::Char},     {"int8", ElementType::I1},
+    {"uint8", ElementType::U1},      {"int16", ElementType::I2},
+    {"uint16", ElementType::U2},     {"int32", ElementType::I4},
+    {"uint32", ElementType::U4},     {"int64", ElementType::I8},
+    {"uint64", ElementType::U8},     {"float32", ElementType::R4},
+    {"float64", ElementType::R8},    {"string", ElementType::String},
+    {"object", ElementType::Object}, {"typedref", ElementType::TypedByRef},
 };
 
 class TypeParser {
@@ -53,7 +64,7 @@ class TypeParser {
     if (!parseType(0, type, height)) return std::move(error_);
     if (!cur_.atEnd()) {
       const std::size_t at = cur_.offset();
-      return Error{at, concat({"unexpected text after the type, found ", cur_.describeNext()})};
+      return Error{at, concat({"unexpected text after the type, found ", cur_.describeNext()}), rules::kTypeTextSyntax};
     }
     return type;
   }
@@ -63,7 +74,7 @@ class TypeParser {
   // number of nodes already known to enclose it; `height` receives the depth
   // of the subtree built here.
   bool parseType(unsigned ancestors, Type& out, unsigned& height) {
-    if (ancestors >= kMaxTypeDepth) return depthError(cur_.offset());
+    if (ancestors >= Limits::maxTypeDepth) return depthError(cur_.offset());
     if (!parseBase(ancestors, out, height)) return false;
     return parsePostfix(ancestors, out, height);
   }
@@ -104,8 +115,7 @@ class TypeParser {
       else if (cur_.tryWord("int16")) out = Type::primitive(ElementType::U2);
       else if (cur_.tryWord("int32")) out = Type::primitive(ElementType::U4);
       else if (cur_.tryWord("int64")) out = Type::primitive(ElementType::U8);
-      else
-        return failFound(cur_.offset(), "expected 'int8', 'int16', 'int32' or 'int64' after 'unsigned'");
+      else return failFound(cur_.offset(), "expected 'int8', 'int16', 'int32' or 'int64' after 'unsigned'");
       return true;
     }
     if (word == "method") {
@@ -124,9 +134,8 @@ class TypeParser {
         return failFound(at, concat({"expected a generic parameter number after '",
                                      element == ElementType::MVar ? "!!" : "!", "'"}));
       case NumberRead::TooLarge:
-        return fail(at, "generic parameter number is larger than 536870911 (0x1FFFFFFF)");
-      case NumberRead::Ok:
-        break;
+        return fail(at, "generic parameter number is larger than 536870911 (0x1FFFFFFF)", rules::kValueOutOfRange);
+      case NumberRead::Ok: break;
     }
     out = element == ElementType::MVar ? Type::methodVariable(static_cast<std::uint32_t>(n))
                                        : Type::typeVariable(static_cast<std::uint32_t>(n));
@@ -140,18 +149,27 @@ class TypeParser {
     Token token;
     if (!parseToken(token)) return false;
     if (token.table() == static_cast<std::uint8_t>(TokenTable::TypeSpec)) {
-      return fail(tokenAt, std::string("a TypeSpec token (table 0x1B) cannot follow '") +
-                               (valueType ? "valuetype" : "class") +
-                               "': only TypeDef (0x02) and TypeRef (0x01) name a class or value type; "
-                               "TypeSpec is allowed only in modreq/modopt");
+      return fail(tokenAt,
+                  concat({"a TypeSpec token (table 0x1B) cannot follow '", valueType ? "valuetype" : "class",
+                          "': only TypeDef (0x02) and TypeRef (0x01) name a class or value type; "
+                          "TypeSpec is allowed only in modreq/modopt"}),
+                  rules::kInvalidToken);
     }
     if (!cur_.tryChar('<')) {
       out = valueType ? Type::valueType(token) : Type::classType(token);
       return true;
     }
     out = Type::genericInstance(valueType, token, {});
-    if (cur_.peek() == '>') return fail(cur_.offset(), "a generic instantiation needs at least one type argument");
+    if (cur_.peek() == '>') {
+      return fail(cur_.offset(), "a generic instantiation needs at least one type argument",
+                  rules::kInvalidGenericInstance);
+    }
     for (;;) {
+      if (out.operands.size() == Limits::maxGenericArguments) {
+        return fail(cur_.offset(),
+                    concat({"more type arguments than the limit of ", std::to_string(Limits::maxGenericArguments)}),
+                    rules::kCountTooLarge);
+      }
       Type argument;
       unsigned argumentHeight = 0;
       if (!parseType(ancestors + 1, argument, argumentHeight)) return false;
@@ -173,8 +191,9 @@ class TypeParser {
     if (table != static_cast<std::uint8_t>(TokenTable::TypeRef) &&
         table != static_cast<std::uint8_t>(TokenTable::TypeDef) &&
         table != static_cast<std::uint8_t>(TokenTable::TypeSpec)) {
-      return fail(at, concat({"token table ", hex8(table),
-                              " is not TypeRef (0x01), TypeDef (0x02) or TypeSpec (0x1B)"}));
+      return fail(at,
+                  concat({"token table ", hex8(table), " is not TypeRef (0x01), TypeDef (0x02) or TypeSpec (0x1B)"}),
+                  rules::kInvalidToken);
     }
     return true;
   }
@@ -195,21 +214,48 @@ class TypeParser {
       return failFound(cur_.offset(), "expected '(' to open the function pointer's parameters");
     }
     if (cur_.tryChar(')')) return true;
+    std::size_t sentinelAt = 0;
     for (;;) {
       const std::size_t at = cur_.offset();
       if (cur_.tryString("...")) {
-        if (out.method.sentinel) return fail(at, "a parameter list holds at most one sentinel '...'");
+        if (out.method.sentinel) {
+          return fail(at, "a parameter list holds at most one sentinel '...'", rules::kInvalidSentinel);
+        }
+        // operands.back() is the parameter before it, or the return type.
+        if (takesFollowingSentinel(out.operands.back())) {
+          return fail(at,
+                      "this '...' right after a vararg function pointer that has none of its own would be "
+                      "read back as that function pointer's (write it there, or give that one its own)",
+                      rules::kInvalidSentinel);
+        }
         out.method.sentinel = static_cast<std::uint32_t>(out.operands.size() - 1);
+        sentinelAt = at;
       } else {
+        if (out.operands.size() - 1 == Limits::maxFunctionPointerParameters) {
+          return fail(
+              at, concat({"more parameters than the limit of ", std::to_string(Limits::maxFunctionPointerParameters)}),
+              rules::kCountTooLarge);
+        }
         Type parameter;
         if (!parseType(ancestors + 1, parameter, partHeight)) return false;
         height = std::max(height, partHeight + 1);
         out.operands.push_back(std::move(parameter));
       }
       if (cur_.tryChar(',')) continue;
-      if (cur_.tryChar(')')) return true;
+      if (cur_.tryChar(')')) return trailingSentinelFits(out, sentinelAt);
       return failFound(cur_.offset(), "expected ',' or ')' after a parameter");
     }
+  }
+
+  // A '...' with nothing after it belongs to a vararg signature only: after
+  // the last parameter of any other, a 0x41 is the enclosing list's.
+  bool trailingSentinelFits(const Type& fnptr, std::size_t sentinelAt) {
+    const FunctionPointerInfo& m = fnptr.method;
+    if (!m.sentinel || *m.sentinel != fnptr.operands.size() - 1 || callconv::isVarArg(m.callingConvention)) {
+      return true;
+    }
+    return fail(sentinelAt, "a '...' with nothing after it is allowed only in a vararg signature ('method vararg ...')",
+                rules::kInvalidSentinel);
   }
 
   // [instance] [explicit] [generic(N)] (in any order, each once), then the
@@ -224,7 +270,10 @@ class TypeParser {
       else if (word == "explicit") flag = callconv::kExplicitThis;
       else if (word == "generic") flag = callconv::kGeneric;
       else break;
-      if (flags & flag) return fail(at, concat({"'", word, "' appears twice in the calling convention"}));
+      if (flags & flag) {
+        return fail(at, concat({"'", word, "' appears twice in the calling convention"}),
+                    rules::kInvalidCallingConvention);
+      }
       flags |= flag;
       cur_.tryWord(word);
       if (flag == callconv::kGeneric && !parseGenericCount(info)) return false;
@@ -251,12 +300,10 @@ class TypeParser {
     const std::size_t at = cur_.offset();
     std::uint64_t n = 0;
     switch (cur_.readDecimal(kMaxCompressed, n)) {
-      case NumberRead::Absent:
-        return failFound(at, "expected the number of generic parameters in 'generic(N)'");
+      case NumberRead::Absent: return failFound(at, "expected the number of generic parameters in 'generic(N)'");
       case NumberRead::TooLarge:
-        return fail(at, "generic parameter count is larger than 536870911 (0x1FFFFFFF)");
-      case NumberRead::Ok:
-        break;
+        return fail(at, "generic parameter count is larger than 536870911 (0x1FFFFFFF)", rules::kValueOutOfRange);
+      case NumberRead::Ok: break;
     }
     info.genericParameterCount = static_cast<std::uint32_t>(n);
     if (!cur_.tryChar(')')) return failFound(cur_.offset(), "expected ')' after 'generic(N'");
@@ -283,7 +330,7 @@ class TypeParser {
         else if (word == "pinned") wrapper = ElementType::Pinned;
         else return true;
       }
-      if (ancestors + height + 1 > kMaxTypeDepth) return depthError(at);
+      if (ancestors + height + 1 > Limits::maxTypeDepth) return depthError(at);
 
       Type wrapped;
       switch (wrapper) {
@@ -328,23 +375,18 @@ class TypeParser {
 
   // After `[` (and not `[]`): comma-separated entries up to `]`. Each is a
   // dimension (empty, `...`, `size`, `lo...` or `lo...hi`), except that the
-  // last may be `rank(N)`.
+  // last may be `rank(N)`. The comma that would open dimension
+  // Limits::maxArrayRank + 1 is an error, so `[` and 200 million commas
+  // cost 32 commas' work, and sizes and lower bounds never outgrow it.
   bool parseArrayShape(ArrayShape& shape) {
     shape.rank = 0;
     for (;;) {
       if (cur_.tryWord("rank")) return parseRankEntry(shape);
-      const std::uint32_t dimension = shape.rank;
-      if (dimension >= kMaxCompressed) return fail(cur_.offset(), "array rank is larger than 536870911 (0x1FFFFFFF)");
-      if (!parseDimension(dimension, shape)) return false;
+      if (!parseDimension(shape.rank, shape)) return false;
       ++shape.rank;
+      const std::size_t commaAt = cur_.offset();
       if (cur_.tryChar(',')) {
-        // Commas right after this one close empty dimensions: take them in
-        // bulk, so `[` and 500 million commas is one pass, not 500 million
-        // trips through this loop.
-        const std::size_t at = cur_.offset();
-        const std::size_t empty = cur_.skipRun(',');
-        if (empty > kMaxCompressed - shape.rank) return fail(at, "array rank is larger than 536870911 (0x1FFFFFFF)");
-        shape.rank += static_cast<std::uint32_t>(empty);
+        if (shape.rank == Limits::maxArrayRank) return rankError(commaAt);
         continue;
       }
       if (cur_.tryChar(']')) return true;
@@ -352,30 +394,34 @@ class TypeParser {
     }
   }
 
+  bool rankError(std::size_t at) {
+    return fail(at, concat({"array rank is above the limit of ", std::to_string(Limits::maxArrayRank)}),
+                rules::kArrayRankTooLarge);
+  }
+
   // After `rank`, the gdmap extension that ends a shape: `(N)` makes the
   // rank N, the dimensions written before it being the first of those N
-  // (the rest have neither size nor lower bound). The printer uses it above
-  // rank 32 so that a hostile 8-byte signature does not print as 512 MB of
-  // commas; the parser takes it for any N so that every rank has one form.
+  // (the rest have neither size nor lower bound). Earlier versions printed
+  // it above rank 32; it is still read (up to the rank limit) so that texts
+  // written then parse, and so that every rank has one more spelling.
   bool parseRankEntry(ArrayShape& shape) {
     if (!cur_.tryChar('(')) return failFound(cur_.offset(), "expected '(' after 'rank'");
     const std::size_t at = cur_.offset();
     std::uint64_t n = 0;
-    switch (cur_.readDecimal(kMaxCompressed, n)) {
-      case NumberRead::Absent:
-        return failFound(at, "expected the array rank in 'rank(N)'");
-      case NumberRead::TooLarge:
-        return fail(at, "array rank is larger than 536870911 (0x1FFFFFFF)");
-      case NumberRead::Ok:
-        break;
+    switch (cur_.readDecimal(Limits::maxArrayRank, n)) {
+      case NumberRead::Absent: return failFound(at, "expected the array rank in 'rank(N)'");
+      case NumberRead::TooLarge: return rankError(at);
+      case NumberRead::Ok: break;
     }
     // `[5,6,rank(1)]` cannot be: the sizes would describe more dimensions
     // than the array has, which the bytes cannot say either.
     if (n < shape.rank) {
-      return fail(at, concat({"rank(N) must be at least the number of dimensions written before it (",
-                              std::to_string(shape.rank), "), found ", std::to_string(n)}));
+      return fail(at,
+                  concat({"rank(N) must be at least the number of dimensions written before it (",
+                          std::to_string(shape.rank), "), found ", std::to_string(n)}),
+                  rules::kInvalidArrayShape);
     }
-    if (n == 0) return fail(at, "array rank in 'rank(N)' must be at least 1");
+    if (n == 0) return fail(at, "array rank in 'rank(N)' must be at least 1", rules::kInvalidArrayShape);
     if (!cur_.tryChar(')')) return failFound(cur_.offset(), "expected ')' after 'rank(N'");
     if (!cur_.tryChar(']')) {
       return failFound(cur_.offset(), "expected ']' after 'rank(N)', which must be the last entry of an array shape");
@@ -389,43 +435,43 @@ class TypeParser {
     if (cur_.tryString("...")) return true;  // neither bound nor size, spelled out
     std::int64_t first = 0;
     switch (cur_.readSigned(std::uint64_t{1} << 40, first)) {
-      case NumberRead::Absent:
-        return true;  // empty: neither bound nor size
-      case NumberRead::TooLarge:
-        return fail(at, "array bound is out of range");
-      case NumberRead::Ok:
-        break;
+      case NumberRead::Absent: return true;  // empty: neither bound nor size
+      case NumberRead::TooLarge: return fail(at, "array bound is out of range", rules::kValueOutOfRange);
+      case NumberRead::Ok: break;
     }
     if (!cur_.tryString("...")) {  // a size alone
       if (first < 0 || first > kMaxCompressed) {
-        return fail(at, concat({"array size ", std::to_string(first), " is outside 0 ... 536870911 (0x1FFFFFFF)"}));
+        return fail(at, concat({"array size ", std::to_string(first), " is outside 0 ... 536870911 (0x1FFFFFFF)"}),
+                    rules::kValueOutOfRange);
       }
       addSize(dimension, static_cast<std::uint32_t>(first), shape);
       return true;
     }
     if (first < kMinLowerBound || first > kMaxLowerBound) {
-      return fail(at, concat({"array lower bound ", std::to_string(first), " is outside -268435456 ... 268435455"}));
+      return fail(at, concat({"array lower bound ", std::to_string(first), " is outside -268435456 ... 268435455"}),
+                  rules::kValueOutOfRange);
     }
     shape.lowerBounds.resize(dimension, 0);  // earlier dimensions get the implicit 0
     shape.lowerBounds.push_back(static_cast<std::int32_t>(first));
     const std::size_t highAt = cur_.offset();
     std::int64_t high = 0;
     switch (cur_.readSigned(std::uint64_t{1} << 40, high)) {
-      case NumberRead::Absent:
-        return true;  // `lo...`: lower bound only
-      case NumberRead::TooLarge:
-        return fail(highAt, "array upper bound is out of range");
-      case NumberRead::Ok:
-        break;
+      case NumberRead::Absent: return true;  // `lo...`: lower bound only
+      case NumberRead::TooLarge: return fail(highAt, "array upper bound is out of range", rules::kValueOutOfRange);
+      case NumberRead::Ok: break;
     }
     if (high < first - 1) {
-      return fail(highAt, concat({"array upper bound ", std::to_string(high), " is below the lower bound ",
-                                  std::to_string(first), " minus 1"}));
+      return fail(highAt,
+                  concat({"array upper bound ", std::to_string(high), " is below the lower bound ",
+                          std::to_string(first), " minus 1"}),
+                  rules::kInvalidArrayShape);
     }
     const std::int64_t size = high - first + 1;
     if (size > kMaxCompressed) {
-      return fail(highAt, concat({"array dimension ", std::to_string(first), "...", std::to_string(high),
-                                  " holds more than 536870911 (0x1FFFFFFF) elements"}));
+      return fail(highAt,
+                  concat({"array dimension ", std::to_string(first), "...", std::to_string(high),
+                          " holds more than 536870911 (0x1FFFFFFF) elements"}),
+                  rules::kValueOutOfRange);
     }
     addSize(dimension, static_cast<std::uint32_t>(size), shape);
     return true;
@@ -443,16 +489,19 @@ class TypeParser {
   }
 
   bool depthError(std::size_t at) {
-    return fail(at, concat({"type nesting is deeper than the limit of ", std::to_string(kMaxTypeDepth), " levels"}));
+    return fail(at,
+                concat({"type nesting is deeper than the limit of ", std::to_string(Limits::maxTypeDepth), " levels"}),
+                rules::kTypeNestingTooDeep);
   }
 
-  // "WHAT, found NEXT": `what` was expected where the text has something else.
+  // "WHAT, found NEXT": `what` was expected where the text has something
+  // else, a syntax error.
   bool failFound(std::size_t at, std::string_view what) {
-    return fail(at, concat({what, ", found ", cur_.describeNext()}));
+    return fail(at, concat({what, ", found ", cur_.describeNext()}), rules::kTypeTextSyntax);
   }
 
-  bool fail(std::size_t at, std::string message) {
-    error_ = Error{at, std::move(message)};
+  bool fail(std::size_t at, std::string message, const char* rule) {
+    error_ = Error{at, std::move(message), rule};
     return false;
   }
 

@@ -4,9 +4,7 @@ namespace gdmap {
 
 std::size_t encodeCompressedUInt(std::uint32_t value, std::uint8_t* out) {
   switch (compressedUIntSize(value)) {
-    case 1:
-      out[0] = static_cast<std::uint8_t>(value);
-      return 1;
+    case 1: out[0] = static_cast<std::uint8_t>(value); return 1;
     case 2:
       out[0] = static_cast<std::uint8_t>(0x80 | (value >> 8));
       out[1] = static_cast<std::uint8_t>(value);
@@ -17,8 +15,7 @@ std::size_t encodeCompressedUInt(std::uint32_t value, std::uint8_t* out) {
       out[2] = static_cast<std::uint8_t>(value >> 8);
       out[3] = static_cast<std::uint8_t>(value);
       return 4;
-    default:
-      return 0;
+    default: return 0;
   }
 }
 

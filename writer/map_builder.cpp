@@ -3,6 +3,7 @@
 #include <gdmap/writer/map_builder.hpp>
 
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
 #include "map_layout.hpp"
 #include <gdmap/writer/type_encoder.hpp>
 
@@ -12,6 +13,12 @@
 #include <vector>
 
 namespace gdmap {
+namespace {
+
+// The encoder's rule for a type that does not encode, or the umbrella one.
+std::string ruleOf(const Error& e) { return e.rule.empty() ? std::string(rules::kInvalidType) : e.rule; }
+
+}  // namespace
 
 struct MapBuilder::State {
   bool sorted = true;
@@ -31,12 +38,12 @@ void MapBuilder::reserve(std::size_t dictionaries, std::size_t heapBytes) {
 }
 
 Status MapBuilder::add(std::uint32_t rva, std::span<const Type> types) {
-  if (types.empty()) return Error{0, "an instantiation needs at least one type"};
+  if (types.empty()) return Error{0, "an instantiation needs at least one type", rules::kEmptyTypes};
   Bytes& scratch = state_->scratch;
   scratch.clear();
   for (std::size_t i = 0; i < types.size(); ++i) {
     if (Status s = encodeType(types[i], scratch); !s)
-      return Error{0, "type[" + std::to_string(i) + "]: " + s.error().message};
+      return Error{0, "type[" + std::to_string(i) + "]: " + s.error().message, ruleOf(s.error())};
   }
   return addEncoded(rva, static_cast<std::uint32_t>(std::min<std::size_t>(types.size(), 0xFFFFFFFFu)), scratch);
 }
@@ -49,9 +56,11 @@ Status MapBuilder::addEncoded(std::uint32_t rva, std::uint32_t typeCount, ByteSp
   return Success{};
 }
 
-void MapBuilder::addRaw(std::uint32_t rva, ByteSpan itemBytes) {
+Status MapBuilder::addRaw(std::uint32_t rva, ByteSpan itemBytes) {
+  if (Status s = detail::checkRawItem(itemBytes); !s) return s;
   const std::uint32_t item = state_->items.internRaw(itemBytes);
   state_->entries.push_back({rva, item});
+  return Success{};
 }
 
 std::size_t MapBuilder::size() const { return state_->entries.size(); }
@@ -94,14 +103,18 @@ std::string typePointer(const MapDescription& d, std::size_t j, std::size_t i) {
 Expected<std::uint32_t> internInstantiation(const MapDescription& d, std::size_t j, detail::ItemStore& items,
                                             Bytes& scratch) {
   const InstantiationDescription& inst = d.instantiations[j];
-  if (inst.raw) return items.internRaw(*inst.raw);
+  if (inst.raw) {
+    if (Status s = detail::checkRawItem(*inst.raw); !s)
+      return Error{0, definitionPointer(d, j) + ": " + s.error().message, s.error().rule};
+    return items.internRaw(*inst.raw);
+  }
   scratch.clear();
   for (std::size_t i = 0; i < inst.types.size(); ++i) {
     if (Status s = encodeType(inst.types[i], scratch); !s)
-      return Error{0, typePointer(d, j, i) + ": " + s.error().message};
+      return Error{0, typePointer(d, j, i) + ": " + s.error().message, ruleOf(s.error())};
   }
   Expected<std::uint32_t> length = detail::itemLength(inst.types.size(), scratch.size());
-  if (!length) return Error{0, definitionPointer(d, j) + ": " + length.error().message};
+  if (!length) return Error{0, definitionPointer(d, j) + ": " + length.error().message, length.error().rule};
   return items.internTyped(*length, static_cast<std::uint32_t>(inst.types.size()), scratch);
 }
 
@@ -123,8 +136,10 @@ Expected<Bytes> buildMap(const MapDescription& description) {
   for (std::size_t i = 0; i < description.dictionaries.size(); ++i) {
     const DictionaryDescription& dict = description.dictionaries[i];
     if (dict.instantiation >= itemOf.size())
-      return Error{0, dictionaryPointer(i) + ": instantiation index " +
-                          std::to_string(dict.instantiation) + " is out of range"};
+      return Error{0,
+                   dictionaryPointer(i) + ": instantiation index " + std::to_string(dict.instantiation) +
+                       " is out of range",
+                   rules::kUndefinedInstantiation};
     entries.push_back({dict.rva, itemOf[dict.instantiation]});
   }
 
@@ -132,7 +147,6 @@ Expected<Bytes> buildMap(const MapDescription& description) {
       description.sorted, entries, items, [&](std::size_t first, std::size_t second, std::uint32_t rva) {
         return dictionaryPointer(second) + ": duplicate RVA " + hex32(rva) + ", also at " + dictionaryPointer(first);
       });
-  if (!map) return Error{0, map.error().message};
   return map;
 }
 

@@ -1,6 +1,7 @@
 // layoutMap(): (RVA, item) pairs -> the canonical bytes of FORMAT.md §1, in
 // O(n log n) (one sort of packed keys) and one output allocation.
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
 #include <gdmap/writer/compressed_int.hpp>
 #include "map_layout.hpp"
 
@@ -11,37 +12,43 @@
 namespace gdmap::detail {
 namespace {
 
-void putU32(std::uint8_t* out, std::uint32_t v) {
-  out[0] = static_cast<std::uint8_t>(v);
-  out[1] = static_cast<std::uint8_t>(v >> 8);
-  out[2] = static_cast<std::uint8_t>(v >> 16);
-  out[3] = static_cast<std::uint8_t>(v >> 24);
-}
-
 constexpr std::uint64_t kUnplaced = std::numeric_limits<std::uint64_t>::max();
 
 }  // namespace
 
 Status checkEntryCount(std::uint64_t entries) {
   if (entries > kMaxDirectoryEntries)
-    return Error{0, std::to_string(entries) + " dictionaries: a map holds at most 2^31 - 1 (the header's count has 31 bits)"};
+    return Error{0, std::to_string(entries) + " dictionaries: a map holds at most 2^31 - 1 (the header's count has 31 bits)",
+                 rules::kTooManyDictionaries};
   return Success{};
 }
 
 Status checkHeapOffset(std::uint64_t heapOffset) {
   if (heapOffset > kMaxHeapOffset)
-    return Error{0, "heap offset " + std::to_string(heapOffset) +
-                        " does not fit in a directory entry's 32 bits: the heap is too large"};
+    return Error{0,
+                 "heap offset " + std::to_string(heapOffset) +
+                     " does not fit in a directory entry's 32 bits: the heap is too large",
+                 rules::kHeapTooLarge};
+  return Success{};
+}
+
+Status checkRawItem(ByteSpan item) {
+  if (item.size() < kMinItemSize)
+    return Error{0,
+                 "a raw item needs at least one byte, its length prefix: an empty one would share its heap offset "
+                 "with the next item and silently take its content",
+                 rules::kEmptyRawItem};
   return Success{};
 }
 
 Expected<std::uint32_t> itemLength(std::uint64_t typeCount, std::uint64_t typeBytes) {
-  if (typeCount == 0) return Error{0, "an instantiation needs at least one type"};
+  if (typeCount == 0) return Error{0, "an instantiation needs at least one type", rules::kEmptyTypes};
   if (typeCount > kMaxCompressedUInt)
-    return Error{0, std::to_string(typeCount) + " types: the type count is at most 0x1FFFFFFF"};
+    return Error{0, std::to_string(typeCount) + " types: the type count is at most 0x1FFFFFFF", rules::kItemTooLarge};
   const std::uint64_t length = compressedUIntSize(static_cast<std::uint32_t>(typeCount)) + typeBytes;
   if (length > kMaxItemLength)
-    return Error{0, "item length " + std::to_string(length) + " exceeds the largest compressed length 0x1FFFFFFF"};
+    return Error{0, "item length " + std::to_string(length) + " exceeds the largest compressed length 0x1FFFFFFF",
+                 rules::kItemTooLarge};
   return static_cast<std::uint32_t>(length);
 }
 
@@ -68,8 +75,7 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
       repeated = static_cast<std::uint32_t>(keys[groupStart]);
     }
   }
-  if (repeat != n)
-    return Error{0, duplicateMessage(repeated, repeat, entries[repeat].rva)};
+  if (repeat != n) return Error{0, duplicateMessage(repeated, repeat, entries[repeat].rva), rules::kDuplicateRva};
 
   auto entryAt = [&](std::size_t position) -> const LayoutEntry& {
     return sorted ? entries[static_cast<std::uint32_t>(keys[position])] : entries[position];
@@ -89,13 +95,13 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
     heapSize += items.item(item).size();
   }
 
-  const std::size_t heapStart = 4 + 8 * n;
+  const auto heapStart = static_cast<std::size_t>(heapStartFor(n));
   Bytes out(heapStart + heapSize);
-  putU32(out.data(), static_cast<std::uint32_t>(n) | (sorted ? 0x80000000u : 0u));
+  writeU32(out.data(), static_cast<std::uint32_t>(n) | (sorted ? kSortedFlag : 0u));
   for (std::size_t p = 0; p < n; ++p) {
     const LayoutEntry& e = entryAt(p);
-    putU32(out.data() + 4 + 8 * p, e.rva);
-    putU32(out.data() + 8 + 8 * p, static_cast<std::uint32_t>(placed[e.item]));
+    writeU32(out.data() + directoryRvaOffset(p), e.rva);
+    writeU32(out.data() + directoryOffsetOffset(p), static_cast<std::uint32_t>(placed[e.item]));
   }
   std::uint8_t* heap = out.data() + heapStart;
   for (std::uint32_t item : heapOrder) {

@@ -5,6 +5,7 @@
 // canonical bytes of FORMAT.md §1.
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
+#include <gdmap/schema/map_format.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -15,15 +16,15 @@
 
 namespace gdmap::detail {
 
-// The format's limits, as numbers the checks below compare against.
-inline constexpr std::uint64_t kMaxDirectoryEntries = 0x7FFFFFFF;  // N has 31 bits
-inline constexpr std::uint64_t kMaxHeapOffset = 0xFFFFFFFF;        // a u32
-inline constexpr std::uint32_t kMaxItemLength = 0x1FFFFFFF;        // a compressed uint
-
 // N dictionaries fit in the 31 bits of the header's count.
 Status checkEntryCount(std::uint64_t entries);
 // An item can start at this heap offset (the directory stores it as a u32).
 Status checkHeapOffset(std::uint64_t heapOffset);
+// A raw item is at least one byte: an empty one has no offset of its own
+// (the directory would point at whatever item follows it). Only emptiness
+// is refused: a raw item may carry a wrong or truncated length prefix on
+// purpose (fixtures of malformed maps).
+Status checkRawItem(ByteSpan item);
 // L, the length prefix of an item of `typeCount` types taking `typeBytes`
 // bytes: errors when T is 0 or too large, or when L has no compressed form.
 Expected<std::uint32_t> itemLength(std::uint64_t typeCount, std::uint64_t typeBytes);
@@ -35,7 +36,8 @@ class ItemStore {
   // An item made of compressed L, compressed T, then `types` (L and T as
   // itemLength() computed them).
   std::uint32_t internTyped(std::uint32_t length, std::uint32_t typeCount, ByteSpan types);
-  // An item given verbatim, length prefix included.
+  // An item given verbatim, length prefix included: at least one byte
+  // (checkRawItem()), or it would share its offset with the next item.
   std::uint32_t internRaw(ByteSpan item);
 
   ByteSpan item(std::uint32_t index) const {

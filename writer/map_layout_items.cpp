@@ -53,6 +53,7 @@ std::uint32_t ItemStore::internTyped(std::uint32_t length, std::uint32_t typeCou
 }
 
 std::uint32_t ItemStore::internRaw(ByteSpan item) {
+  assert(!item.empty());  // checkRawItem() first: an empty item has no offset of its own
   const std::size_t begin = arena_.size();
   arena_.insert(arena_.end(), item.begin(), item.end());
   return commit(begin);

@@ -4,6 +4,7 @@
 // whose outputs differ between standard libraries), so a seed gives the same
 // types with every compiler and library.
 #include <gdmap/schema/element_type.hpp>
+#include <gdmap/schema/limits.hpp>
 #include <gdmap/schema/type.hpp>
 
 #include <array>
@@ -50,8 +51,8 @@ class RandomTypeGenerator {
   // A signed compressed integer spread over the three forms, negative as
   // often as not, often at a boundary.
   std::int32_t compressedInt() {
-    static constexpr std::array<std::int32_t, 12> kEdges = {
-        0, -1, -64, 63, -65, 64, -8192, 8191, -8193, 8192, -(1 << 28), (1 << 28) - 1};
+    static constexpr std::array<std::int32_t, 12> kEdges = {0,     -1,   -64,   63,   -65,        64,
+                                                            -8192, 8191, -8193, 8192, -(1 << 28), (1 << 28) - 1};
     const bool negative = chance(2);
     std::int64_t magnitude = 0;
     switch (below(4)) {
@@ -82,11 +83,10 @@ class RandomTypeGenerator {
 
  private:
   static constexpr std::array<ElementType, 17> kPrimitives = {
-      ElementType::Void, ElementType::Boolean, ElementType::Char,   ElementType::I1,
-      ElementType::U1,   ElementType::I2,      ElementType::U2,     ElementType::I4,
-      ElementType::U4,   ElementType::I8,      ElementType::U8,     ElementType::R4,
-      ElementType::R8,   ElementType::String,  ElementType::TypedByRef, ElementType::I,
-      ElementType::U};
+      ElementType::Void, ElementType::Boolean, ElementType::Char, ElementType::I1,     ElementType::U1,
+      ElementType::I2,   ElementType::U2,      ElementType::I4,   ElementType::U4,     ElementType::I8,
+      ElementType::U8,   ElementType::R4,      ElementType::R8,   ElementType::String, ElementType::TypedByRef,
+      ElementType::I,    ElementType::U};
 
   // Function arguments are evaluated in an unspecified order, so every
   // draw that feeds one call is sequenced in its own statement.
@@ -99,11 +99,7 @@ class RandomTypeGenerator {
       case 2: return Type::szArray(type(depthLeft - 1));
       case 3: {
         Type element = type(depthLeft - 1);
-        ArrayShape s = shape();
-        // Rank 65 is the byte 0x41: after an open function pointer it reads
-        // as that pointer's trailing sentinel, so the encoder rejects it.
-        if (s.rank == 0x41 && endsWithOpenFunctionPointer(element)) s.rank = 66;
-        return Type::array(std::move(element), std::move(s));
+        return Type::array(std::move(element), shape());
       }
       case 4: return Type::pinned(type(depthLeft - 1));
       case 5:
@@ -138,15 +134,14 @@ class RandomTypeGenerator {
     return Type::genericInstance(valueTypeHead, typeToken(false), std::move(arguments));
   }
 
+  // Every rank up to Limits::maxArrayRank, small ones most often; now and
+  // then as many sizes and lower bounds as the rank allows.
   ArrayShape shape() {
     ArrayShape s;
-    // Ranks reach the 4-byte form (0x4000) but stay small enough for text:
-    // ILAsm writes rank N as N - 1 commas.
-    static constexpr std::array<std::uint32_t, 4> kEdgeRanks = {0x7F, 0x80, 0x3FFF, 0x4000};
-    s.rank = !chance(16) ? static_cast<std::uint32_t>(1 + below(5))
-             : chance(2) ? kEdgeRanks[below(kEdgeRanks.size())]
-                         : static_cast<std::uint32_t>(6 + below(0x4000 - 5));
-    const std::uint32_t limit = s.rank < 4 ? s.rank : 4;
+    s.rank = !chance(8)  ? static_cast<std::uint32_t>(1 + below(5))
+             : chance(2) ? Limits::maxArrayRank
+                         : static_cast<std::uint32_t>(1 + below(Limits::maxArrayRank));
+    const std::uint32_t limit = s.rank < 4 || chance(4) ? s.rank : 4;
     const std::size_t sizeCount = below(limit + 1);
     for (std::size_t i = 0; i < sizeCount; ++i) s.sizes.push_back(compressedUInt());
     const std::size_t boundCount = below(limit + 1);
@@ -155,9 +150,9 @@ class RandomTypeGenerator {
   }
 
   Type functionPointer(unsigned depthLeft) {
-    static constexpr std::array<std::uint8_t, 7> kKinds = {
-        callconv::kDefault,  callconv::kCdecl,  callconv::kStdCall,  callconv::kThisCall,
-        callconv::kFastCall, callconv::kVarArg, callconv::kUnmanaged};
+    static constexpr std::array<std::uint8_t, 7> kKinds = {callconv::kDefault,  callconv::kCdecl,    callconv::kStdCall,
+                                                           callconv::kThisCall, callconv::kFastCall, callconv::kVarArg,
+                                                           callconv::kUnmanaged};
     FunctionPointerInfo info;
     // Each flag on or off independently: all eight flag combinations occur.
     info.callingConvention = static_cast<std::uint8_t>(kKinds[below(kKinds.size())] | below(8) << 4);
@@ -166,33 +161,16 @@ class RandomTypeGenerator {
     std::vector<Type> parameters;
     const std::size_t count = below(5);
     for (std::size_t i = 0; i < count; ++i) parameters.push_back(type(depthLeft - 1));
-    if (chance(3)) {
+    // Vararg signatures get a sentinel more often: only they may end with one.
+    const bool vararg = callconv::isVarArg(info.callingConvention);
+    if (chance(vararg ? 2 : 4)) {
       const auto position = static_cast<std::uint32_t>(below(count + 1));
       const Type& before = position == 0 ? returnType : parameters[position - 1];
-      // Such a sentinel would read back as the nested function pointer's
-      // own trailing one: the encoder rejects that model.
-      if (!endsWithOpenFunctionPointer(before)) info.sentinel = position;
+      // Where a sentinel would read back as part of another list the
+      // encoder rejects the model (type.hpp, takesFollowingSentinel).
+      if ((position < count || vararg) && !takesFollowingSentinel(before)) info.sentinel = position;
     }
     return Type::functionPointer(info, std::move(returnType), std::move(parameters));
-  }
-
-  // Whether the bytes of `t` end with the parameter list of a function
-  // pointer that has no trailing sentinel.
-  static bool endsWithOpenFunctionPointer(const Type& t) {
-    const Type* p = &t;
-    for (;;) {
-      switch (p->element) {
-        case ElementType::Ptr:
-        case ElementType::ByRef:
-        case ElementType::SzArray:
-        case ElementType::Pinned:
-        case ElementType::CModReqd:
-        case ElementType::CModOpt:
-        case ElementType::GenericInst: p = &p->operands.back(); break;
-        case ElementType::FnPtr: return p->method.sentinel != p->operands.size() - 1;
-        default: return false;
-      }
-    }
   }
 
   std::mt19937_64 engine_;

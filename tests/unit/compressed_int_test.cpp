@@ -115,8 +115,8 @@ TEST_CASE("compressed int: encoders reject values out of range and write nothing
     CHECK_FALSE(gdmap::appendCompressedUInt(out, value));
     CHECK(out == Bytes{0x01});
   }
-  for (std::int32_t value : {268435456, -268435457, std::numeric_limits<std::int32_t>::max(),
-                             std::numeric_limits<std::int32_t>::min()}) {
+  for (std::int32_t value :
+       {268435456, -268435457, std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::min()}) {
     CAPTURE(value);
     std::uint8_t buffer[4] = {0xAA, 0xAA, 0xAA, 0xAA};
     CHECK(gdmap::encodeCompressedInt(value, buffer) == 0);
@@ -169,8 +169,7 @@ TEST_CASE("compressed int: truncated input is an error at every length") {
   // past the span's end would change the outcome.
   const Bytes memory = {0x80, 0x05, 0xC0, 0x00, 0x00, 0x05};
   const ByteSpan all(memory);
-  const std::vector<ByteSpan> truncated = {all.subspan(0, 1), all.subspan(2, 1), all.subspan(2, 2),
-                                           all.subspan(2, 3)};
+  const std::vector<ByteSpan> truncated = {all.subspan(0, 1), all.subspan(2, 1), all.subspan(2, 2), all.subspan(2, 3)};
   for (const ByteSpan& bytes : truncated) {
     CAPTURE(bytes.size());
     gdmap::DecodedUInt u;
@@ -203,8 +202,12 @@ TEST_CASE("compressed int: non-minimal unsigned forms decode and are flagged") {
     std::uint32_t value;
   };
   const std::vector<Case> cases = {
-      {{0x80, 0x05}, 5},  {{0x80, 0x7F}, 0x7F},  {{0xC0, 0x00, 0x00, 0x05}, 5},
-      {{0xC0, 0x00, 0x00, 0x80}, 0x80}, {{0xC0, 0x00, 0x3F, 0xFF}, 0x3FFF}, {{0x80, 0x00}, 0},
+      {{0x80, 0x05}, 5},
+      {{0x80, 0x7F}, 0x7F},
+      {{0xC0, 0x00, 0x00, 0x05}, 5},
+      {{0xC0, 0x00, 0x00, 0x80}, 0x80},
+      {{0xC0, 0x00, 0x3F, 0xFF}, 0x3FFF},
+      {{0x80, 0x00}, 0},
   };
   for (const Case& c : cases) {
     CAPTURE(c.value);
@@ -222,11 +225,11 @@ TEST_CASE("compressed int: non-minimal signed forms decode and are flagged") {
     std::int32_t value;
   };
   const std::vector<Case> cases = {
-      {{0x80, 0x06}, 3},                // 3 in the 2-byte form
-      {{0xC0, 0x00, 0x00, 0x06}, 3},    // 3 in the 4-byte form
-      {{0xBF, 0xFB}, -3},               // -3 in the 2-byte form
-      {{0xDF, 0xFF, 0xFF, 0xFB}, -3},   // -3 in the 4-byte form
-      {{0xC0, 0x00, 0x00, 0x80}, 64},   // 64 in the 4-byte form
+      {{0x80, 0x06}, 3},                  // 3 in the 2-byte form
+      {{0xC0, 0x00, 0x00, 0x06}, 3},      // 3 in the 4-byte form
+      {{0xBF, 0xFB}, -3},                 // -3 in the 2-byte form
+      {{0xDF, 0xFF, 0xFF, 0xFB}, -3},     // -3 in the 4-byte form
+      {{0xC0, 0x00, 0x00, 0x80}, 64},     // 64 in the 4-byte form
       {{0xDF, 0xFF, 0xC0, 0x01}, -8192},  // -8192 in the 4-byte form
   };
   for (const Case& c : cases) {

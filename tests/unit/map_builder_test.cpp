@@ -77,7 +77,7 @@ TEST_CASE("builder: identical items are stored once, whatever API adds them") {
   REQUIRE(b.add(0x10, str).ok());
   const std::uint8_t int32Byte[] = {0x08};
   REQUIRE(b.addEncoded(0x20, 1, int32Byte).ok());
-  b.addRaw(0x40, bytes({0x02, 0x01, 0x08}));
+  REQUIRE(b.addRaw(0x40, bytes({0x02, 0x01, 0x08})).ok());
   // 0x10 string (02 01 0e) at 0; 0x20, 0x30, 0x40 all share 020108 at 3.
   CHECK(toHex(finishOk(b)) ==
         "04000080"
@@ -108,15 +108,47 @@ TEST_CASE("builder: heap items follow the final directory's first references") {
 
 TEST_CASE("builder: raw items are written verbatim, malformed or not") {
   MapBuilder b(false);
-  b.addRaw(0x5, bytes({0x05, 0xAA}));  // claims 5 bytes, holds 1
-  b.addRaw(0x6, bytes({}));             // empty: nothing at all
-  b.addRaw(0x7, bytes({0x05, 0xAA}));  // the same bytes: shared
+  REQUIRE(b.addRaw(0x5, bytes({0x05, 0xAA})).ok());  // claims 5 bytes, holds 1
+  REQUIRE(b.addRaw(0x6, bytes({0xC0})).ok());        // a truncated prefix: one byte is enough
+  REQUIRE(b.addRaw(0x7, bytes({0x05, 0xAA})).ok());  // the same bytes: shared
   CHECK(toHex(finishOk(b)) ==
         "03000000"
         "05000000" "00000000"
         "06000000" "02000000"
         "07000000" "00000000"
-        "05aa");
+        "05aa" "c0");
+}
+
+TEST_CASE("builder: an empty raw item is refused, adding nothing (issue 7 defect 6)") {
+  // Before, "raw": "" gave the dictionary the next item's offset: 0x6 read
+  // as 0x7's int32 and check called the map valid and canonical.
+  MapBuilder b(false);
+  REQUIRE(b.addRaw(0x5, bytes({0x02, 0x01, 0x0e})).ok());
+  const gdmap::Status empty = b.addRaw(0x6, bytes({}));
+  REQUIRE_FALSE(empty.ok());
+  CHECK(empty.error().rule == "empty-raw-item");
+  CHECK(empty.error().message.find("at least one byte") != std::string::npos);
+  CHECK(b.size() == 1);
+  REQUIRE(b.addRaw(0x7, bytes({0x02, 0x01, 0x08})).ok());
+  CHECK(toHex(finishOk(b)) ==
+        "02000000"
+        "05000000" "00000000"
+        "07000000" "03000000"
+        "02010e" "020108");
+}
+
+TEST_CASE("builder: buildMap refuses an empty raw instantiation, naming its JSON pointer") {
+  gdmap::MapDescription d;
+  gdmap::InstantiationDescription typed, raw;
+  typed.types = {kInt32};
+  raw.raw = Bytes{};
+  d.sorted = false;
+  d.instantiations = {raw, typed};
+  d.dictionaries = {{0x10, 0}, {0x20, 1}};
+  const auto map = gdmap::buildMap(d);
+  REQUIRE_FALSE(map.ok());
+  CHECK(map.error().rule == "empty-raw-item");
+  CHECK(map.error().message.rfind("/dictionaries/0/raw: ", 0) == 0);
 }
 
 TEST_CASE("builder: lengths and counts take their shortest compressed form") {
@@ -151,6 +183,7 @@ TEST_CASE("builder: a shared RVA is an error naming both insertion indices") {
     Expected<Bytes> map = b.finish();
     REQUIRE_FALSE(map.ok());
     CHECK(map.error().message == "duplicate RVA 0x00002000: dictionaries 1 and 3 (in insertion order)");
+    CHECK(map.error().rule == "duplicate-rva");
   }
 }
 
@@ -170,24 +203,31 @@ TEST_CASE("builder: add() fails whole on a type that does not encode, naming it"
 TEST_CASE("builder: the format's limits are errors, not wrapped numbers") {
   using namespace detail;
   CHECK(checkEntryCount(0x7FFFFFFF).ok());
-  CHECK_FALSE(checkEntryCount(0x80000000).ok());
+  const Status tooMany = checkEntryCount(0x80000000);
+  REQUIRE_FALSE(tooMany.ok());
+  CHECK(tooMany.error().rule == "too-many-dictionaries");
   CHECK(checkHeapOffset(0xFFFFFFFF).ok());
-  CHECK_FALSE(checkHeapOffset(0x100000000).ok());
+  const Status tooLarge = checkHeapOffset(0x100000000);
+  REQUIRE_FALSE(tooLarge.ok());
+  CHECK(tooLarge.error().rule == "heap-too-large");
   Expected<std::uint32_t> l = itemLength(1, 0x1FFFFFFE);
   REQUIRE(l.ok());
   CHECK(*l == 0x1FFFFFFF);
-  CHECK_FALSE(itemLength(1, 0x1FFFFFFF).ok());
-  CHECK_FALSE(itemLength(0x20000000, 0).ok());
+  REQUIRE_FALSE(itemLength(1, 0x1FFFFFFF).ok());
+  CHECK(itemLength(1, 0x1FFFFFFF).error().rule == "item-too-large");
+  REQUIRE_FALSE(itemLength(0x20000000, 0).ok());
+  CHECK(itemLength(0x20000000, 0).error().rule == "item-too-large");
   CHECK(*itemLength(0x1FFFFFFF, 0) == 4);  // T itself takes 4 bytes
   CHECK(*itemLength(128, 10) == 12);
-  CHECK_FALSE(itemLength(0, 5).ok());
+  REQUIRE_FALSE(itemLength(0, 5).ok());
+  CHECK(itemLength(0, 5).error().rule == "empty-types");
 }
 
 TEST_CASE("builder: interning by content survives table growth and hash tails") {
   detail::ItemStore store;
   std::vector<Bytes> items;
   for (std::uint32_t i = 0; i < 5000; ++i) {
-    Bytes item(i % 23);
+    Bytes item(1 + i % 23);  // a raw item is at least one byte
     for (std::size_t k = 0; k < item.size(); ++k) item[k] = static_cast<std::uint8_t>(i >> (k % 3 * 8));
     items.push_back(item);
   }

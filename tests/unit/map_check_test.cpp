@@ -8,7 +8,6 @@
 
 #include <doctest/doctest.h>
 
-#include <chrono>
 #include <string>
 
 using gdmap::Bytes;
@@ -104,11 +103,10 @@ TEST_CASE("check: directory-truncated") {
   // Two entries announced, one present.
   expectError(MapBytes().header(0x80000002u).entry(0x1000, 0).heap({0x02, 0x01, 0x08}).bytes(),
               "directory-truncated", "header.count", 0);
-  // The 4-byte map claiming 2^31-1 entries, with and without bit 31: at once.
+  // The 4-byte map claiming 2^31-1 entries, with and without bit 31: the
+  // count is compared with the bytes left before anything is read.
   for (const Bytes& map : {Bytes{0xFF, 0xFF, 0xFF, 0x7F}, Bytes{0xFF, 0xFF, 0xFF, 0xFF}}) {
-    const auto start = std::chrono::steady_clock::now();
     expectError(map, "directory-truncated", "header.count", 0);
-    CHECK(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(50));
   }
   // A huge count with a few bytes.
   Bytes map{0x00, 0x00, 0x00, 0x40};  // 2^30 entries
@@ -179,20 +177,24 @@ TEST_CASE("check: type-count-exceeds-item") {
   expectError(oneItem({0x06, 0xDF, 0xFF, 0xFF, 0xFF, 0x08, 0x08}), "type-count-exceeds-item", "heap@0x0.count", 13);
 }
 
-TEST_CASE("check: invalid-type") {
+TEST_CASE("check: a bad type is reported under the type decoder's own rule") {
+  // The decoder names what is wrong (its rules are in docs/errors.md, "Type
+  // signatures"); the checker passes that on, and says invalid-type only
+  // when the decoder names nothing more specific.
   // An unknown element type: type[0] starts at byte 14.
-  expectError(oneItem({0x02, 0x01, 0xFF}), "invalid-type", "heap@0x0.type[0]", 14);
+  expectError(oneItem({0x02, 0x01, 0xFF}), "unknown-element-type", "heap@0x0.type[0]", 14);
   // CLASS with token tag 3: the token byte.
-  expectError(oneItem({0x03, 0x01, 0x12, 0x03}), "invalid-type", "heap@0x0.type[0].token", 15);
+  expectError(oneItem({0x03, 0x01, 0x12, 0x03}), "invalid-token", "heap@0x0.type[0].token", 15);
   // The second type is the bad one.
-  expectError(oneItem({0x03, 0x02, 0x08, 0xFF}), "invalid-type", "heap@0x0.type[1]", 15);
+  expectError(oneItem({0x03, 0x02, 0x08, 0xFF}), "unknown-element-type", "heap@0x0.type[1]", 15);
   // GENERICINST with 0 arguments: the argument count, byte 12 + 5.
-  expectError(oneItem({0x05, 0x01, 0x15, 0x12, 0x49, 0x00}), "invalid-type", "heap@0x0.type[0].argumentCount", 17);
+  expectError(oneItem({0x05, 0x01, 0x15, 0x12, 0x49, 0x00}), "invalid-generic-instance",
+              "heap@0x0.type[0].argumentCount", 17);
   // Inside a generic argument.
-  expectError(oneItem({0x06, 0x01, 0x15, 0x12, 0x49, 0x01, 0xFF}), "invalid-type",
+  expectError(oneItem({0x06, 0x01, 0x15, 0x12, 0x49, 0x01, 0xFF}), "unknown-element-type",
               "heap@0x0.type[0].arguments[0]", 18);
   // A sentinel is no type on its own.
-  expectError(oneItem({0x02, 0x01, 0x41}), "invalid-type", "heap@0x0.type[0]", 14);
+  expectError(oneItem({0x02, 0x01, 0x41}), "invalid-sentinel", "heap@0x0.type[0]", 14);
 }
 
 TEST_CASE("check: item-length-mismatch") {
@@ -311,7 +313,7 @@ TEST_CASE("check: all problems are reported, in order of offset") {
   CHECK(r.diagnostics[3].rule == "zero-type-count");
   CHECK(r.diagnostics[3].path == "heap@0x3.count");
   CHECK(r.diagnostics[3].offset == 40);
-  CHECK(r.diagnostics[4].rule == "invalid-type");
+  CHECK(r.diagnostics[4].rule == "unknown-element-type");
   CHECK(r.diagnostics[4].path == "heap@0x6.type[0]");
   CHECK(r.diagnostics[4].offset == 44);
   CHECK(r.diagnostics[5].rule == "unreachable-heap-bytes");
@@ -347,11 +349,11 @@ TEST_CASE("check: maxDiagnostics truncates the list, not the counts") {
 
 TEST_CASE("check: many entries sharing one item decode it once") {
   // 100,000 entries on one item, and as many broken entries: linear work
-  // (a quadratic step would take minutes here).
+  // (a quadratic step would take minutes here, and the test's CTest timeout
+  // would fail it; no wall-clock check in the test itself).
   MapBytes good;
   const std::uint32_t a = good.item(1, {0x15, 0x12, 0x49, 0x01, 0x08});
   for (std::uint32_t i = 0; i < 100000; ++i) good.entry(0x1000 + 4 * i, a);
-  const auto start = std::chrono::steady_clock::now();
   const CheckReport r = gdmap::checkMap(good.bytes());
   CHECK(r.valid);
   CHECK(r.diagnostics.empty());
@@ -360,7 +362,6 @@ TEST_CASE("check: many entries sharing one item decode it once") {
   const CheckReport b = gdmap::checkMap(bad.bytes());
   CHECK(b.errors == 2 * 100000 - 1);  // every entry's offset, every RVA after the first
   CHECK(b.diagnostics.size() == 100);
-  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
 }
 
 TEST_CASE("check: formatDiagnostic shows path, byte and rule") {

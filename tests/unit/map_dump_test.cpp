@@ -5,6 +5,7 @@
 
 #include <gdmap/reader/map_dump.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/type_text.hpp>
 #include <gdmap/writer/map_builder.hpp>
 
@@ -179,6 +180,65 @@ TEST_CASE("dump: matchesDescription names the first dictionary that differs") {
   other = d;
   other.dictionaries.pop_back();
   CHECK_FALSE(matchesDescription(map, other).ok());
+}
+
+TEST_CASE("dump: matchesDescription errors carry rules") {
+  MapDescription d;
+  InstantiationDescription a;
+  a.types = {Type::primitive(ElementType::I4)};
+  d.instantiations = {a};
+  d.dictionaries = {{0x10, 0}};
+  const Bytes map = buildOk(d);
+  MapDescription other = d;
+  other.instantiations[0].types = {Type::primitive(ElementType::I8)};
+  Status s = matchesDescription(map, other);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().rule == "description-mismatch");
+  other = d;
+  other.dictionaries[0].instantiation = 5;
+  s = matchesDescription(map, other);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().rule == "undefined-instantiation");
+  // describeMap passes on checkMap's rule.
+  Expected<DumpResult> r = describeMap(*parseHex("01000080 00000000 05000000 020108"));
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().rule == "offset-outside-heap");
+}
+
+TEST_CASE("dump: matchesDescription compares each copy of an item once (issue 7 defect 4)") {
+  // Two unshared copies of one large item (16,000 types), referenced
+  // alternately by 20,000 dictionaries of one instantiation. Comparing at
+  // each dictionary would decode 3.2 * 10^8 types (minutes, and the CTest
+  // timeout); each (offset, instantiation) pair is compared once.
+  constexpr std::uint32_t kTypes = 16000;  // a 2-byte count
+  constexpr std::uint32_t kDictionaries = 20000;
+  Bytes item = {0xC0, 0x00, 0x00, 0x00, 0x80 | (kTypes >> 8), kTypes & 0xFF};  // L (4-byte form) set below, T
+  item.insert(item.end(), kTypes, 0x08);
+  const std::uint32_t length = static_cast<std::uint32_t>(item.size() - 4);
+  item[1] = static_cast<std::uint8_t>(length >> 16);
+  item[2] = static_cast<std::uint8_t>(length >> 8);
+  item[3] = static_cast<std::uint8_t>(length);
+  Bytes map;
+  appendU32(map, kDictionaries | kSortedFlag);
+  for (std::uint32_t i = 0; i < kDictionaries; ++i) {
+    appendU32(map, 0x1000 + i);
+    appendU32(map, i % 2 == 0 ? 0 : static_cast<std::uint32_t>(item.size()));
+  }
+  map.insert(map.end(), item.begin(), item.end());
+  map.insert(map.end(), item.begin(), item.end());
+
+  MapDescription d;
+  InstantiationDescription inst;
+  inst.types.assign(kTypes, Type::primitive(ElementType::I4));
+  d.instantiations = {inst};
+  for (std::uint32_t i = 0; i < kDictionaries; ++i) d.dictionaries.push_back({0x1000 + i, 0});
+  CHECK(matchesDescription(map, d).ok());
+  // A difference is still found, and its message quotes a bounded part of
+  // the 16,000 types.
+  d.instantiations[0].types.back() = Type::primitive(ElementType::I8);
+  const Status s = matchesDescription(map, d);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().message.size() < 400);
 }
 
 TEST_CASE("dump: non-minimal integers still match their content") {

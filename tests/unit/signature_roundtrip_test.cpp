@@ -4,11 +4,12 @@
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/type_text.hpp>
-#include "tests/support/random_type.hpp"
 #include <gdmap/writer/type_encoder.hpp>
+#include "tests/support/random_type.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <set>
@@ -141,6 +142,9 @@ TEST_CASE("roundtrip: the random types cover every element type and form") {
   std::set<std::uint32_t> sentinelFromEnd;
   bool negativeBound = false;
   bool wideSize = false;
+  std::set<std::uint32_t> ranks;
+  bool fullShape = false;  // as many sizes as dimensions, above 4
+  std::set<std::uint8_t> trailingSentinelKinds;
   std::vector<const Type*> stack;
   std::vector<Type> keep;
   for (int i = 0; i < 20000; ++i) keep.push_back(generator.next());
@@ -151,10 +155,18 @@ TEST_CASE("roundtrip: the random types cover every element type and form") {
     elements.insert(static_cast<std::uint8_t>(t->element));
     if (t->element == ElementType::FnPtr) {
       conventions.insert(t->method.callingConvention);
-      if (t->method.sentinel) sentinelFromEnd.insert(static_cast<std::uint32_t>(t->operands.size() - 1) - *t->method.sentinel);
+      if (t->method.sentinel)
+        sentinelFromEnd.insert(static_cast<std::uint32_t>(t->operands.size() - 1) - *t->method.sentinel);
     }
     if (t->element == ElementType::Class || t->element == ElementType::CModOpt || t->element == ElementType::CModReqd) {
       tables.insert(t->token.table());
+    }
+    if (t->element == ElementType::Array) {
+      ranks.insert(t->shape.rank);
+      fullShape |= t->shape.rank > 4 && t->shape.sizes.size() == t->shape.rank;
+    }
+    if (t->element == ElementType::FnPtr && t->method.sentinel == t->operands.size() - 1) {
+      trailingSentinelKinds.insert(t->method.callingConvention & gdmap::callconv::kKindMask);
     }
     for (std::int32_t b : t->shape.lowerBounds) negativeBound |= b < -8192;
     for (std::uint32_t s : t->shape.sizes) wideSize |= s > 0x3FFF;
@@ -168,6 +180,12 @@ TEST_CASE("roundtrip: the random types cover every element type and form") {
   CHECK(sentinelFromEnd.size() >= 4);
   CHECK(negativeBound);
   CHECK(wideSize);
+  // Every rank up to the limit, and only those.
+  CHECK(ranks.size() == gdmap::Limits::maxArrayRank);
+  CHECK(*ranks.rbegin() == gdmap::Limits::maxArrayRank);
+  CHECK(fullShape);
+  // Only vararg signatures end with a sentinel.
+  CHECK(trailingSentinelKinds == std::set<std::uint8_t>{gdmap::callconv::kVarArg});
 }
 
 TEST_CASE("roundtrip: integers in their longest form decode to the same model") {
@@ -246,6 +264,8 @@ TEST_CASE("roundtrip: mutated signatures decode and skip alike, and what decodes
     if (!decoded.ok()) {
       REQUIRE(decoded.error().offset == skipped.error().offset);
       REQUIRE(decoded.error().message == skipped.error().message);
+      REQUIRE(decoded.error().rule == skipped.error().rule);
+      REQUIRE_FALSE(decoded.error().rule.empty());
       REQUIRE(decoded.error().offset <= bytes.size());
       continue;
     }
@@ -254,6 +274,12 @@ TEST_CASE("roundtrip: mutated signatures decode and skip alike, and what decodes
     REQUIRE(notes.nonMinimalIntegers == skipNotes.nonMinimalIntegers);
     const gdmap::Expected<Bytes> again = gdmap::encodeType(*decoded);
     REQUIRE_MESSAGE(again.ok(), gdmap::toHex(bytes), ": ", again.error().message);
+    // The parser accepts what the decoder produced (same limits, same
+    // sentinel placement), so its text is lossless too.
+    const std::string text = gdmap::formatType(*decoded);
+    const gdmap::Expected<Type> parsed = gdmap::parseType(text);
+    REQUIRE_MESSAGE(parsed.ok(), gdmap::toHex(bytes), " '", text, "': ", parsed.error().message);
+    REQUIRE(*parsed == *decoded);
     if (notes.nonMinimalIntegers == 0) {
       REQUIRE_MESSAGE(*again == Bytes(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(decodeOffset)),
                       gdmap::toHex(bytes));
@@ -272,4 +298,46 @@ TEST_CASE("roundtrip: every byte but the first of a random type has a field path
       REQUIRE_MESSAGE(!gdmap::typeFieldPath(bytes, 0, at).empty(), gdmap::toHex(bytes), " byte ", at);
     }
   }
+}
+
+// Every byte string up to 9 bytes long over the bytes that make function
+// pointers and sentinels (FNPTR, the vararg and default conventions, counts
+// 0 and 1, void, int32, SENTINEL): where the sentinel rules could make the
+// decoder, the encoder and the parser disagree. Whatever decodes as one
+// type re-encodes to the same bytes and prints as text that parses back.
+TEST_CASE("roundtrip: every short function-pointer byte string decodes, encodes and prints alike") {
+  static constexpr std::uint8_t kAlphabet[] = {0x1B, 0x05, 0x00, 0x01, 0x08, 0x41};
+  constexpr std::size_t kSymbols = sizeof kAlphabet;
+  std::size_t decoded = 0;
+  std::size_t withSentinel = 0;
+  std::size_t nestedWithSentinel = 0;
+  for (std::size_t length = 1; length <= 9; ++length) {
+    std::vector<std::size_t> digits(length, 0);
+    Bytes bytes(length);
+    for (;;) {
+      for (std::size_t i = 0; i < length; ++i) bytes[i] = kAlphabet[digits[i]];
+      const gdmap::Expected<Type> type = gdmap::decodeTypeBlob(bytes);
+      if (type.ok()) {
+        ++decoded;
+        const bool sentinel = std::count(bytes.begin(), bytes.end(), std::uint8_t{0x41}) > 0;
+        withSentinel += sentinel;
+        nestedWithSentinel += sentinel && std::count(bytes.begin(), bytes.end(), std::uint8_t{0x1B}) > 1;
+        const gdmap::Expected<Bytes> again = gdmap::encodeType(*type);
+        REQUIRE_MESSAGE(again.ok(), gdmap::toHex(bytes), ": ", again.error().message);
+        REQUIRE_MESSAGE(*again == bytes, gdmap::toHex(bytes));
+        const std::string text = gdmap::formatType(*type);
+        const gdmap::Expected<Type> parsed = gdmap::parseType(text);
+        REQUIRE_MESSAGE(parsed.ok(), gdmap::toHex(bytes), " '", text, "': ", parsed.error().message);
+        REQUIRE(*parsed == *type);
+      }
+      std::size_t i = 0;
+      while (i < length && ++digits[i] == kSymbols) digits[i++] = 0;
+      if (i == length) break;
+    }
+  }
+  // The walk met many valid pointers, with sentinels among them.
+  MESSAGE("decoded ", decoded, ", with a sentinel ", withSentinel, ", nested sentinels ", nestedWithSentinel);
+  CHECK(decoded > 1000);
+  CHECK(withSentinel > 100);
+  CHECK(nestedWithSentinel > 10);
 }

@@ -1,37 +1,84 @@
 #include "description_builder.hpp"
 
 #include <gdmap/reader/type_decoder.hpp>
+#include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_description.hpp>
+#include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 namespace gdmap::description {
 namespace {
 
-std::string quoted(const std::string& s) { return '"' + s + '"'; }
+// The rule an error from the type parser or decoder names, or the umbrella
+// rule when it names none.
+std::string_view typeRule(const Error& e) {
+  return e.rule.empty() ? std::string_view(rules::kInvalidType) : std::string_view(e.rule);
+}
 
 // The index in `hex` of the first digit of byte `byteIndex` (white space
 // between digits is allowed), so a decode error points at its digit.
 std::size_t digitIndexOfByte(const std::string& hex, std::size_t byteIndex) {
   std::size_t digits = 0;
   for (std::size_t i = 0; i < hex.size(); ++i) {
-    const char c = hex[i];
-    const bool isDigit = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-    if (!isDigit) continue;
+    if (hexDigitValue(hex[i]) < 0) continue;
     if (digits == 2 * byteIndex) return i;
     ++digits;
   }
   return hex.size();
 }
 
+// Decimal digits of the largest std::size_t: a bound for an index in a pointer.
+constexpr std::size_t kMaxIndexDigits = 20;
+
+// A member of /dictionaries/N, for the checks made after the whole file
+// was read (the reader took that member's first occurrence).
+class DictionaryMemberSite final : public Site {
+ public:
+  DictionaryMemberSite(DiagnosticWork& work, std::size_t index, const char* member)
+      : Site(work), index_(index), member_(member) {}
+  std::string buildPointer() const override {
+    std::string out = dictionaryPointer(index_);
+    out += '/';
+    out += member_;
+    return out;
+  }
+  std::size_t pointerBound() const override {
+    return std::strlen("/dictionaries/") + kMaxIndexDigits + 1 + std::strlen(member_);
+  }
+
+ private:
+  std::size_t index_;
+  const char* member_;
+};
+
+// /instantiations/NAME, NAME escaped (and "" included: the empty name is a
+// key like any other, "/instantiations/").
+class NamedSite final : public Site {
+ public:
+  NamedSite(DiagnosticWork& work, const std::string& name) : Site(work), name_(name) {}
+  std::string buildPointer() const override {
+    std::string out = "/instantiations/";
+    out += escapePointerToken(name_);
+    return out;
+  }
+  // Escaping at most doubles a token.
+  std::size_t pointerBound() const override { return std::strlen("/instantiations/") + 2 * name_.size(); }
+
+ private:
+  const std::string& name_;
+};
+
 }  // namespace
 
-bool DescriptionBuilder::beginNamed(const std::string& name, const std::string& pointer) {
+bool DescriptionBuilder::beginNamed(const std::string& name, const Site& site) {
   if (names_.contains(name)) {
-    diagnostics_.error("duplicate-key", pointer, "instantiation " + quoted(name) + " is defined more than once");
+    diagnostics_.error(rules::kDuplicateKey, site,
+                       [&] { return "instantiation " + quoteInput(name) + " is defined more than once"; });
     currentNamed_ = SIZE_MAX;
     return false;
   }
@@ -77,74 +124,86 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
   dictionaries_.push_back(std::move(d));
 }
 
-std::optional<Type> DescriptionBuilder::typeFromText(const std::string& text, const PointerFn& pointer) {
+std::optional<Type> DescriptionBuilder::typeFromText(const std::string& text, const Site& site) {
   if (const auto it = textTypes_.find(text); it != textTypes_.end()) return it->second;
   Expected<Type> parsed = parseType(text);
   if (!parsed) {
     const Error& e = parsed.error();
-    diagnostics_.error("invalid-type", pointer(),
-                       "invalid type " + quoted(text) + ": column " + std::to_string(e.offset + 1) + " of the type: " +
-                           e.message,
-                       e.offset);
+    diagnostics_.error(
+        typeRule(e), site,
+        [&] {
+          return "invalid type " + quoteInput(text) + ": column " + std::to_string(e.offset + 1) + " of the type: " +
+                 e.message;
+        },
+        e.offset);
     return std::nullopt;
   }
   if (textTypes_.size() < kTypeCacheLimit) textTypes_.emplace(text, *parsed);
   return std::move(parsed).value();
 }
 
-std::optional<Type> DescriptionBuilder::typeFromHex(const std::string& hex, const PointerFn& pointer) {
+std::optional<Type> DescriptionBuilder::typeFromHex(const std::string& hex, const Site& site) {
   if (const auto it = hexTypes_.find(hex); it != hexTypes_.end()) return it->second;
   const Expected<Bytes> bytes = parseHex(hex);
   if (!bytes) {
-    diagnostics_.error("invalid-hex", pointer(),
-                       "invalid hex: column " + std::to_string(bytes.error().offset + 1) + ": " + bytes.error().message,
-                       bytes.error().offset);
+    const Error& e = bytes.error();
+    diagnostics_.error(
+        rules::kInvalidHex, site,
+        [&] { return "invalid hex: column " + std::to_string(e.offset + 1) + ": " + e.message; }, e.offset);
     return std::nullopt;
   }
-  if (bytes->empty()) {
-    diagnostics_.error("invalid-type", pointer(), "a type needs at least one byte", 0);
-    return std::nullopt;
-  }
+  // Empty bytes too: the decoder says a type was expected at byte 0.
   Expected<Type> decoded = decodeTypeBlob(*bytes);
   if (!decoded) {
     const Error& e = decoded.error();
-    diagnostics_.error("invalid-type", pointer(),
-                       "invalid type signature " + quoted(hex) + ": byte " + std::to_string(e.offset) + ": " + e.message,
-                       digitIndexOfByte(hex, e.offset));
+    diagnostics_.error(
+        typeRule(e), site,
+        [&] {
+          return "invalid type signature " + quoteInput(hex) + ": byte " + std::to_string(e.offset) + ": " +
+                 e.message;
+        },
+        digitIndexOfByte(hex, e.offset));
     return std::nullopt;
   }
   if (hexTypes_.size() < kTypeCacheLimit) hexTypes_.emplace(hex, *decoded);
   return std::move(decoded).value();
 }
 
-std::optional<Bytes> DescriptionBuilder::rawFromHex(const std::string& hex, const PointerFn& pointer) {
+std::optional<Bytes> DescriptionBuilder::rawFromHex(const std::string& hex, const Site& site) {
   Expected<Bytes> bytes = parseHex(hex);
   if (!bytes) {
-    diagnostics_.error("invalid-hex", pointer(),
-                       "invalid hex: column " + std::to_string(bytes.error().offset + 1) + ": " + bytes.error().message,
-                       bytes.error().offset);
+    const Error& e = bytes.error();
+    diagnostics_.error(
+        rules::kInvalidHex, site,
+        [&] { return "invalid hex: column " + std::to_string(e.offset + 1) + ": " + e.message; }, e.offset);
+    return std::nullopt;
+  }
+  if (bytes->empty()) {
+    // A heap item is at least its length prefix; an empty one would sit at
+    // the same offset as the next item and be read as that one.
+    diagnostics_.error(rules::kEmptyRawItem, site, [] {
+      return std::string("a raw item needs at least one byte, its length prefix: an empty one would share its heap "
+                         "offset with the next item and silently take its content");
+    });
     return std::nullopt;
   }
   return std::move(bytes).value();
 }
 
-std::optional<std::uint32_t> DescriptionBuilder::rvaFromString(const std::string& text, const PointerFn& pointer) {
+std::optional<std::uint32_t> DescriptionBuilder::rvaFromString(const std::string& text, const Site& site) {
   // Exactly the JSON Schema's pattern: ^0[xX][0-9a-fA-F]{1,8}$.
   const bool prefixed = text.size() >= 3 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
   std::uint32_t value = 0;
   bool ok = prefixed && text.size() <= 10;
   for (std::size_t i = 2; ok && i < text.size(); ++i) {
-    const char c = text[i];
-    std::uint32_t digit = 0;
-    if (c >= '0' && c <= '9') digit = static_cast<std::uint32_t>(c - '0');
-    else if (c >= 'a' && c <= 'f') digit = static_cast<std::uint32_t>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') digit = static_cast<std::uint32_t>(c - 'A' + 10);
-    else ok = false;
-    value = value << 4 | digit;
+    const int digit = hexDigitValue(text[i]);
+    ok = digit >= 0;
+    value = value << 4 | static_cast<std::uint32_t>(digit & 0xF);
   }
   if (!ok) {
-    diagnostics_.error("invalid-rva", pointer(),
-                       "invalid RVA " + quoted(text) + ": expected \"0x\" and 1 to 8 hex digits, or an integer");
+    diagnostics_.error(rules::kInvalidRva, site, [&] {
+      return "invalid RVA " + quoteInput(text) + ": expected \"0x\" and 1 to 8 hex digits, or an integer";
+    });
     return std::nullopt;
   }
   return value;
@@ -154,8 +213,8 @@ void DescriptionBuilder::resolvePendingNames() {
   for (PendingName& p : pendingNames_) {
     const auto it = names_.find(p.name);
     if (it == names_.end()) {
-      diagnostics_.error("undefined-instantiation", dictionaryPointer(p.jsonIndex) + "/instantiation",
-                         "instantiation " + quoted(p.name) + " is not defined in /instantiations");
+      diagnostics_.error(rules::kUndefinedInstantiation, DictionaryMemberSite(diagnostics_.work(), p.jsonIndex, "instantiation"),
+                         [&] { return "instantiation " + quoteInput(p.name) + " is not defined in /instantiations"; });
       continue;
     }
     dictionaries_[p.dictionary].instantiation = it->second;
@@ -174,9 +233,10 @@ void DescriptionBuilder::reportDuplicateRvas() {
       continue;
     }
     const auto rva = static_cast<std::uint32_t>(rvaKeys_[i] >> 32);
-    diagnostics_.error("duplicate-rva", dictionaryPointer(rvaKeys_[i] & 0xFFFFFFFFu) + "/rva",
-                       "duplicate RVA " + hex32(rva) + ": " + dictionaryPointer(rvaKeys_[first] & 0xFFFFFFFFu) +
-                           "/rva has it too");
+    const std::size_t firstIndex = rvaKeys_[first] & 0xFFFFFFFFu;
+    diagnostics_.error(rules::kDuplicateRva, DictionaryMemberSite(diagnostics_.work(), rvaKeys_[i] & 0xFFFFFFFFu, "rva"), [&] {
+      return "duplicate RVA " + hex32(rva) + ": " + dictionaryPointer(firstIndex) + "/rva has it too";
+    });
   }
   rvaKeys_ = {};
 }
@@ -187,8 +247,7 @@ std::optional<MapDescription> DescriptionBuilder::finish() {
 
   // Named instantiations first, in file order, then the inline ones in
   // dictionary order: the same result whichever of /instantiations and
-  // /dictionaries comes first in the file. Assembled before the errors are
-  // counted so that the unused-name warnings can take their pointers from it.
+  // /dictionaries comes first in the file.
   MapDescription out;
   out.sorted = sorted_;
   const std::size_t namedCount = named_.size();
@@ -204,12 +263,13 @@ std::optional<MapDescription> DescriptionBuilder::finish() {
   }
 
   for (std::size_t i = 0; i < namedCount; ++i) {
-    if (!used_[i]) {
-      // A named instantiation's pointer is "/instantiations/<escaped name>",
-      // the same the JSON reader built for its definition.
-      diagnostics_.warning("unused-instantiation", instantiationPointer(out, i),
-                           "instantiation " + quoted(out.instantiations[i].name) + " is not used by any dictionary");
-    }
+    if (used_[i]) continue;
+    // From the name itself, not instantiationPointer(): the name "" is a
+    // key of /instantiations too, which a MapDescription cannot tell from
+    // an unnamed instantiation.
+    const std::string& name = out.instantiations[i].name;
+    diagnostics_.warning(rules::kUnusedInstantiation, NamedSite(diagnostics_.work(), name),
+                         [&] { return "instantiation " + quoteInput(name) + " is not used by any dictionary"; });
   }
   if (diagnostics_.errorCount() != 0) return std::nullopt;
   return out;

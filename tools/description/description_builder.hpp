@@ -9,7 +9,6 @@
 #include "description_diagnostics.hpp"
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -33,24 +32,22 @@ class DescriptionBuilder {
 
   void setSorted(bool sorted) { sorted_ = sorted; }
 
-  // A member of /instantiations. Returns false (and reports) when the name
-  // was already defined; its types then go nowhere.
-  bool beginNamed(const std::string& name, const std::string& pointer);
+  // A member of /instantiations (`site` is where it is). Returns false (and
+  // reports) when the name was already defined; its types then go nowhere.
+  bool beginNamed(const std::string& name, const Site& site);
   void setNamedTypes(std::vector<Type> types);
 
   // Takes part in the cross-entry checks and the result only when it has a
   // valid RVA and exactly one form (the reader reports what is missing).
   void addDictionary(DictionaryFields fields);
 
-  // The JSON pointer of the value being converted, computed only when a
-  // problem is reported (most values have none, and there are millions).
-  using PointerFn = std::function<std::string()>;
-
-  // Values; each reports its own problem at `pointer()` and returns nullopt.
-  std::optional<Type> typeFromText(const std::string& text, const PointerFn& pointer);
-  std::optional<Type> typeFromHex(const std::string& hex, const PointerFn& pointer);
-  std::optional<Bytes> rawFromHex(const std::string& hex, const PointerFn& pointer);
-  std::optional<std::uint32_t> rvaFromString(const std::string& text, const PointerFn& pointer);
+  // Values; each reports its own problem at `site` (whose pointer is built
+  // only when the problem is kept: most values have none, and there are
+  // millions) and returns nullopt.
+  std::optional<Type> typeFromText(const std::string& text, const Site& site);
+  std::optional<Type> typeFromHex(const std::string& hex, const Site& site);
+  std::optional<Bytes> rawFromHex(const std::string& hex, const Site& site);
+  std::optional<std::uint32_t> rvaFromString(const std::string& text, const Site& site);
 
   // The cross-entry checks, then the description (nullopt after any error).
   std::optional<MapDescription> finish();

@@ -2,64 +2,66 @@
 
 #include "json_locator.hpp"
 
+#include <gdmap/schema/rules.hpp>
+
 #include <algorithm>
 #include <utility>
 
 namespace gdmap::description {
 
-void DiagnosticList::add(Pending p) {
-  if (p.diagnostic.severity == Severity::Error) ++errors_;
-  if (kept_.size() >= kMaxKept) {
-    ++dropped_;
-    return;
-  }
+bool DiagnosticList::admit(Severity severity, std::size_t pointerBound) {
+  if (severity == Severity::Error) ++errors_;
+  else ++warnings_;
+  if (kept_.size() >= kMaxKept) return false;
+  return kept_.empty() || keptPointerBytes_ + pointerBound <= kMaxKeptPointerBytes;
+}
+
+void DiagnosticList::keep(Severity severity, std::string_view rule, const Site& site, std::string message,
+                          std::size_t stringIndex) {
+  Pending p;
+  p.diagnostic.severity = severity;
+  p.diagnostic.rule = rule;
+  p.diagnostic.path = site.pointer();
+  p.diagnostic.message = std::move(message);
+  p.stringIndex = stringIndex;
+  p.member = site.member();
+  keptPointerBytes_ += p.diagnostic.path.size();
+  work_.messageBytes += p.diagnostic.message.size();
   kept_.push_back(std::move(p));
 }
 
-void DiagnosticList::error(std::string rule, std::string pointer, std::string message, std::size_t stringIndex) {
+void DiagnosticList::errorAt(std::string_view rule, std::size_t offset, std::string message) {
+  ++errors_;
+  if (kept_.size() >= kMaxKept) return;
   Pending p;
   p.diagnostic.severity = Severity::Error;
-  p.diagnostic.rule = std::move(rule);
-  p.diagnostic.path = std::move(pointer);
-  p.diagnostic.message = std::move(message);
-  p.stringIndex = stringIndex;
-  add(std::move(p));
-}
-
-void DiagnosticList::warning(std::string rule, std::string pointer, std::string message) {
-  Pending p;
-  p.diagnostic.severity = Severity::Warning;
-  p.diagnostic.rule = std::move(rule);
-  p.diagnostic.path = std::move(pointer);
-  p.diagnostic.message = std::move(message);
-  add(std::move(p));
-}
-
-void DiagnosticList::errorAt(std::string rule, std::size_t offset, std::string message) {
-  Pending p;
-  p.diagnostic.severity = Severity::Error;
-  p.diagnostic.rule = std::move(rule);
+  p.diagnostic.rule = rule;
   p.diagnostic.offset = offset;
   p.diagnostic.message = std::move(message);
-  add(std::move(p));
+  work_.messageBytes += p.diagnostic.message.size();
+  kept_.push_back(std::move(p));
 }
 
 std::vector<Diagnostic> DiagnosticList::finish(std::string_view text) {
   // Offsets of the values the pointers name, all in one scan.
-  std::vector<std::string> pointers;
+  std::vector<json_location::Target> targets;
   std::vector<std::size_t> needsLookup;
   for (std::size_t i = 0; i < kept_.size(); ++i) {
     if (kept_[i].diagnostic.offset != Diagnostic::npos) continue;
     needsLookup.push_back(i);
-    pointers.push_back(kept_[i].diagnostic.path);
+    targets.emplace_back(kept_[i].diagnostic.path, kept_[i].member);
   }
-  const std::vector<std::size_t> found = json_location::locatePointers(text, pointers);
+  std::size_t scanned = 0;
+  const std::vector<std::size_t> found = json_location::locatePointers(text, targets, &scanned);
+  work_.textBytesScanned += scanned;
   for (std::size_t k = 0; k < needsLookup.size(); ++k) {
     Pending& p = kept_[needsLookup[k]];
     std::size_t offset = found[k];
     if (offset != json_location::npos && p.stringIndex != Diagnostic::npos && offset < text.size() &&
         text[offset] == '"') {
-      offset = json_location::stringCharacterOffset(text, offset, p.stringIndex);
+      const std::size_t inString = json_location::stringCharacterOffset(text, offset, p.stringIndex);
+      work_.textBytesScanned += inString - offset;
+      offset = inString;
     }
     p.diagnostic.offset = offset;
   }
@@ -72,6 +74,7 @@ std::vector<Diagnostic> DiagnosticList::finish(std::string_view text) {
     offsets.push_back(kept_[i].diagnostic.offset);
   }
   const std::vector<json_location::LineColumn> positions = json_location::lineColumns(text, offsets);
+  if (!offsets.empty()) work_.textBytesScanned += std::min(*std::max_element(offsets.begin(), offsets.end()), text.size());
   for (std::size_t k = 0; k < located.size(); ++k) {
     kept_[located[k]].diagnostic.line = positions[k].line;
     kept_[located[k]].diagnostic.column = positions[k].column;
@@ -83,15 +86,18 @@ std::vector<Diagnostic> DiagnosticList::finish(std::string_view text) {
   // In file order, as a reader goes through the file fixing them; npos
   // (nothing located) sorts last.
   std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.offset < b.offset; });
-  if (dropped_ != 0) {
+  const std::size_t total = errors_ + warnings_;
+  if (total > out.size()) {
     Diagnostic note;
-    note.severity = Severity::Error;
-    note.rule = "too-many-diagnostics";
-    note.message = std::to_string(dropped_) + " more problem(s) not shown (only the first " +
-                   std::to_string(kMaxKept) + " are listed)";
+    note.severity = Severity::Note;
+    note.rule = rules::kTooManyDiagnostics;
+    note.message = std::to_string(total - out.size()) + " more problem(s) not listed, after the first " +
+                   std::to_string(out.size()) + "; " + std::to_string(errors_) + " error(s) and " +
+                   std::to_string(warnings_) + " warning(s) in all";
     out.push_back(std::move(note));
   }
   kept_.clear();
+  keptPointerBytes_ = 0;
   return out;
 }
 

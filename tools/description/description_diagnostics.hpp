@@ -1,48 +1,122 @@
 #pragma once
-// The diagnostics of one description parse: collected by JSON pointer while
-// parsing (positions are not known then), capped, and given byte offsets,
-// lines and columns in one pass over the text at the end.
+// The diagnostics of one description parse: counted, capped, collected by
+// JSON pointer while parsing (positions are not known then), and given byte
+// offsets, lines and columns in one pass over the text at the end.
+//
+// A file can hold millions of errors, so the cost of a diagnostic that is
+// not kept must be a counter increment and nothing more: the pointer and the
+// message are given as a Site and a callable and built only for a
+// diagnostic that is kept. That, and the caps below, keep all diagnostic
+// work linear in the size of the text, however many errors it has.
 #include <gdmap/schema/diagnostic.hpp>
 
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gdmap::description {
 
+// What the diagnostics of one parse cost, counted so that a test can check
+// that the cost is linear without looking at a clock.
+struct DiagnosticWork {
+  std::size_t pointersBuilt = 0;  // JSON pointers built, by any Site
+  std::size_t pointerBytes = 0;   // their total length
+  std::size_t messageBytes = 0;   // the total length of the messages built
+  std::size_t textBytesScanned = 0;  // bytes of the text the locator went over
+};
+
+// Where the value a diagnostic is about is, given lazily.
+class Site {
+ public:
+  // The RFC 6901 pointer of the value: to be built only for a kept
+  // diagnostic (each build is counted in the parse's DiagnosticWork).
+  std::string pointer() const {
+    std::string out = buildPointer();
+    ++work_.pointersBuilt;
+    work_.pointerBytes += out.size();
+    return out;
+  }
+  // An upper bound of pointer().size(), known without building the pointer
+  // (for the byte cap on kept pointers).
+  virtual std::size_t pointerBound() const = 0;
+  // When the pointer's last token names a member of an object: that
+  // member's ordinal in the object (0 for its first member), which tells
+  // apart the members of an object that has the key twice. npos otherwise;
+  // the pointer's tokens then name the first member with their key.
+  virtual std::size_t member() const { return Diagnostic::npos; }
+
+ protected:
+  explicit Site(DiagnosticWork& work) : work_(work) {}
+  ~Site() = default;
+  virtual std::string buildPointer() const = 0;
+
+ private:
+  DiagnosticWork& work_;
+};
+
 class DiagnosticList {
  public:
-  // More than this many and the rest are counted, not kept: a broken
+  // Past this many, diagnostics are counted, not kept: a broken
   // million-entry file should not print a million lines.
   static constexpr std::size_t kMaxKept = 100;
+  // Pointers are kept exact (a machine must be able to follow them), so a
+  // member name of megabytes makes a pointer of megabytes; past this many
+  // bytes of kept pointers, diagnostics are counted, not kept (the first
+  // one is always kept). Real pointers are a few dozen bytes.
+  static constexpr std::size_t kMaxKeptPointerBytes = 64 * 1024;
 
-  // `stringIndex`: for a problem inside a string value (a type's text, a hex
-  // digit), the byte index in the decoded string, so the position can point
-  // at the exact character.
-  void error(std::string rule, std::string pointer, std::string message,
-             std::size_t stringIndex = Diagnostic::npos);
-  void warning(std::string rule, std::string pointer, std::string message);
+  // A problem with the value at `site`. `message` is a callable returning
+  // the message, called only when the diagnostic is kept. `stringIndex`: for
+  // a problem inside a string value (a type's text, a hex digit), the byte
+  // index in the decoded string, so the position can point at the exact
+  // character.
+  template <typename Message>
+  void error(std::string_view rule, const Site& site, Message&& message, std::size_t stringIndex = Diagnostic::npos) {
+    if (admit(Severity::Error, site.pointerBound())) {
+      keep(Severity::Error, rule, site, std::forward<Message>(message)(), stringIndex);
+    }
+  }
+  template <typename Message>
+  void warning(std::string_view rule, const Site& site, Message&& message) {
+    if (admit(Severity::Warning, site.pointerBound())) {
+      keep(Severity::Warning, rule, site, std::forward<Message>(message)(), Diagnostic::npos);
+    }
+  }
   // A problem whose byte offset is already known (invalid JSON).
-  void errorAt(std::string rule, std::size_t offset, std::string message);
+  void errorAt(std::string_view rule, std::size_t offset, std::string message);
 
+  // Every diagnostic reported, kept or not.
   std::size_t errorCount() const { return errors_; }
+  std::size_t warningCount() const { return warnings_; }
 
   // Fills in offsets, lines and columns (`text` must be the parsed JSON;
   // when it is not valid JSON, only diagnostics with a known offset should
-  // be here), sorts by position, and adds a note for what was dropped.
+  // be here), sorts by position, and adds a too-many-diagnostics note that
+  // says how many were not kept and how many errors and warnings there were
+  // in all.
   std::vector<Diagnostic> finish(std::string_view text);
+
+  // Shared with the Sites, which count the pointers they build.
+  DiagnosticWork& work() { return work_; }
 
  private:
   struct Pending {
     Diagnostic diagnostic;
     std::size_t stringIndex = Diagnostic::npos;
+    std::size_t member = Diagnostic::npos;
   };
-  void add(Pending p);
+
+  // Counts a diagnostic; true when it is to be built and kept.
+  bool admit(Severity severity, std::size_t pointerBound);
+  void keep(Severity severity, std::string_view rule, const Site& site, std::string message, std::size_t stringIndex);
 
   std::vector<Pending> kept_;
+  std::size_t keptPointerBytes_ = 0;
   std::size_t errors_ = 0;
-  std::size_t dropped_ = 0;
+  std::size_t warnings_ = 0;
+  DiagnosticWork work_;
 };
 
 }  // namespace gdmap::description

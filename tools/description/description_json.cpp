@@ -8,6 +8,10 @@
 
 #include "description_builder.hpp"
 #include "description_diagnostics.hpp"
+#include "description_parse.hpp"
+
+#include <gdmap/schema/diagnostic.hpp>
+#include <gdmap/schema/rules.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -23,6 +27,7 @@ using json = nlohmann::json;
 using description::DescriptionBuilder;
 using description::DiagnosticList;
 using description::DictionaryFields;
+using description::Site;
 
 // What the value at the current position must be.
 enum class Expect : std::uint8_t {
@@ -110,6 +115,10 @@ struct Frame {
   bool object = false;
   std::size_t index = 0;  // arrays: the index of the current element
   std::string key;        // objects: the key of the current member
+  // Objects: the ordinal of the current member (npos when not known), and
+  // how many members were read.
+  std::size_t member = Diagnostic::npos;
+  std::size_t members = 0;
   Expect expect = Expect::Anything;  // what the current member or element must be
   unsigned seen = 0;      // KnownKey bits seen in this object
 };
@@ -120,6 +129,60 @@ Frame openFrame(Expect role, bool object, Expect firstExpect = Expect::Anything)
   f.object = object;
   f.expect = firstExpect;
   return f;
+}
+
+// Where the reader is: the value being read, or the container just closed.
+// Diagnostics are only reported from the format's own containers (at most
+// six deep), never from inside a skipped value, so walking the frames is a
+// few steps.
+class ReaderSite final : public Site {
+ public:
+  ReaderSite(description::DiagnosticWork& work, const std::vector<Frame>& frames) : Site(work), frames_(frames) {}
+
+  std::string buildPointer() const override {
+    std::string out;
+    for (const Frame& f : frames_) {
+      out += '/';
+      if (f.object) out += escapePointerToken(f.key);
+      else out += std::to_string(f.index);
+    }
+    return out;
+  }
+  std::size_t pointerBound() const override {
+    // Escaping at most doubles a key; an index has at most 20 digits.
+    std::size_t bound = 0;
+    for (const Frame& f : frames_) bound += 1 + (f.object ? 2 * f.key.size() : 20);
+    return bound;
+  }
+  std::size_t member() const override {
+    return !frames_.empty() && frames_.back().object ? frames_.back().member : Diagnostic::npos;
+  }
+
+ private:
+  const std::vector<Frame>& frames_;
+};
+
+// nlohmann's message with what it quotes of the input bounded:
+// "... - invalid string: missing closing quote; last read: '\"aaaa...'" and
+// "number overflow parsing '1e999'" quote the token read so far, which is
+// the rest of the file for an unterminated string. The position is
+// reported separately, in the same form as every other diagnostic:
+// "[json.exception.parse_error.101] parse error at line 1, column 9: " is
+// dropped.
+std::string syntaxErrorMessage(const std::string& what, const std::string& token) {
+  std::string message = what;
+  const auto dropThrough = [&](std::string_view separator) {
+    if (const std::size_t at = message.find(separator); at != std::string::npos) message.erase(0, at + separator.size());
+  };
+  if (message.starts_with("[json.exception.")) dropThrough("] ");
+  if (message.starts_with("parse error")) dropThrough(": ");
+  if (token.empty()) return message;
+  std::string quotedToken = "'";
+  quotedToken += token;
+  quotedToken += '\'';
+  const std::size_t quoted = message.find(quotedToken);
+  if (quoted == std::string::npos) return message;
+  return message.substr(0, quoted) + quoteInput(token) + message.substr(quoted + quotedToken.size());
 }
 
 class DescriptionReader {
@@ -139,7 +202,7 @@ class DescriptionReader {
   bool number_integer(json::number_integer_t value) {
     // The parser uses this only for negative numbers.
     if (expected() == Expect::Rva) {
-      diagnostics_.error("invalid-rva", pointer(), "RVA " + std::to_string(value) + " is negative");
+      error(rules::kInvalidRva, [&] { return "RVA " + std::to_string(value) + " is negative"; });
       return done();
     }
     return scalar("a number");
@@ -147,7 +210,7 @@ class DescriptionReader {
   bool number_unsigned(json::number_unsigned_t value) {
     if (expected() == Expect::Rva) {
       if (value > 0xFFFFFFFFu) {
-        diagnostics_.error("invalid-rva", pointer(), "RVA " + std::to_string(value) + " does not fit in 32 bits");
+        error(rules::kInvalidRva, [&] { return "RVA " + std::to_string(value) + " does not fit in 32 bits"; });
       } else {
         dictionary_.rva = static_cast<std::uint32_t>(value);
       }
@@ -158,7 +221,7 @@ class DescriptionReader {
   bool number_float(json::number_float_t, const json::string_t& text) {
     if (expected() == Expect::Rva) {
       // Integers too large for 64 bits arrive here too.
-      diagnostics_.error("invalid-rva", pointer(), "RVA " + text + " is not an integer below 2^32");
+      error(rules::kInvalidRva, [&] { return "RVA " + quoteInput(text) + " is not an integer below 2^32"; });
       return done();
     }
     return scalar("a number");
@@ -166,11 +229,11 @@ class DescriptionReader {
   bool string(json::string_t& value) {
     switch (expected()) {
       case Expect::Schema: break;
-      case Expect::Rva: dictionary_.rva = builder_.rvaFromString(value, pointerFn_); break;
+      case Expect::Rva: dictionary_.rva = builder_.rvaFromString(value, site_); break;
       case Expect::InstantiationName: dictionary_.instantiation = std::move(value); break;
-      case Expect::Raw: dictionary_.raw = builder_.rawFromHex(value, pointerFn_); break;
+      case Expect::Raw: dictionary_.raw = builder_.rawFromHex(value, site_); break;
       case Expect::Hex: hex_ = std::move(value); break;
-      case Expect::TypeItem: addType(builder_.typeFromText(value, pointerFn_)); break;
+      case Expect::TypeItem: addType(builder_.typeFromText(value, site_)); break;
       default: return scalar("a string");
     }
     return done();
@@ -201,6 +264,7 @@ class DescriptionReader {
 
   bool key(json::string_t& k) {
     Frame& f = frames_.back();
+    f.member = f.members++;
     KeyMeaning meaning;
     switch (f.role) {
       case Expect::Root: meaning = rootKey(k); break;
@@ -209,7 +273,7 @@ class DescriptionReader {
       case Expect::Instantiations:
         f.key = std::move(k);
         f.expect = Expect::NamedTypes;
-        if (!builder_.beginNamed(f.key, pointer())) f.expect = Expect::Anything;
+        if (!builder_.beginNamed(f.key, site_)) f.expect = Expect::Anything;
         return true;
       default:  // inside a skipped value
         return true;
@@ -217,9 +281,9 @@ class DescriptionReader {
     f.key = std::move(k);
     f.expect = meaning.expect;
     if (meaning.bit == 0) {
-      diagnostics_.error("unknown-key", pointer(), "unknown key \"" + f.key + "\" in " + containerName(f.role));
+      error(rules::kUnknownKey, [&] { return "unknown key " + quoteInput(f.key) + " in " + containerName(f.role); });
     } else if (f.seen & meaning.bit) {
-      diagnostics_.error("duplicate-key", pointer(), "key \"" + f.key + "\" is given more than once");
+      error(rules::kDuplicateKey, [&] { return "key " + quoteInput(f.key) + " is given more than once"; });
       f.expect = Expect::Anything;
     } else if (f.role == Expect::Dictionary && (meaning.bit & (kInstantiation | kTypes | kRaw))) {
       ++dictionary_.forms;
@@ -234,7 +298,7 @@ class DescriptionReader {
     switch (f.role) {
       case Expect::Root:
         if (!(f.seen & kDictionaries)) {
-          diagnostics_.error("missing-field", "", "the description has no \"dictionaries\" array");
+          error(rules::kMissingField, [] { return std::string("the description has no \"dictionaries\" array"); });
         }
         break;
       case Expect::Dictionary: endDictionary(f); break;
@@ -267,7 +331,7 @@ class DescriptionReader {
     frames_.pop_back();
     if (f.role == Expect::NamedTypes || f.role == Expect::InlineTypes) {
       if (f.index == 0) {
-        diagnostics_.error("empty-types", pointer(), "a list of types needs at least one type");
+        error(rules::kEmptyTypes, [] { return std::string("a list of types needs at least one type"); });
         typesOk_ = false;
       }
       if (f.role == Expect::NamedTypes) {
@@ -280,27 +344,24 @@ class DescriptionReader {
     return done();
   }
 
-  bool parse_error(std::size_t position, const std::string&, const json::exception& e) {
+  bool parse_error(std::size_t position, const std::string& lastToken, const json::exception& e) {
     // `position` counts the characters read, the offending one included.
     syntaxErrorOffset = position == 0 ? 0 : position - 1;
-    syntaxErrorMessage = parserMessage(e.what());
+    syntaxError = syntaxErrorMessage(e.what(), lastToken);
     return false;
   }
 
   std::size_t syntaxErrorOffset = 0;
-  std::string syntaxErrorMessage;
+  std::string syntaxError;
 
  private:
   Expect expected() const { return frames_.empty() ? Expect::Root : frames_.back().expect; }
 
-  // The JSON pointer of the current value (the one being read, or just closed).
-  std::string pointer() const {
-    std::string out;
-    for (const Frame& f : frames_) {
-      out += '/';
-      out += f.object ? escapePointerToken(f.key) : std::to_string(f.index);
-    }
-    return out;
+  // A problem with the current value; `message` is called only when the
+  // diagnostic is kept.
+  template <typename Message>
+  void error(const char* rule, Message&& message) {
+    diagnostics_.error(rule, site_, std::forward<Message>(message));
   }
 
   static std::string containerName(Expect role) {
@@ -310,15 +371,6 @@ class DescriptionReader {
       case Expect::TypeItem: return "a type (expected only \"hex\")";
       default: return "this object";
     }
-  }
-
-  // "[json.exception.parse_error.101] parse error at line 1, column 9:
-  // syntax error ..." -> "syntax error ...": the position is reported
-  // separately, in the same form as every other diagnostic.
-  static std::string parserMessage(const std::string& what) {
-    const std::size_t at = what.find("parse error");
-    const std::size_t colon = what.find(": ", at == std::string::npos ? 0 : at);
-    return colon == std::string::npos ? what : what.substr(colon + 2);
   }
 
   // A value has ended: the container moves on to its next element.
@@ -335,7 +387,7 @@ class DescriptionReader {
   void wrongType(Expect e, const char* found) {
     if (e == Expect::Anything) return;
     if (e == Expect::TypeItem || e == Expect::NamedTypes || e == Expect::InlineTypes) typesOk_ = false;
-    diagnostics_.error("wrong-type", pointer(), std::string("expected ") + describe(e) + ", found " + found);
+    error(rules::kWrongType, [&] { return std::string("expected ") + describe(e) + ", found " + found; });
   }
 
   void addType(std::optional<Type> type) {
@@ -345,27 +397,28 @@ class DescriptionReader {
 
   void endHexType() {
     if (!hex_) {
-      diagnostics_.error("missing-field", pointer(), "a {\"hex\": ...} type has no \"hex\" member");
+      error(rules::kMissingField, [] { return std::string("a {\"hex\": ...} type has no \"hex\" member"); });
       typesOk_ = false;
       return;
     }
     // The diagnostics point into the hex string.
     frames_.push_back(openFrame(Expect::TypeItem, true, Expect::Hex));
     frames_.back().key = "hex";
-    std::optional<Type> type = builder_.typeFromHex(*hex_, pointerFn_);
+    std::optional<Type> type = builder_.typeFromHex(*hex_, site_);
     frames_.pop_back();
     addType(std::move(type));
   }
 
   void endDictionary(const Frame& f) {
-    if (!(f.seen & kRva)) diagnostics_.error("missing-field", pointer(), "a dictionary needs an \"rva\"");
+    if (!(f.seen & kRva)) error(rules::kMissingField, [] { return std::string("a dictionary needs an \"rva\""); });
     if (dictionary_.forms == 0) {
-      diagnostics_.error("missing-field", pointer(),
-                         "a dictionary needs one of \"instantiation\", \"types\" or \"raw\"");
+      error(rules::kMissingField,
+            [] { return std::string("a dictionary needs one of \"instantiation\", \"types\" or \"raw\""); });
     } else if (dictionary_.forms > 1) {
-      diagnostics_.error("conflicting-fields", pointer(),
-                         "a dictionary has exactly one of \"instantiation\", \"types\" or \"raw\", not " +
-                             std::to_string(dictionary_.forms));
+      error(rules::kConflictingFields, [&] {
+        return "a dictionary has exactly one of \"instantiation\", \"types\" or \"raw\", not " +
+               std::to_string(dictionary_.forms);
+      });
     }
     builder_.addDictionary(std::move(dictionary_));
     dictionary_ = {};
@@ -374,7 +427,7 @@ class DescriptionReader {
   DiagnosticList& diagnostics_;
   DescriptionBuilder& builder_;
   std::vector<Frame> frames_;
-  const DescriptionBuilder::PointerFn pointerFn_ = [this] { return pointer(); };
+  const ReaderSite site_{diagnostics_.work(), frames_};
   // The one dictionary, type list and hex type that can be open at a time
   // (the format does not nest them).
   DictionaryFields dictionary_;
@@ -385,7 +438,9 @@ class DescriptionReader {
 
 }  // namespace
 
-DescriptionParse parseDescription(std::string_view jsonText) {
+namespace description {
+
+DescriptionParse parseDescription(std::string_view jsonText, DiagnosticWork& work) {
   DiagnosticList diagnostics;
   DescriptionBuilder builder(diagnostics);
   DescriptionReader reader(diagnostics, builder);
@@ -396,13 +451,25 @@ DescriptionParse parseDescription(std::string_view jsonText) {
     // positions come from the text, which must be well-formed for that:
     // report the syntax error alone.
     DiagnosticList syntax;
-    syntax.errorAt("invalid-json", reader.syntaxErrorOffset, reader.syntaxErrorMessage);
+    syntax.errorAt(rules::kInvalidJson, reader.syntaxErrorOffset, reader.syntaxError);
     result.diagnostics = syntax.finish(jsonText);
+    result.errorCount = 1;
+    work = syntax.work();
     return result;
   }
   result.description = builder.finish();
   result.diagnostics = diagnostics.finish(jsonText);
+  result.errorCount = diagnostics.errorCount();
+  result.warningCount = diagnostics.warningCount();
+  work = diagnostics.work();
   return result;
+}
+
+}  // namespace description
+
+DescriptionParse parseDescription(std::string_view jsonText) {
+  description::DiagnosticWork work;
+  return description::parseDescription(jsonText, work);
 }
 
 }  // namespace gdmap

@@ -1,8 +1,11 @@
 // writeDescription: the text is produced directly rather than through a
 // JSON DOM, so that the key order is fixed by this code (not by a map's
 // ordering) and a million dictionaries cost one string, one line each.
+// Strings are escaped by gdmap::appendJsonString (schema/diagnostic.hpp),
+// the same escaper the --json diagnostics use.
 #include <gdmap/description/description_json.hpp>
 
+#include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/type_text.hpp>
 
@@ -10,31 +13,6 @@
 
 namespace gdmap {
 namespace {
-
-void appendJsonString(std::string_view s, std::string& out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  for (const char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\\u00";
-          out += kHex[(c >> 4) & 0xF];
-          out += kHex[c & 0xF];
-        } else {
-          out += c;  // UTF-8 passes through
-        }
-    }
-  }
-  out += '"';
-}
 
 void appendTypeList(const std::vector<Type>& types, std::string& out) {
   out += '[';

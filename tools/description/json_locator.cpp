@@ -15,7 +15,9 @@ namespace {
 struct TrieNode {
   std::unordered_map<std::string, std::uint32_t> members;
   std::unordered_map<std::size_t, std::uint32_t> elements;
-  std::vector<std::size_t> targets;  // indexes into the pointer list that end here
+  std::vector<std::size_t> targets;  // indexes into the target list that end here
+  // Targets that end at a member of this object given by its ordinal.
+  std::unordered_map<std::size_t, std::vector<std::size_t>> memberTargets;
 };
 
 constexpr std::uint32_t kNoNode = UINT32_MAX;
@@ -48,11 +50,17 @@ bool parseIndex(std::string_view token, std::size_t& index) {
 
 class Trie {
  public:
-  explicit Trie(const std::vector<std::string>& pointers) : nodes_(1) {
-    for (std::size_t p = 0; p < pointers.size(); ++p) {
-      std::string_view rest = pointers[p];
+  explicit Trie(const std::vector<Target>& targets) : nodes_(1) {
+    for (std::size_t p = 0; p < targets.size(); ++p) {
+      std::string_view rest = targets[p].pointer;
       // A pointer that does not start with '/' (other than "") names nothing.
       if (!rest.empty() && rest[0] != '/') continue;
+      const bool byOrdinal = targets[p].member != npos;
+      // By ordinal, the last token is replaced by the ordinal.
+      if (byOrdinal) {
+        if (rest.empty()) continue;
+        rest = rest.substr(0, rest.rfind('/'));
+      }
       std::uint32_t node = 0;
       while (!rest.empty()) {
         rest.remove_prefix(1);  // the '/'
@@ -61,15 +69,23 @@ class Trie {
         rest.remove_prefix(end);
         node = child(node, token);
       }
-      nodes_[node].targets.push_back(p);
+      if (byOrdinal) nodes_[node].memberTargets[targets[p].member].push_back(p);
+      else nodes_[node].targets.push_back(p);
     }
   }
 
   const TrieNode& operator[](std::uint32_t node) const { return nodes_[node]; }
 
-  std::uint32_t memberChild(std::uint32_t node, const std::string& name) const {
+  // The node of the first member named `name`; kNoNode for a later one.
+  std::uint32_t memberChild(std::uint32_t node, const std::string& name) {
     const auto it = nodes_[node].members.find(name);
-    return it == nodes_[node].members.end() ? kNoNode : it->second;
+    if (it == nodes_[node].members.end() || entered_[it->second]) return kNoNode;
+    entered_[it->second] = true;
+    return it->second;
+  }
+  const std::vector<std::size_t>* memberTargets(std::uint32_t node, std::size_t ordinal) const {
+    const auto it = nodes_[node].memberTargets.find(ordinal);
+    return it == nodes_[node].memberTargets.end() ? nullptr : &it->second;
   }
   std::uint32_t elementChild(std::uint32_t node, std::size_t index) const {
     const auto it = nodes_[node].elements.find(index);
@@ -85,10 +101,14 @@ class Trie {
     nodes_.emplace_back();
     nodes_[node].members.emplace(token, created);
     if (std::size_t index = 0; parseIndex(token, index)) nodes_[node].elements.emplace(index, created);
+    entered_.push_back(false);
     return created;
   }
 
   std::vector<TrieNode> nodes_;
+  // Per node: whether the walk has entered a member value for it, so that
+  // a later member with the same key is not taken for it.
+  std::vector<bool> entered_ = std::vector<bool>(1, false);
 };
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -238,24 +258,30 @@ void measureEscape(std::string_view text, std::size_t pos, std::size_t& decoded,
 
 }  // namespace
 
-std::vector<std::size_t> locatePointers(std::string_view text, const std::vector<std::string>& pointers) {
-  std::vector<std::size_t> found(pointers.size(), npos);
-  const Trie trie(pointers);
+std::vector<std::size_t> locatePointers(std::string_view text, const std::vector<Target>& targets,
+                                        std::size_t* scanned) {
+  std::vector<std::size_t> found(targets.size(), npos);
+  Trie trie(targets);
 
-  // One frame per open container that lies on the way to some pointer;
+  // One frame per open container that lies on the way to some target;
   // containers off every path are skipped whole.
   struct Frame {
     std::uint32_t node;
     bool object;
-    std::size_t index;
+    std::size_t index;  // of the current element, or the ordinal of the current member
   };
   std::vector<Frame> stack;
   Cursor in(text);
   std::uint32_t pending = 0;  // trie node of the next value, or kNoNode
+  const std::vector<std::size_t>* pendingByOrdinal = nullptr;  // targets found by member ordinal
 
   for (;;) {
     // A value.
     in.skipSpace();
+    if (pendingByOrdinal != nullptr) {
+      for (std::size_t target : *pendingByOrdinal) found[target] = in.pos;
+      pendingByOrdinal = nullptr;
+    }
     bool opened = false;
     if (pending == kNoNode) {
       in.skipValue();
@@ -294,12 +320,13 @@ std::vector<std::size_t> locatePointers(std::string_view text, const std::vector
     if (top.object) {
       in.skipSpace();
       if (in.peek() != '"') break;  // malformed text: give up
+      pending = kNoNode;
       if (trie[top.node].members.empty()) {
         in.skipString();
-        pending = kNoNode;
       } else {
         pending = trie.memberChild(top.node, in.readString());
       }
+      pendingByOrdinal = trie.memberTargets(top.node, top.index);
       in.skipSpace();
       if (in.peek() != ':') break;
       ++in.pos;
@@ -307,6 +334,7 @@ std::vector<std::size_t> locatePointers(std::string_view text, const std::vector
       pending = trie.elementChild(top.node, top.index);
     }
   }
+  if (scanned != nullptr) *scanned = std::min(in.pos, text.size());
   return found;
 }
 

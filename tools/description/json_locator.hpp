@@ -9,19 +9,33 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gdmap::json_location {
 
 inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
-// The byte offset of the first character of the value each JSON pointer
-// names ("" is the whole document; "/dictionaries/3/types/1"), or npos when
-// the text has no such value. `text` must be valid JSON. When an object has
-// a key more than once, the last member counts, as with most parsers
-// (nlohmann included). Linear in the size of the text, whatever the number
-// of pointers.
-std::vector<std::size_t> locatePointers(std::string_view text, const std::vector<std::string>& pointers);
+// A value to find: the one the JSON pointer names ("" is the whole
+// document; "/dictionaries/3/types/1"). Each token names the *first* member
+// with that key (the description reader reads the first and skips later
+// ones, so that is where its findings are), unless `member` is given: then
+// the pointer's last token is replaced by "the member with this ordinal" (0
+// for an object's first member), which tells apart the members of an object
+// that has the key twice.
+struct Target {
+  Target(std::string p, std::size_t m = npos) : pointer(std::move(p)), member(m) {}
+  Target(const char* p, std::size_t m = npos) : pointer(p), member(m) {}
+  std::string pointer;
+  std::size_t member = npos;
+};
+
+// The byte offset of the first character of each target's value, or npos
+// when the text has no such value. `text` must be valid JSON. One pass over
+// the text for any number of targets; `scanned`, when given, receives how
+// many bytes of it the pass went over.
+std::vector<std::size_t> locatePointers(std::string_view text, const std::vector<Target>& targets,
+                                        std::size_t* scanned = nullptr);
 
 // For a JSON string whose opening quote is at text[quoteOffset]: the offset
 // in `text` of the character that produced byte `decodedIndex` of the

@@ -1,11 +1,13 @@
-// gdmap build DESC.json -o MAP.gdmap: the canonical map of a description.
+// gdmap build DESC.json [-o MAP.gdmap] [--json]: the canonical map of a
+// description.
 #include "commands.hpp"
 #include "description_input.hpp"
-#include "diagnostic_output.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
+#include "report.hpp"
 
 #include <gdmap/reader/map_dump.hpp>
+#include <gdmap/schema/rules.hpp>
 
 #include <memory>
 #include <string>
@@ -16,26 +18,44 @@ namespace {
 struct BuildOptions {
   std::string description;
   std::string output = "-";
+  bool json = false;
 };
 
-int runBuild(const BuildOptions& options) {
-  int status = kSuccess;
-  auto loaded = loadDescription(options.description, status);
-  if (!loaded) return status;
+int build(const BuildOptions& options, Report& report) {
+  auto input = openInput(options.description, report);
+  if (!input) return kUsageOrIo;
+  // Before any work: `-o DESC.json` must not destroy the description.
+  auto output = Output::resolve(options.output, OutputKind::Binary, {input->identity()}, report);
+  if (!output) return kUsageOrIo;
+  auto loaded = loadDescription(*input, report);
+  if (!loaded) return kInvalid;
   const ByteSpan map(loaded->map);
   // The builder's output is read back before it is published: a map that
   // does not say what the description says is a bug, and must not land.
   if (auto same = matchesDescription(map, loaded->description); !same) {
-    printError("internal error: the built map does not read back as its description: " +
-               same.error().message + "; no output written");
+    Diagnostic d;
+    d.rule = same.error().rule.empty() ? rules::kDescriptionMismatch : same.error().rule;
+    d.message = "internal error: the built map does not read back as its description: " + same.error().message +
+                "; no output written";
+    d.file = input->displayName();
+    report.add(std::move(d));
     return kUsageOrIo;
   }
   const std::string_view data(reinterpret_cast<const char*>(map.data()), map.size());
-  if (auto written = writeOutput(options.output, data, OutputKind::Binary); !written) {
-    printError(written.error().message);
-    return kUsageOrIo;
+  if (!output->write(data, report)) return kUsageOrIo;
+  if (report.json()) {
+    report.object().string("output", options.output);
+    report.object().number("size", map.size());
   }
   return kSuccess;
+}
+
+int runBuild(const BuildOptions& options) {
+  Report report(options.json);
+  if (report.json()) report.object().string("file", options.description == "-" ? "stdin" : options.description);
+  const int status = build(options, report);
+  if (report.json()) report.object().boolean("written", status == kSuccess);
+  return report.finish(status);
 }
 
 }  // namespace
@@ -46,6 +66,7 @@ void addBuildCommand(CLI::App& app, int& status) {
   build->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
   build->add_option("-o,--output", options->output,
                     "Where to write the map ('-', the default, for stdout; refused on a terminal)");
+  build->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");
   build->callback([options, &status] { status = runBuild(*options); });
 }
 

@@ -1,14 +1,14 @@
-// gdmap dump MAP [-o OUT.json]: a map's content as a description.
+// gdmap dump MAP [-o OUT.json] [--json]: a map's content as a description.
 #include "commands.hpp"
-#include "diagnostic_output.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
+#include "report.hpp"
 
+#include <gdmap/description/description_json.hpp>
 #include <gdmap/reader/map_check.hpp>
 #include <gdmap/reader/map_dump.hpp>
-#include <gdmap/description/description_json.hpp>
+#include <gdmap/schema/rules.hpp>
 
-#include <iostream>
 #include <memory>
 
 namespace gdmap::cli {
@@ -17,43 +17,62 @@ namespace {
 struct DumpOptions {
   std::string map;
   std::string output = "-";
+  bool json = false;
 };
 
-int runDump(const DumpOptions& options) {
-  auto input = InputBytes::open(options.map);
-  if (!input) {
-    printError(input.error().message);
-    return kUsageOrIo;
-  }
-  const CheckReport report = checkMap(input->bytes());
-  if (!report.valid) {
-    printDiagnostics(report.diagnostics, input->displayName());
-    printError(input->displayName() + ": not a valid map; nothing dumped (see `gdmap check`)");
-    return kInvalid;
+int dump(const DumpOptions& options, Report& report) {
+  auto input = openInput(options.map, report);
+  if (!input) return kUsageOrIo;
+  const std::string& name = input->displayName();
+  // Before any work: `-o MAP` must not destroy the map.
+  auto output = Output::resolve(options.output, OutputKind::Text, {input->identity()}, report);
+  if (!output) return kUsageOrIo;
+  CheckReport checked = checkMap(input->bytes());
+  if (!checked.valid) {
+    report.add(std::move(checked.diagnostics), name);
+    return report.fail(kInvalid, rules::kInvalidMap, "not a valid map; nothing dumped (see `gdmap check`)", name);
   }
   auto dumped = describeMap(input->bytes());
   if (!dumped) {
-    printError(input->displayName() + ": " + dumped.error().message);
+    Diagnostic d = binaryDiagnostic(dumped.error());
+    if (d.rule.empty()) d.rule = rules::kInvalidMap;
+    d.file = name;
+    report.add(std::move(d));
     return kInvalid;
   }
-  for (const std::string& reason : dumped->rebuildDifferences)
-    std::cerr << input->displayName() << ": note: building this description will not give the same bytes: "
-              << reason << '\n';
-  if (auto written = writeOutput(options.output, writeDescription(dumped->description), OutputKind::Text); !written) {
-    printError(written.error().message);
-    return kUsageOrIo;
+  if (!dumped->rebuildDifferences.empty()) {
+    // The same reasons as located diagnostics (rebuildDifferences are
+    // sentences): each canonical rule the map breaks, at its place.
+    for (Diagnostic& note : checkCanonical(input->bytes()).reasons) {
+      note.severity = Severity::Note;
+      note.message = "building this description will not give the same bytes: " + note.message + " (" + note.rule + ")";
+      note.rule = rules::kRebuildDiffers;
+      note.file = name;
+      report.add(std::move(note));
+    }
   }
+  if (!output->write(writeDescription(dumped->description), report)) return kUsageOrIo;
+  if (report.json()) report.object().string("output", options.output);
   return kSuccess;
+}
+
+int runDump(const DumpOptions& options) {
+  Report report(options.json);
+  if (report.json()) report.object().string("file", options.map == "-" ? "stdin" : options.map);
+  const int status = dump(options, report);
+  if (report.json()) report.object().boolean("written", status == kSuccess);
+  return report.finish(status);
 }
 
 }  // namespace
 
 void addDumpCommand(CLI::App& app, int& status) {
   auto options = std::make_shared<DumpOptions>();
-  auto* dump = app.add_subcommand("dump", "Write a valid map's content as a JSON description");
-  dump->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
-  dump->add_option("-o,--output", options->output, "Where to write the description ('-', the default, for stdout)");
-  dump->callback([options, &status] { status = runDump(*options); });
+  auto* command = app.add_subcommand("dump", "Write a valid map's content as a JSON description");
+  command->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
+  command->add_option("-o,--output", options->output, "Where to write the description ('-', the default, for stdout)");
+  command->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");
+  command->callback([options, &status] { status = runDump(*options); });
 }
 
 }  // namespace gdmap::cli

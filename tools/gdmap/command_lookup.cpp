@@ -1,11 +1,13 @@
-// gdmap lookup MAP RVA: the types of one dictionary, one per line.
+// gdmap lookup MAP RVA [--json]: the types of one dictionary, one per line.
 #include "commands.hpp"
-#include "diagnostic_output.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
+#include "report.hpp"
 
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/map_format.hpp>
+#include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
 
 #include <charconv>
@@ -18,14 +20,8 @@ namespace {
 struct LookupOptions {
   std::string map;
   std::string rva;
+  bool json = false;
 };
-
-// "heap@0x1c", as check and verify name items.
-std::string heapItemName(std::uint32_t heapOffset) {
-  std::string hex = hex32(heapOffset);
-  const std::size_t firstDigit = hex.find_first_not_of('0', 2);
-  return "heap@0x" + (firstDigit == std::string::npos ? std::string("0") : hex.substr(firstDigit));
-}
 
 // Decimal or 0x-prefixed hex, below 2^32.
 std::optional<std::uint32_t> parseRva(std::string_view text) {
@@ -40,52 +36,78 @@ std::optional<std::uint32_t> parseRva(std::string_view text) {
   return value;
 }
 
-int runLookup(const LookupOptions& options) {
+// A map error, at its byte, in the map named `file`.
+int brokenMap(Report& report, const Error& error, std::string path, const std::string& file) {
+  Diagnostic d = binaryDiagnostic(error, std::move(path));
+  d.file = file;
+  report.add(std::move(d));
+  return kInvalid;
+}
+
+int lookup(const LookupOptions& options, Report& report, bool& answered) {
   const auto rva = parseRva(options.rva);
   if (!rva) {
-    printError("RVA '" + options.rva + "' is not a number below 2^32 (decimal or 0x hex)");
-    return kUsageOrIo;
+    return report.fail(kUsageOrIo, rules::kUsage,
+                       "RVA " + quoteInput(options.rva) + " is not a number below 2^32 (decimal or 0x hex)");
   }
-  auto input = InputBytes::open(options.map);
-  if (!input) {
-    printError(input.error().message);
-    return kUsageOrIo;
-  }
+  if (report.json()) report.object().string("rva", hex32(*rva));
+  auto input = openInput(options.map, report);
+  if (!input) return kUsageOrIo;
+  const std::string& name = input->displayName();
   auto view = MapView::open(input->bytes());
-  if (!view) {
-    printError(input->displayName() + ": byte " + std::to_string(view.error().offset) + ": " + view.error().message);
-    return kInvalid;
-  }
-  const auto index = view->find(*rva);
+  if (!view) return brokenMap(report, view.error(), {}, name);
+  // find() refuses a map whose order (or uniqueness) of RVAs the answer
+  // would depend on: rva-not-ascending or duplicate-rva, never "not found".
+  const auto found = view->find(*rva);
+  if (!found) return brokenMap(report, found.error(), {}, name);
+  const std::optional<std::uint32_t> index = *found;
   if (!index) {
-    std::cerr << input->displayName() << ": no dictionary at RVA " << hex32(*rva) << '\n';
+    answered = true;
+    if (report.json()) {
+      report.object().boolean("found", false);
+      return report.fail(kInvalid, rules::kRvaNotFound, "no dictionary at RVA " + hex32(*rva), name);
+    }
+    // The answer line keeps its historic form (scripts grep it).
+    std::cerr << name << ": no dictionary at RVA " << hex32(*rva) << '\n';
     return kInvalid;
   }
   const DirectoryEntry entry = view->entry(*index);
-  const std::string where = "directory[" + std::to_string(*index) + "]";
+  const std::string where = directoryEntryPath(*index);
   // A broken item is named the way `check` names it: the directory field
   // when the offset misses the heap, else the item and the bad byte.
-  auto reportBroken = [&](const std::string& field, std::size_t byte, const std::string& message) {
-    printError(input->displayName() + ": " + field + " (byte " + hex32(static_cast<std::uint32_t>(byte)) +
-               "): " + message);
-    return kInvalid;
-  };
   auto item = view->item(entry.offset);
   if (!item) {
-    if (entry.offset >= view->heap().size())
-      return reportBroken(where + ".offset", kHeaderSize + kDirectoryEntrySize * std::size_t{*index} + 4,
-                          item.error().message);
-    return reportBroken(where + " -> " + heapItemName(entry.offset), item.error().offset, item.error().message);
+    if (entry.offset >= view->heap().size()) {
+      Error error = item.error();
+      error.offset = static_cast<std::size_t>(directoryOffsetOffset(*index));
+      return brokenMap(report, error, directoryOffsetPath(*index), name);
+    }
+    return brokenMap(report, item.error(), where + " -> " + heapPath(entry.offset), name);
   }
   auto types = decodeItemTypes(*item);
-  if (!types)
-    return reportBroken(where + " -> " + heapItemName(entry.offset), types.error().offset, types.error().message);
+  if (!types) return brokenMap(report, types.error(), where + " -> " + heapPath(entry.offset), name);
+
+  answered = true;
+  if (report.json()) {
+    JsonObject& out = report.object();
+    out.boolean("found", true);
+    out.string("path", where);
+    out.beginArray("types");
+    std::string text;
+    for (const Type& type : *types) {
+      text.clear();
+      formatType(type, text);
+      out.arrayString(text);
+    }
+    out.endArray();
+    return kSuccess;
+  }
   std::string out;
   for (const Type& type : *types) {
     formatType(type, out);
     out += '\n';
   }
-  std::cout << out << std::flush;
+  std::cout << out;
   return kSuccess;
 }
 
@@ -93,10 +115,18 @@ int runLookup(const LookupOptions& options) {
 
 void addLookupCommand(CLI::App& app, int& status) {
   auto options = std::make_shared<LookupOptions>();
-  auto* lookup = app.add_subcommand("lookup", "Print the types of the dictionary at an RVA, one per line");
-  lookup->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
-  lookup->add_option("RVA", options->rva, "The dictionary's RVA (decimal or 0x hex)")->required();
-  lookup->callback([options, &status] { status = runLookup(*options); });
+  auto* command = app.add_subcommand("lookup", "Print the types of the dictionary at an RVA, one per line");
+  command->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
+  command->add_option("RVA", options->rva, "The dictionary's RVA (decimal or 0x hex)")->required();
+  command->add_flag("--json", options->json, "Write the answer and diagnostics as JSON on stdout");
+  command->callback([options, &status] {
+    Report report(options->json);
+    if (report.json()) report.object().string("file", options->map == "-" ? "stdin" : options->map);
+    bool answered = false;
+    const int result = lookup(*options, report, answered);
+    if (report.json() && !answered) report.object().null("found");
+    status = report.finish(result);
+  });
 }
 
 }  // namespace gdmap::cli

@@ -1,129 +1,180 @@
-// gdmap sig encode|decode: ILAsm type text <-> signature bytes, one item per
-// operand or, with no operands, one per stdin line.
+// gdmap sig encode|decode [--json]: ILAsm type text <-> signature bytes, one
+// item per operand or, with no operands, one per stdin line.
 #include "commands.hpp"
-#include "diagnostic_output.hpp"
 #include "exit_status.hpp"
+#include "report.hpp"
 
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
 #include <gdmap/writer/type_encoder.hpp>
 
-#include <functional>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace gdmap::cli {
 namespace {
 
-// A conversion failure: `column` is 1-based in the item's text (0 = none).
-struct ItemFailure {
-  std::size_t column = 0;
-  std::string message;
-};
-using Converter = std::function<bool(std::string_view item, std::string& out, ItemFailure& failure)>;
+// Converts one item, appending the result to `out`; on failure fills
+// `failure` (offset: a byte index in the item's text) and returns false.
+using Converter = bool (*)(std::string_view item, std::string& out, Error& failure);
 
-bool encodeItem(std::string_view text, std::string& out, ItemFailure& failure) {
+// At most this many failures are listed; the rest are counted (a file of a
+// million bad lines gives a bounded report).
+constexpr std::size_t kMaxListed = 100;
+
+Error withRule(Error error, const char* fallback) {
+  if (error.rule.empty()) error.rule = fallback;
+  return error;
+}
+
+bool encodeItem(std::string_view text, std::string& out, Error& failure) {
   auto type = parseType(text);
   if (!type) {
-    failure = {type.error().offset + 1, type.error().message};
+    failure = withRule(type.error(), rules::kInvalidType);
     return false;
   }
   auto bytes = encodeType(*type);
   if (!bytes) {
-    failure = {0, bytes.error().message};
+    // The text is fine; the type cannot be written: no column to blame.
+    failure = withRule(bytes.error(), rules::kInvalidType);
+    failure.offset = 0;
     return false;
   }
-  out += toHex(*bytes);
+  appendHex(*bytes, out);
   return true;
 }
 
-// The column of the first digit of byte `index` in hex text with spaces.
-std::size_t columnOfByte(std::string_view text, std::size_t index) {
+// Where the digits of byte `index` start in hex text with white space.
+std::size_t textIndexOfByte(std::string_view text, std::size_t index) {
   std::size_t digits = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n') continue;
-    if (digits == 2 * index) return i + 1;
+    if (digits == 2 * index) return i;
     ++digits;
   }
-  return text.size() + 1;
+  return text.size();
 }
 
-bool decodeItem(std::string_view text, std::string& out, ItemFailure& failure) {
+bool decodeItem(std::string_view text, std::string& out, Error& failure) {
   auto bytes = parseHex(text);
   if (!bytes) {
-    failure = {bytes.error().offset + 1, bytes.error().message};
+    failure = withRule(bytes.error(), rules::kInvalidHex);
     return false;
   }
   auto type = decodeTypeBlob(*bytes);
   if (!type) {
     const std::size_t at = type.error().offset;
-    failure = {columnOfByte(text, at), "byte " + std::to_string(at) + ": " + type.error().message};
+    failure = withRule(type.error(), rules::kInvalidType);
+    failure.offset = textIndexOfByte(text, at);
+    failure.message = "byte " + std::to_string(at) + ": " + failure.message;
     return false;
   }
   formatType(*type, out);
   return true;
 }
 
-void reportFailure(const std::string& where, const ItemFailure& failure) {
-  std::cerr << where;
-  if (failure.column != 0) std::cerr << ':' << failure.column;
-  std::cerr << ": error: " << failure.message << '\n';
-}
-
-int convertOperands(const std::vector<std::string>& items, const Converter& convert) {
-  int status = kSuccess;
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    ItemFailure failure;
-    if (!convert(items[i], out, failure)) {
-      reportFailure("argument " + std::to_string(i + 1), failure);
-      status = kInvalid;
-    }
-    out += '\n';
+// Results as they come: lines on stdout (a failed item gives an empty line,
+// so results stay aligned with their inputs), or the "results" array of the
+// JSON object (null for a failed item). Buffered; never the whole output
+// in memory.
+class Results {
+ public:
+  explicit Results(Report& report) : report_(report) {
+    if (report_.json()) report_.object().beginArray("results");
   }
-  std::cout << out << std::flush;
-  return std::cout ? status : kUsageOrIo;
+
+  void convert(std::string_view item, Converter converter, const std::string& file, std::size_t line) {
+    ++items_;
+    const std::size_t start = text_.size();
+    Error failure;
+    if (converter(item, text_, failure)) {
+      if (report_.json()) {
+        report_.object().arrayString(std::string_view(text_).substr(start));
+        text_.resize(start);
+      } else {
+        text_ += '\n';
+      }
+    } else {
+      ++failed_;
+      text_.resize(start);
+      if (report_.json()) {
+        report_.object().arrayNull();
+      } else {
+        text_ += '\n';
+      }
+      Diagnostic d = textDiagnostic(failure, item, line);
+      d.file = file;
+      report_.add(std::move(d));
+    }
+    if (text_.size() >= (std::size_t{1} << 16)) flush();
+  }
+
+  // The closing fields; the exit status.
+  int finish() {
+    flush();
+    if (report_.json()) {
+      report_.object().endArray();
+      report_.object().number("items", items_);
+      report_.object().number("failed", failed_);
+    }
+    return failed_ == 0 ? kSuccess : kInvalid;
+  }
+
+ private:
+  void flush() {
+    std::cout.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+    text_.clear();
+  }
+
+  Report& report_;
+  std::string text_;
+  std::size_t items_ = 0;
+  std::size_t failed_ = 0;
+};
+
+int convertOperands(const std::vector<std::string>& items, Converter converter, Report& report) {
+  Results results(report);
+  for (std::size_t i = 0; i < items.size(); ++i)
+    results.convert(items[i], converter, "argument " + std::to_string(i + 1), 1);
+  return results.finish();
 }
 
-// One result line per input line, in order; a failed line leaves an empty
-// output line so results stay aligned with their inputs.
-int convertLines(const Converter& convert) {
+int convertLines(Converter converter, Report& report) {
   std::ios::sync_with_stdio(false);
-  int status = kSuccess;
+  Results results(report);
+  const std::string stdinName = "stdin";
   std::string line;
-  std::string out;
   std::size_t lineNumber = 0;
   while (std::getline(std::cin, line)) {
     ++lineNumber;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    ItemFailure failure;
-    if (!convert(line, out, failure)) {
-      reportFailure("stdin:" + std::to_string(lineNumber), failure);
-      status = kInvalid;
-    }
-    out += '\n';
-    if (out.size() >= (1u << 16)) {
-      std::cout << out;
-      out.clear();
-    }
+    results.convert(line, converter, stdinName, lineNumber);
   }
-  if (std::cin.bad()) {
-    printError("stdin: cannot read");
-    return kUsageOrIo;
-  }
-  std::cout << out << std::flush;
-  return std::cout ? status : kUsageOrIo;
+  const int status = results.finish();
+  if (std::cin.bad()) return report.fail(kUsageOrIo, rules::kInputUnreadable, "stdin: cannot read");
+  return status;
 }
 
-void addConversion(CLI::App& sig, const char* name, const char* help, const char* itemName,
-                   Converter convert, int& status) {
+struct ConversionOptions {
+  std::vector<std::string> items;
+  bool json = false;
+};
+
+void addConversion(CLI::App& sig, const char* name, const char* help, const char* itemName, Converter converter,
+                   int& status) {
   auto* command = sig.add_subcommand(name, help);
-  auto items = std::make_shared<std::vector<std::string>>();
-  command->add_option(itemName, *items, "Items to convert; none: read one per line from stdin");
-  command->callback([items, convert, &status] {
-    status = items->empty() ? convertLines(convert) : convertOperands(*items, convert);
+  auto options = std::make_shared<ConversionOptions>();
+  command->add_option(itemName, options->items, "Items to convert; none: read one per line from stdin");
+  command->add_flag("--json", options->json, "Write the results and diagnostics as JSON on stdout");
+  command->callback([options, converter, &status] {
+    Report report(options->json, kMaxListed);
+    const int result = options->items.empty() ? convertLines(converter, report)
+                                               : convertOperands(options->items, converter, report);
+    status = report.finish(result);
   });
 }
 

@@ -1,17 +1,16 @@
 // gdmap verify DESC MAP [--json]: is MAP byte for byte the map DESC describes?
 #include "commands.hpp"
 #include "description_input.hpp"
-#include "diagnostic_output.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
+#include "report.hpp"
 
 #include <gdmap/reader/map_compare.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
 
 #include <iostream>
 #include <memory>
-
-#include <nlohmann/json.hpp>
 
 namespace gdmap::cli {
 namespace {
@@ -22,41 +21,48 @@ struct VerifyOptions {
   bool json = false;
 };
 
-int runVerify(const VerifyOptions& options) {
-  if (options.description == "-" && options.map == "-") {
-    printError("only one of DESCRIPTION and MAP can be '-'");
-    return kUsageOrIo;
-  }
-  int status = kSuccess;
-  auto loaded = loadDescription(options.description, status);
-  if (!loaded) return status;
-  auto input = InputBytes::open(options.map);
-  if (!input) {
-    printError(input.error().message);
-    return kUsageOrIo;
-  }
+std::string sizes(const MapDifference& d) {
+  return std::to_string(d.differingBytes) + " differing byte" + (d.differingBytes == 1 ? "" : "s") +
+         "; expected " + std::to_string(d.expectedSize) + " bytes, found " + std::to_string(d.actualSize);
+}
+
+int verify(const VerifyOptions& options, Report& report, bool& compared) {
+  if (options.description == "-" && options.map == "-")
+    return report.fail(kUsageOrIo, rules::kUsage, "only one of DESCRIPTION and MAP can be '-'");
+  auto description = openInput(options.description, report);
+  if (!description) return kUsageOrIo;
+  auto loaded = loadDescription(*description, report);
+  if (!loaded) return kInvalid;
+  auto input = openInput(options.map, report);
+  if (!input) return kUsageOrIo;
+  const std::string& name = input->displayName();
   const MapDifference d = compareMaps(loaded->map, input->bytes());
-  if (options.json) {
-    nlohmann::ordered_json out;
-    out["identical"] = d.identical;
-    out["expectedSize"] = d.expectedSize;
-    out["actualSize"] = d.actualSize;
+  compared = true;
+  if (report.json()) {
+    JsonObject& out = report.object();
+    out.boolean("identical", d.identical);
+    out.number("expectedSize", d.expectedSize);
+    out.number("actualSize", d.actualSize);
     if (!d.identical) {
-      out["firstOffset"] = d.firstOffset;
-      out["field"] = d.field;
-      out["expected"] = d.expected;
-      out["found"] = d.found;
-      out["differingBytes"] = d.differingBytes;
+      out.number("firstOffset", d.firstOffset);
+      out.string("field", d.field);
+      out.string("expected", d.expected);
+      out.string("found", d.found);
+      out.number("differingBytes", d.differingBytes);
+      Diagnostic differs;
+      differs.rule = rules::kMapDiffers;
+      differs.path = d.field;
+      differs.offset = d.firstOffset;
+      differs.file = name;
+      differs.message = "expected " + d.expected + ", found " + d.found + " (" + sizes(d) + ")";
+      report.add(std::move(differs));
     }
-    std::cout << out.dump(2) << '\n';
   } else if (d.identical) {
-    std::cout << input->displayName() << ": identical to the map the description describes (" << d.actualSize
-              << " bytes)\n";
+    std::cout << name << ": identical to the map the description describes (" << d.actualSize << " bytes)\n";
   } else {
-    std::cerr << input->displayName() << ": differs at byte " << hex32(static_cast<std::uint32_t>(d.firstOffset))
-              << ", " << d.field << ": expected " << d.expected << ", found " << d.found << " ("
-              << d.differingBytes << " differing byte" << (d.differingBytes == 1 ? "" : "s") << "; expected "
-              << d.expectedSize << " bytes, found " << d.actualSize << ")\n";
+    // The verdict line keeps its historic form (scripts grep it).
+    std::cerr << name << ": differs at byte " << hex32(static_cast<std::uint32_t>(d.firstOffset)) << ", " << d.field
+              << ": expected " << d.expected << ", found " << d.found << " (" << sizes(d) << ")\n";
   }
   return d.identical ? kSuccess : kInvalid;
 }
@@ -65,11 +71,18 @@ int runVerify(const VerifyOptions& options) {
 
 void addVerifyCommand(CLI::App& app, int& status) {
   auto options = std::make_shared<VerifyOptions>();
-  auto* verify = app.add_subcommand("verify", "Compare a map byte for byte with the map a description describes");
-  verify->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
-  verify->add_option("MAP", options->map, "The map to verify ('-' for stdin)")->required();
-  verify->add_flag("--json", options->json, "Write the verdict as JSON on stdout");
-  verify->callback([options, &status] { status = runVerify(*options); });
+  auto* command = app.add_subcommand("verify", "Compare a map byte for byte with the map a description describes");
+  command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
+  command->add_option("MAP", options->map, "The map to verify ('-' for stdin)")->required();
+  command->add_flag("--json", options->json, "Write the verdict and diagnostics as JSON on stdout");
+  command->callback([options, &status] {
+    Report report(options->json);
+    bool compared = false;
+    const int result = verify(*options, report, compared);
+    // No verdict was reached: say so rather than leave the key out.
+    if (report.json() && !compared) report.object().null("identical");
+    status = report.finish(result);
+  });
 }
 
 }  // namespace gdmap::cli

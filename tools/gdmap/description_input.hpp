@@ -1,11 +1,13 @@
 #pragma once
-// Reads a description file for build and verify: parses it, shows its
-// diagnostics (warnings too), and builds the map it describes.
+// A description for build and verify: parsed (its diagnostics, warnings
+// too, go to the report) and built into the map it describes.
+#include "file_io.hpp"
+#include "report.hpp"
+
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/map_description.hpp>
 
 #include <optional>
-#include <string>
 
 namespace gdmap::cli {
 
@@ -14,7 +16,8 @@ struct LoadedDescription {
   Bytes map;  // the canonical map it describes
 };
 
-// Diagnostics go to stderr; on failure `status` says why (invalid or I/O).
-std::optional<LoadedDescription> loadDescription(const std::string& path, int& status);
+// Empty when the description is invalid (status 1; the reasons are in the
+// report).
+std::optional<LoadedDescription> loadDescription(const InputBytes& input, Report& report);
 
 }  // namespace gdmap::cli

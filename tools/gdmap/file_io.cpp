@@ -1,8 +1,10 @@
 #include "file_io.hpp"
 
+#include "exit_status.hpp"
+
+#include <gdmap/schema/rules.hpp>
+
 #include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <iterator>
@@ -14,26 +16,33 @@
 namespace gdmap::cli {
 namespace {
 
-std::string systemError(const std::string& what, const std::string& path) {
-  return path + ": " + what + ": " + std::strerror(errno);
+Error readError(const std::string& name, int error) {
+  return Error{0, name + ": cannot read: " + std::strerror(error), rules::kInputUnreadable};
 }
 
-Status writeAll(int fd, std::string_view data, const std::string& path) {
-  while (!data.empty()) {
-    const ssize_t n = ::write(fd, data.data(), data.size());
+// A pipe, a FIFO or a device (/dev/stdin, `<(...)`): cannot be mapped, so
+// read to its end.
+Expected<Bytes> readStream(const std::string& path) {
+  int fd = -1;
+  do {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return Error{0, path + ": cannot open: " + std::strerror(errno), rules::kInputUnreadable};
+  Bytes bytes;
+  std::uint8_t chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      if (errno == EINTR) continue;
-      return Error{0, systemError("cannot write", path)};
+      const int error = errno;
+      ::close(fd);
+      return readError(path, error);
     }
-    data.remove_prefix(static_cast<std::size_t>(n));
+    if (n == 0) break;
+    bytes.insert(bytes.end(), chunk, chunk + n);
   }
-  return Success{};
-}
-
-std::string directoryOf(const std::string& path) {
-  const auto slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
+  ::close(fd);
+  return bytes;
 }
 
 }  // namespace
@@ -42,51 +51,92 @@ Expected<InputBytes> InputBytes::open(const std::string& path) {
   InputBytes input;
   if (path == "-") {
     input.name_ = "stdin";
+    input.identity_ = identityOf(STDIN_FILENO);
     std::cin.sync_with_stdio(false);
     input.buffer_.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    if (std::cin.bad()) return Error{0, "stdin: cannot read"};
+    if (std::cin.bad()) return readError("stdin", EIO);
     return input;
   }
   input.name_ = path;
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode)) {
+    auto read = readStream(path);
+    if (!read) return read.error();
+    input.buffer_ = std::move(read).value();
+    return input;
+  }
   auto mapped = MappedFile::open(path);
   if (!mapped) return mapped.error();
+  input.identity_ = mapped->identity();
   input.mapped_.emplace(std::move(mapped).value());
   return input;
 }
 
-ByteSpan InputBytes::bytes() const {
-  return mapped_ ? mapped_->bytes() : ByteSpan(buffer_);
-}
+ByteSpan InputBytes::bytes() const { return mapped_ ? mapped_->bytes() : ByteSpan(buffer_); }
 
 std::string_view InputBytes::text() const {
   const ByteSpan b = bytes();
   return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
 
-Status writeOutput(const std::string& path, std::string_view data, OutputKind kind) {
+std::optional<InputBytes> openInput(const std::string& path, Report& report) {
+  auto input = InputBytes::open(path);
+  if (!input) {
+    const Error& e = input.error();
+    report.fail(kUsageOrIo, e.rule.empty() ? rules::kInputUnreadable : e.rule.c_str(), e.message);
+    return std::nullopt;
+  }
+  return std::move(input).value();
+}
+
+std::optional<Output> Output::resolve(const std::string& path, OutputKind kind,
+                                      const std::vector<std::optional<FileIdentity>>& inputs, Report& report) {
+  Output out;
+  out.kind_ = kind;
   if (path == "-") {
-    if (kind == OutputKind::Binary && ::isatty(STDOUT_FILENO))
-      return Error{0, "refusing to write a binary map to a terminal: use -o FILE or redirect stdout"};
+    if (report.json()) {
+      report.fail(kUsageOrIo, rules::kUsage, "--json prints its report on stdout: give the output a file with -o FILE");
+      return std::nullopt;
+    }
+    return out;
+  }
+  std::vector<FileIdentity> known;
+  for (const auto& identity : inputs)
+    if (identity) known.push_back(*identity);
+  auto file = OutputFile::resolve(path, known);
+  if (!file) {
+    const Error& e = file.error();
+    report.fail(kUsageOrIo, e.rule.empty() ? rules::kOutputUnwritable : e.rule.c_str(), e.message);
+    return std::nullopt;
+  }
+  out.file_.emplace(std::move(file).value());
+  return out;
+}
+
+bool Output::write(std::string_view data, Report& report) const {
+  const bool binary = kind_ == OutputKind::Binary;
+  if (!file_) {
+    if (binary && ::isatty(STDOUT_FILENO)) {
+      report.fail(kUsageOrIo, rules::kBinaryToTerminal,
+                  "refusing to write a binary map to a terminal: use -o FILE or redirect stdout");
+      return false;
+    }
     std::cout.write(data.data(), static_cast<std::streamsize>(data.size()));
     std::cout.flush();
-    if (!std::cout) return Error{0, "stdout: cannot write"};
-    return Success{};
+    if (!std::cout) {
+      report.fail(kUsageOrIo, rules::kOutputUnwritable, "stdout: cannot write");
+      return false;
+    }
+    return true;
   }
-  // The temporary lives in the target's folder so rename() stays atomic.
-  std::string temporary = directoryOf(path) + "/.gdmap-XXXXXX";
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) return Error{0, systemError("cannot create a temporary file", temporary)};
-  Status written = writeAll(fd, data, path);
-  if (written && ::fsync(fd) != 0) written = Error{0, systemError("cannot flush", path)};
-  // mkstemp makes the file 0600; give it the mode a plain create would.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  if (written && ::fchmod(fd, 0666 & ~mask) != 0) written = Error{0, systemError("cannot set mode", path)};
-  if (::close(fd) != 0 && written) written = Error{0, systemError("cannot close", path)};
-  if (written && ::rename(temporary.c_str(), path.c_str()) != 0)
-    written = Error{0, systemError("cannot rename the temporary file into place", path)};
-  if (!written) ::unlink(temporary.c_str());
-  return written;
+  OutputOptions options;
+  options.refuseTerminal = binary;
+  if (auto written = file_->write(data, options); !written) {
+    const Error& e = written.error();
+    report.fail(kUsageOrIo, e.rule.empty() ? rules::kOutputUnwritable : e.rule.c_str(), e.message);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace gdmap::cli

@@ -1,36 +1,62 @@
 #pragma once
-// Reading inputs and writing outputs for the CLI: '-' means stdin/stdout;
-// files are written to a temporary beside the target and renamed into place,
-// so a failed or interrupted run never leaves a half-written output.
+// Inputs and outputs of the CLI. '-' means stdin/stdout. A file input is
+// memory-mapped (a pipe or device is read); a file output goes through
+// gdmap::OutputFile (tools/io): never half-written, never over its own
+// input, symlinks written through, FIFOs and devices written in place.
+#include "report.hpp"
+
+#include <gdmap/io/file_identity.hpp>
 #include <gdmap/io/mapped_file.hpp>
+#include <gdmap/io/output_file.hpp>
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
 
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gdmap::cli {
 
-// A whole input's bytes: memory-mapped for a file, read into memory for '-'.
+// A whole input's bytes: memory-mapped for a regular file, read into memory
+// for '-', a pipe or a device.
 class InputBytes {
  public:
+  // Errors (rule input-unreadable) name the path.
   static Expected<InputBytes> open(const std::string& path);
   ByteSpan bytes() const;
   std::string_view text() const;
   // "stdin" for '-', else the path: what diagnostics call the input.
   const std::string& displayName() const { return name_; }
+  // Which file it is, for refusing an output that would overwrite it.
+  const std::optional<FileIdentity>& identity() const { return identity_; }
 
  private:
   std::string name_;
   std::optional<MappedFile> mapped_;
   Bytes buffer_;
+  std::optional<FileIdentity> identity_;
 };
+
+// InputBytes::open, with the failure added to `report`.
+std::optional<InputBytes> openInput(const std::string& path, Report& report);
 
 enum class OutputKind { Text, Binary };
 
-// Writes `data` to `path` ('-' is stdout). Binary data is refused when stdout
-// is a terminal.
-Status writeOutput(const std::string& path, std::string_view data, OutputKind kind);
+// Where a command writes its data, looked at before the work is done so
+// that `-o INPUT` fails before anything is read twice or written.
+class Output {
+ public:
+  // Errors go to `report` (usage: '-' with --json; output-is-input;
+  // output-unwritable).
+  static std::optional<Output> resolve(const std::string& path, OutputKind kind,
+                                       const std::vector<std::optional<FileIdentity>>& inputs, Report& report);
+  // Binary data is refused on a terminal (binary-to-terminal).
+  bool write(std::string_view data, Report& report) const;
+
+ private:
+  OutputKind kind_ = OutputKind::Text;
+  std::optional<OutputFile> file_;  // empty: stdout
+};
 
 }  // namespace gdmap::cli

@@ -1,8 +1,26 @@
 // gdmap: build, read, check and verify .NET Native generic dictionary maps.
 #include "commands.hpp"
 #include "exit_status.hpp"
+#include "report.hpp"
 
+#include <gdmap/schema/rules.hpp>
+
+#include <cstring>
 #include <iostream>
+
+namespace {
+
+// Whether the command line asks for --json, looked for before parsing so
+// that a usage error is reported in the form asked for.
+bool wantsJson(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--") == 0) return false;  // operands from here on
+    if (std::strcmp(argv[i], "--json") == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace gdmap::cli;
@@ -23,8 +41,13 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? kSuccess : kUsageOrIo;
+    // --help and --version are "errors" that succeed: printed as CLI11 does.
+    if (e.get_exit_code() == 0 || !wantsJson(argc, argv)) {
+      const int code = app.exit(e);
+      return code == 0 ? kSuccess : kUsageOrIo;
+    }
+    Report report(true);
+    return report.finish(report.fail(kUsageOrIo, gdmap::rules::kUsage, e.what()));
   }
   return status;
 }

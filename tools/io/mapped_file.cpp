@@ -1,5 +1,7 @@
 #include <gdmap/io/mapped_file.hpp>
 
+#include <gdmap/schema/rules.hpp>
+
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -13,7 +15,7 @@ namespace gdmap {
 namespace {
 
 Error systemError(const std::string& path, const char* what, int error) {
-  return Error{0, path + ": " + what + ": " + std::strerror(error)};
+  return Error{0, path + ": " + what + ": " + std::strerror(error), rules::kInputUnreadable};
 }
 
 // Closes the descriptor on every path out of open(); the mapping outlives it.
@@ -37,24 +39,27 @@ Expected<MappedFile> MappedFile::open(const std::string& path) {
   if (::fstat(file.fd, &info) != 0) return systemError(path, "cannot stat", errno);
   if (S_ISDIR(info.st_mode)) return systemError(path, "cannot map", EISDIR);
   if (!S_ISREG(info.st_mode)) {
-    return Error{0, path + ": cannot map: not a regular file (use a file, not a pipe or device)"};
+    return Error{0, path + ": cannot map: not a regular file (use a file, not a pipe or device)",
+                 rules::kInputUnreadable};
   }
-  if (info.st_size == 0) return MappedFile(nullptr, 0);  // mmap of 0 bytes is an error
+  const FileIdentity identity{static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino), true};
+  if (info.st_size == 0) return MappedFile(nullptr, 0, identity);  // mmap of 0 bytes is an error
 
   const auto size = static_cast<std::size_t>(info.st_size);
   void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd, 0);
   if (data == MAP_FAILED) return systemError(path, "cannot map", errno);
-  return MappedFile(static_cast<const std::uint8_t*>(data), size);
+  return MappedFile(static_cast<const std::uint8_t*>(data), size, identity);
 }
 
 MappedFile::MappedFile(MappedFile&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)), identity_(other.identity_) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
     if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
+    identity_ = other.identity_;
   }
   return *this;
 }

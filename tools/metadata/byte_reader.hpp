@@ -1,7 +1,10 @@
 #pragma once
-// A little-endian cursor over untrusted bytes: every read is bounds-checked
-// and throws MetadataError instead of reading past the end.
+// The metadata reader's view of gdmap::ByteCursor (the one bounds-checked
+// cursor every binary read goes through): the same reads, but a failure
+// throws MetadataError naming what was being read, which is how this
+// library reports a malformed file.
 #include <gdmap/metadata/metadata_error.hpp>
+#include <gdmap/reader/byte_cursor.hpp>
 
 #include <gdmap/schema/bytes.hpp>
 
@@ -14,56 +17,34 @@ namespace gdmap::metadata {
 
 class ByteReader {
  public:
-  ByteReader(ByteSpan bytes, std::string what) : bytes_(bytes), what_(std::move(what)) {}
+  ByteReader(ByteSpan bytes, std::string what) : in_(bytes), what_(std::move(what)) {}
 
-  std::size_t position() const { return position_; }
-  std::size_t remaining() const { return bytes_.size() - position_; }
+  std::size_t position() const { return in_.position(); }
+  std::size_t remaining() const { return in_.remaining(); }
 
-  void seek(std::size_t position) {
-    if (position > bytes_.size()) fail(position, "offset is past the end");
-    position_ = position;
-  }
-  void skip(std::size_t count) {
-    require(count);
-    position_ += count;
-  }
-  ByteSpan take(std::size_t count) {
-    require(count);
-    ByteSpan out = bytes_.subspan(position_, count);
-    position_ += count;
-    return out;
-  }
-  std::uint8_t u8() { return static_cast<std::uint8_t>(readLittleEndian(1)); }
-  std::uint16_t u16() { return static_cast<std::uint16_t>(readLittleEndian(2)); }
-  std::uint32_t u32() { return static_cast<std::uint32_t>(readLittleEndian(4)); }
-  std::uint64_t u64() { return readLittleEndian(8); }
+  void seek(std::size_t position) { checked(in_.seek(position)); }
+  void skip(std::size_t count) { checked(in_.skip(count)); }
+  ByteSpan take(std::size_t count) { return checked(in_.take(count)); }
+  std::uint8_t u8() { return checked(in_.u8()); }
+  std::uint16_t u16() { return checked(in_.u16()); }
+  std::uint32_t u32() { return checked(in_.u32()); }
+  std::uint64_t u64() { return checked(in_.u64()); }
   // A 2- or 4-byte column (heap and table indexes).
-  std::uint32_t index(unsigned width) { return static_cast<std::uint32_t>(readLittleEndian(width)); }
+  std::uint32_t index(unsigned width) { return static_cast<std::uint32_t>(checked(in_.uint(width))); }
 
   [[noreturn]] void fail(std::size_t at, const std::string& message) const {
     throw MetadataError(what_ + " at offset " + std::to_string(at) + ": " + message);
   }
 
  private:
-  void require(std::size_t count) const {
-    if (count > remaining()) {
-      fail(position_, "needs " + std::to_string(count) + " bytes, only " +
-                          std::to_string(remaining()) + " left");
-    }
-  }
-  std::uint64_t readLittleEndian(unsigned width) {
-    require(width);
-    std::uint64_t value = 0;
-    for (unsigned i = 0; i < width; ++i) {
-      value |= static_cast<std::uint64_t>(bytes_[position_ + i]) << (8 * i);
-    }
-    position_ += width;
+  template <typename T>
+  T checked(T value) const {
+    if (!in_.ok()) fail(in_.error().offset, in_.error().message);
     return value;
   }
 
-  ByteSpan bytes_;
+  ByteCursor in_;
   std::string what_;
-  std::size_t position_ = 0;
 };
 
 }  // namespace gdmap::metadata

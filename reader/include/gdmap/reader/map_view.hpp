@@ -5,18 +5,16 @@
 // rest. Nothing is copied or allocated.
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
+#include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/type.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 namespace gdmap {
-
-inline constexpr std::uint32_t kSortedFlag = 0x80000000u;
-inline constexpr std::size_t kHeaderSize = 4;
-inline constexpr std::size_t kDirectoryEntrySize = 8;
 
 struct DirectoryEntry {
   std::uint32_t rva = 0;
@@ -36,33 +34,67 @@ struct ItemView {
 
 class MapView {
  public:
-  // Errors: fewer than 4 bytes; a directory that does not fit in the bytes.
+  // Errors: fewer than 4 bytes (stream-too-short); a directory that does
+  // not fit in the bytes (directory-truncated). O(1): the order of the
+  // directory is not looked at until find() needs it.
   static Expected<MapView> open(ByteSpan bytes);
+
+  MapView(const MapView& other) : bytes_(other.bytes_), count_(other.count_), sorted_(other.sorted_) {
+    order_.store(other.order_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  }
+  MapView& operator=(const MapView& other) {
+    bytes_ = other.bytes_;
+    count_ = other.count_;
+    sorted_ = other.sorted_;
+    order_.store(other.order_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    return *this;
+  }
 
   bool sorted() const { return sorted_; }
   std::uint32_t size() const { return count_; }
   DirectoryEntry entry(std::uint32_t index) const;  // index < size()
   ByteSpan bytes() const { return bytes_; }
-  std::size_t heapStart() const { return kHeaderSize + kDirectoryEntrySize * std::size_t{count_}; }
+  std::size_t heapStart() const { return static_cast<std::size_t>(heapStartFor(count_)); }
   ByteSpan heap() const { return bytes_.subspan(heapStart()); }
 
-  // The item at a heap offset: errors when the offset, the length prefix or
-  // the type count does not fit, with the byte offset in the map.
+  // The item at a heap offset. Errors, at the byte offset in the map:
+  // offset-outside-heap, invalid-compressed-int (the length prefix, or the
+  // type count read within the item), item-length-outside-heap.
   Expected<ItemView> item(std::uint32_t heapOffset) const;
 
-  // The entry with this RVA: a binary search when the map says it is sorted
-  // (a map that lies about that may then miss; checkMap() finds such lies),
-  // a linear scan otherwise.
-  std::optional<std::uint32_t> find(std::uint32_t rva) const;
+  // The index of the entry with this RVA, or nullopt when no entry has it.
+  // Never answers from an order the map has not earned:
+  // - bit 31 set: a binary search, once the directory has been verified
+  //   strictly ascending (O(n) on the first call, then cached in the view;
+  //   safe to call from several threads). If it is not, every call fails
+  //   with rva-not-ascending at the first entry out of order.
+  // - bit 31 clear: a linear scan of the whole directory; the RVA at two
+  //   entries fails with duplicate-rva at the second.
+  // The error's offset is the offending directory[i].rva field's byte
+  // (mapFieldPath() in map_compare.hpp names it); the message names both
+  // entries involved.
+  Expected<std::optional<std::uint32_t>> find(std::uint32_t rva) const;
+
+  // What find() checks of a sorted map: success, or the rva-not-ascending
+  // error. Always success for an unsorted map.
+  Status checkOrder() const;
 
  private:
   MapView(ByteSpan bytes, std::uint32_t count, bool sorted) : bytes_(bytes), count_(count), sorted_(sorted) {}
+  std::uint64_t orderState() const;
+
   ByteSpan bytes_;
   std::uint32_t count_ = 0;
   bool sorted_ = false;
+  // checkOrder()'s verdict: 0 not yet known, 1 ascending, else
+  // (index << 1) with the index of the first entry out of order (>= 1).
+  // Recomputing it gives the same value, so relaxed stores are enough.
+  mutable std::atomic<std::uint64_t> order_{0};
 };
 
-// The decoded types of an item (all of them, exactly filling it).
+// The decoded types of an item (all of them, exactly filling it). Errors:
+// zero-type-count, type-count-exceeds-item, the type decoder's rule for a
+// bad type (invalid-type when it names none), item-length-mismatch.
 Expected<std::vector<Type>> decodeItemTypes(const ItemView& item);
 
 }  // namespace gdmap

@@ -1,8 +1,9 @@
 #pragma once
 // ECMA-335 signature bytes -> Type model, for untrusted input: every count is
-// checked against the bytes left before it is used, nesting is bounded by
-// kMaxTypeDepth, and every error carries the absolute byte offset of the
-// offending byte and a message naming the rule it breaks.
+// checked against gdmap::Limits (limits.hpp) and the bytes left before it is
+// used, nesting is bounded by Limits::maxTypeDepth, and every error carries
+// the absolute byte offset of the offending byte, a message, and the rule id
+// it breaks (rules.hpp, "Type signatures and type text"; docs/errors.md).
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/type.hpp>

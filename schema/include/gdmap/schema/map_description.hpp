@@ -1,7 +1,8 @@
 #pragma once
 // The content of a generic dictionary map, as a description states it:
-// which RVA gets which instantiation. JSON-free; schema/description_json.hpp
-// reads and writes it as text.
+// which RVA gets which instantiation. JSON-free: the gdmap::description
+// library (<gdmap/description/description_json.hpp>) reads and writes it as
+// JSON text.
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/type.hpp>
 
@@ -15,9 +16,15 @@
 namespace gdmap {
 
 // The types of one heap item, or (`raw`) the item's exact bytes, length
-// prefix included, written verbatim and never validated.
+// prefix included, written verbatim and not validated beyond being
+// non-empty (an item is at least its length prefix: rule empty-raw-item).
 struct InstantiationDescription {
-  std::string name;  // empty for an inline `types` or `raw`
+  // Empty for an inline `types` or `raw`. (A description may also name an
+  // instantiation "", a JSON key like any other; parseDescription reports
+  // about it at "/instantiations/", but in a MapDescription it reads as
+  // unnamed, so instantiationPointer() and writeDescription() treat it as
+  // inline.)
+  std::string name;
   std::vector<Type> types;
   std::optional<Bytes> raw;
 };
@@ -51,7 +58,22 @@ std::string dictionaryPointer(std::size_t index);
 // for a named one; for an inline one, the `types` or `raw` member of the
 // first dictionary that uses it ("/dictionaries/1/types"); "" when no
 // dictionary does (or `index` is out of range). Linear in the number of
-// dictionaries: for error paths only.
+// dictionaries: for one error. A caller that names many instantiations uses
+// InstantiationPointers, or its diagnostics cost quadratic time.
 std::string instantiationPointer(const MapDescription& description, std::size_t index);
+
+// instantiationPointer() for any number of instantiations: one pass over
+// the dictionaries up front, then each pointer in the time of its name.
+// Holds a reference to `description`, which must outlive it.
+class InstantiationPointers {
+ public:
+  explicit InstantiationPointers(const MapDescription& description);
+  std::string operator()(std::size_t index) const;
+
+ private:
+  const MapDescription& description_;
+  // Per instantiation: the first dictionary that uses it, or SIZE_MAX.
+  std::vector<std::size_t> firstUse_;
+};
 
 }  // namespace gdmap

@@ -23,6 +23,14 @@ inline constexpr char kUnreachableHeapBytes[] = "unreachable-heap-bytes";
 inline constexpr char kUnsharedDuplicateItems[] = "unshared-duplicate-items";
 inline constexpr char kUnusableGenericArgument[] = "unusable-generic-argument";
 inline constexpr char kZeroTypeCount[] = "zero-type-count";
+// Maps: building (MapBuilder, buildMap) and matching (matchesDescription);
+// a repeated RVA is duplicate-rva, an instantiation without types
+// empty-types, as in a description.
+inline constexpr char kDescriptionMismatch[] = "description-mismatch";
+inline constexpr char kEmptyRawItem[] = "empty-raw-item";
+inline constexpr char kHeapTooLarge[] = "heap-too-large";
+inline constexpr char kItemTooLarge[] = "item-too-large";
+inline constexpr char kTooManyDictionaries[] = "too-many-dictionaries";
 
 // Maps: canonical form (checkCanonical)
 inline constexpr char kCanonicalDuplicateItem[] = "canonical-duplicate-item";
@@ -32,8 +40,25 @@ inline constexpr char kCanonicalNonMinimalInteger[] = "canonical-non-minimal-int
 inline constexpr char kCanonicalOverlap[] = "canonical-overlap";
 inline constexpr char kInvalidMap[] = "invalid-map";
 
-// Type signatures and type text
+// Type signatures and type text (decodeType/skipType, encodeType,
+// parseType). `invalid-type` is the umbrella: it names a type that is wrong
+// in a way none of the specific rules below describes. The limits are
+// gdmap::Limits (limits.hpp).
+inline constexpr char kArrayRankTooLarge[] = "array-rank-too-large";
+inline constexpr char kBytesAfterType[] = "bytes-after-type";
+inline constexpr char kCountExceedsBytes[] = "count-exceeds-bytes";
+inline constexpr char kCountTooLarge[] = "count-too-large";
+inline constexpr char kInvalidArrayShape[] = "invalid-array-shape";
+inline constexpr char kInvalidCallingConvention[] = "invalid-calling-convention";
+inline constexpr char kInvalidGenericInstance[] = "invalid-generic-instance";
+inline constexpr char kInvalidSentinel[] = "invalid-sentinel";
+inline constexpr char kInvalidToken[] = "invalid-token";
 inline constexpr char kInvalidType[] = "invalid-type";
+inline constexpr char kTruncatedSignature[] = "truncated-signature";
+inline constexpr char kTypeNestingTooDeep[] = "type-nesting-too-deep";
+inline constexpr char kTypeTextSyntax[] = "type-text-syntax";
+inline constexpr char kUnknownElementType[] = "unknown-element-type";
+inline constexpr char kValueOutOfRange[] = "value-out-of-range";
 
 // Descriptions (JSON)
 inline constexpr char kConflictingFields[] = "conflicting-fields";
@@ -50,5 +75,13 @@ inline constexpr char kUnusedInstantiation[] = "unused-instantiation";
 inline constexpr char kWrongType[] = "wrong-type";
 
 // CLI: usage and I/O
+inline constexpr char kUsage[] = "usage";
+inline constexpr char kInputUnreadable[] = "input-unreadable";
+inline constexpr char kOutputUnwritable[] = "output-unwritable";
+inline constexpr char kOutputIsInput[] = "output-is-input";
+inline constexpr char kBinaryToTerminal[] = "binary-to-terminal";
+inline constexpr char kRvaNotFound[] = "rva-not-found";
+inline constexpr char kMapDiffers[] = "map-differs";
+inline constexpr char kRebuildDiffers[] = "rebuild-differs";
 
 }  // namespace gdmap::rules

@@ -5,17 +5,13 @@
 // so that decode -> model -> encode reproduces the bytes exactly (integers in
 // their shortest form aside).
 #include <gdmap/schema/element_type.hpp>
+#include <gdmap/schema/limits.hpp>
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 namespace gdmap {
-
-// Deeper nesting is rejected by every decoder and parser. Real signatures
-// nest a handful of levels; 256 keeps the recursive walkers (decode, encode,
-// print, destroy) far inside a default thread stack, sanitizers included.
-inline constexpr unsigned kMaxTypeDepth = 256;
 
 // Metadata tables a type token may name (the token's high byte).
 enum class TokenTable : std::uint8_t { TypeRef = 0x01, TypeDef = 0x02, TypeSpec = 0x1B };
@@ -30,7 +26,8 @@ struct Token {
 };
 
 // ECMA-335 II.23.2.13. `sizes` and `lowerBounds` each describe a prefix of
-// the dimensions; both are at most `rank` long.
+// the dimensions; both are at most `rank` long. A type that has bytes has a
+// rank of 1 to Limits::maxArrayRank (32).
 struct ArrayShape {
   std::uint32_t rank = 1;
   std::vector<std::uint32_t> sizes;
@@ -57,6 +54,9 @@ constexpr bool isValid(std::uint8_t c) {
   const std::uint8_t kind = c & kKindMask;
   return (c & 0x80) == 0 && (kind <= kVarArg || kind == kUnmanaged);
 }
+// Whether the signature takes variable arguments: only such a signature may
+// end with a SENTINEL after its last parameter.
+constexpr bool isVarArg(std::uint8_t c) { return (c & kKindMask) == kVarArg; }
 }  // namespace callconv
 
 // The method-signature part of a FNPTR that is not a type.
@@ -65,7 +65,9 @@ struct FunctionPointerInfo {
   // Written only when callingConvention has callconv::kGeneric.
   std::uint32_t genericParameterCount = 0;
   // Where SENTINEL (`...`) stands: before parameter[*sentinel]; equal to the
-  // parameter count when nothing follows it (ilasm writes that form too).
+  // parameter count when nothing follows it (ilasm writes that form too),
+  // which only a vararg signature may do: after the last parameter of any
+  // other signature a 0x41 belongs to the enclosing parameter list.
   std::optional<std::uint32_t> sentinel;
   friend bool operator==(const FunctionPointerInfo&, const FunctionPointerInfo&) = default;
 };
@@ -84,7 +86,7 @@ struct Type {
   // GenericInst: the type arguments (at least one).
   // FnPtr: operands[0] is the return type, the rest are the parameters.
   std::vector<Type> operands;
-  ArrayShape shape;          // Array only.
+  ArrayShape shape;            // Array only.
   FunctionPointerInfo method;  // FnPtr only.
 
   friend bool operator==(const Type&, const Type&) = default;
@@ -105,5 +107,13 @@ struct Type {
   static Type modified(bool required, Token modifier, Type inner);
   static Type functionPointer(FunctionPointerInfo info, Type returnType, std::vector<Type> parameters);
 };
+
+// Whether a SENTINEL byte (0x41) written right after the bytes of `type`
+// would be read as part of `type`: true when those bytes end with the
+// parameter list of a vararg FNPTR that has no SENTINEL of its own (a
+// decoder gives a 0x41 after the last parameter to the innermost such
+// pointer, as its trailing SENTINEL). The encoder and the text parser refuse
+// a SENTINEL in that place, since the bytes would mean another type.
+bool takesFollowingSentinel(const Type& type);
 
 }  // namespace gdmap

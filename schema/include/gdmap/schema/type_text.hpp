@@ -11,15 +11,18 @@
 namespace gdmap {
 
 // Canonical text: `class 0x01000012<int32, !0[]>`, `int32 modopt(0x01000002)`.
-// Its length is linear in the signature's encoded length: an ARRAY of rank
-// above 32 ends its shape with the gdmap extension `rank(N)` (`int32[rank(1000)]`)
-// instead of ILAsm's N - 1 commas.
+// Its length is linear in the signature's encoded length. A model beyond
+// gdmap::Limits still prints (an ARRAY of rank above 32 as the gdmap
+// extension `int32[rank(1000)]`, not N - 1 commas), as text parseType rejects.
 std::string formatType(const Type& type);
 void formatType(const Type& type, std::string& out);
 
-// Parses exactly one type (surrounding white space allowed). The error's
-// offset is the 0-based byte index in `text` where parsing stopped; its
-// message says what was expected there.
+// Parses exactly one type (surrounding white space allowed). It accepts
+// exactly the models encodeType accepts (the same gdmap::Limits, the same
+// SENTINEL placement), so every parsed type has bytes. The error's offset is
+// the 0-based byte index in `text` where parsing stopped; its message says
+// what was expected there; its rule is `type-text-syntax` for text outside
+// the grammar, else the rule the type breaks (rules.hpp).
 Expected<Type> parseType(std::string_view text);
 
 }  // namespace gdmap

@@ -17,8 +17,8 @@ constexpr std::size_t compressedUIntSize(std::uint32_t value) {
   return value <= 0x7F ? 1 : value <= 0x3FFF ? 2 : value <= kMaxCompressedUInt ? 4 : 0;
 }
 constexpr std::size_t compressedIntSize(std::int32_t value) {
-  return (value >= -(1 << 6) && value < (1 << 6))     ? 1
-         : (value >= -(1 << 13) && value < (1 << 13)) ? 2
+  return (value >= -(1 << 6) && value < (1 << 6))                     ? 1
+         : (value >= -(1 << 13) && value < (1 << 13))                 ? 2
          : (value >= kMinCompressedInt && value <= kMaxCompressedInt) ? 4
                                                                       : 0;
 }

@@ -28,7 +28,9 @@ class MapBuilder {
   void reserve(std::size_t dictionaries, std::size_t heapBytes);
 
   // A dictionary at `rva` whose instantiation is `types` (at least one).
-  // Fails, adding nothing, when a type does not encode.
+  // Fails, adding nothing, when a type does not encode (the encoder's rule),
+  // when `types` is empty (empty-types) or the item would be too large
+  // (item-too-large).
   Status add(std::uint32_t rva, std::span<const Type> types);
 
   // The same with the types already encoded back to back (`typeCount` of
@@ -37,13 +39,17 @@ class MapBuilder {
 
   // A dictionary whose heap item is exactly `itemBytes` (length prefix
   // included), written verbatim: the escape hatch for malformed fixtures.
-  void addRaw(std::uint32_t rva, ByteSpan itemBytes);
+  // An item is at least its length prefix: empty bytes fail (rule
+  // empty-raw-item), adding nothing, since an empty item would share its
+  // heap offset with the next item and read as that item. Any other bytes
+  // are accepted, even a wrong or truncated length prefix.
+  Status addRaw(std::uint32_t rva, ByteSpan itemBytes);
 
   std::size_t size() const;
 
-  // Lays out the map. Errors: two dictionaries with one RVA (the message
-  // names both by insertion index), 2^31 or more dictionaries, a heap offset
-  // of 2^32 or more. The builder may be reused after finish() only via
+  // Lays out the map. Errors: two dictionaries with one RVA (duplicate-rva;
+  // the message names both by insertion index), 2^31 or more dictionaries
+  // (too-many-dictionaries), a heap offset of 2^32 or more (heap-too-large). The builder may be reused after finish() only via
   // a fresh instance.
   Expected<Bytes> finish();
 
@@ -53,7 +59,9 @@ class MapBuilder {
 };
 
 // The map a description describes. Errors name the description's JSON
-// pointer in their message (for a duplicate RVA, both dictionaries').
+// pointer at the start of their message (for a duplicate RVA, both
+// dictionaries'), and carry the rule: the MapBuilder ones, empty-raw-item
+// for `"raw": ""`, undefined-instantiation for an index out of range.
 Expected<Bytes> buildMap(const MapDescription& description);
 
 }  // namespace gdmap

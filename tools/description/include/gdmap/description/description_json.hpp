@@ -2,9 +2,17 @@
 // The JSON description of a generic dictionary map (docs/description.md;
 // schema/gdmap-description.schema.json): reading it with diagnostics that
 // say where, and writing it back.
+//
+// This is the public header of the gdmap::description library (CMake:
+// find_package(gdmap COMPONENTS description), target gdmap::description),
+// the one gdmap library that reads JSON. The JSON parser it uses
+// (nlohmann/json) is a private dependency: this header, like every other
+// gdmap header, includes no JSON library, and a program that never reads a
+// description does not need one.
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/map_description.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,12 +22,21 @@ namespace gdmap {
 
 struct DescriptionParse {
   std::optional<MapDescription> description;  // empty when any error was found
-  std::vector<Diagnostic> diagnostics;          // errors and warnings, each with pointer, line and column
+  // Errors and warnings, each with its rule, JSON pointer (`path`), byte
+  // offset, line and column, in file order. At most 100 are listed (fewer
+  // when their pointers are very long); a final too-many-diagnostics note
+  // then says how many there were in all.
+  std::vector<Diagnostic> diagnostics;
+  // Every error and warning found, listed or not.
+  std::size_t errorCount = 0;
+  std::size_t warningCount = 0;
 };
 
 // Reports every problem it can (unknown keys, duplicate RVAs, undefined
 // names, types that do not parse, ...), not only the first. Unused
-// instantiation names are warnings.
+// instantiation names are warnings. Time and memory are linear in the
+// length of the text, however many problems it has; no message quotes more
+// than a few dozen bytes of it (pointers in `path` are exact).
 DescriptionParse parseDescription(std::string_view jsonText);
 
 // Deterministic, human-readable JSON (two-space indent, keys in a fixed

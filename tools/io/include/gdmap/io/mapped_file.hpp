@@ -1,6 +1,7 @@
 #pragma once
 // A read-only memory mapping of a whole file, so maps of any size are read
 // in place.
+#include <gdmap/io/file_identity.hpp>
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
 
@@ -21,11 +22,15 @@ class MappedFile {
   ~MappedFile();
 
   ByteSpan bytes() const { return {data_, size_}; }
+  // The file that was mapped, whatever path named it.
+  const FileIdentity& identity() const { return identity_; }
 
  private:
-  MappedFile(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  MappedFile(const std::uint8_t* data, std::size_t size, const FileIdentity& identity)
+      : data_(data), size_(size), identity_(identity) {}
   const std::uint8_t* data_ = nullptr;
   std::size_t size_ = 0;
+  FileIdentity identity_;
 };
 
 }  // namespace gdmap

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Checks the installed CMake package the way its users meet it:
+#   tests/package/check_package.sh PREFIX
+# - examples/consumer (every component) builds and runs;
+# - examples/reader-consumer (COMPONENTS reader) builds and runs with
+#   nlohmann_json made unfindable: a reader-only program does not need it;
+# - an unknown component makes find_package fail, naming the component.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+prefix=$(realpath "$1")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "== examples/consumer (all components)"
+cmake -S examples/consumer -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$work/consumer" -j2 >/dev/null
+"$work/consumer/gdmap_consumer"
+
+echo "== examples/reader-consumer (COMPONENTS reader, no nlohmann_json)"
+cmake -S examples/reader-consumer -B "$work/reader" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON >/dev/null
+cmake --build "$work/reader" -j2 >/dev/null
+"$work/reader/gdmap_reader_consumer" examples/maps/basic.gdmap
+
+echo "== find_package(gdmap COMPONENTS no-such-part) fails loudly"
+mkdir -p "$work/unknown"
+cat >"$work/unknown/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(unknown_component NONE)
+find_package(gdmap REQUIRED COMPONENTS no-such-part)
+CMAKE
+if cmake -S "$work/unknown" -B "$work/unknown/build" -DCMAKE_PREFIX_PATH="$prefix" >"$work/unknown.log" 2>&1; then
+  echo "FAIL: an unknown component was accepted" >&2
+  exit 1
+fi
+grep -q "no component 'no-such-part'" "$work/unknown.log" || { cat "$work/unknown.log" >&2; echo "FAIL: the error does not name the component" >&2; exit 1; }
+echo "package checks passed"

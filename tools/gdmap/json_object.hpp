@@ -1,0 +1,46 @@
+#pragma once
+// The one JSON object a `--json` run prints on stdout, written as it goes
+// (so a streamed array of a million results costs no more memory than a
+// buffer): two-space indentation, one field per line, keys in the order
+// they are written. Strings go through gdmap::appendJsonString, so any
+// input bytes give valid JSON.
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+namespace gdmap::cli {
+
+class JsonObject {
+ public:
+  explicit JsonObject(std::ostream& out) : out_(out) {}
+
+  void string(std::string_view key, std::string_view value);
+  void number(std::string_view key, std::uint64_t value);
+  void boolean(std::string_view key, bool value);
+  void null(std::string_view key);
+  // `json` is a value already formatted as JSON (nested lines indented for
+  // a field of this object).
+  void raw(std::string_view key, std::string_view json);
+
+  // An array of strings written one element at a time.
+  void beginArray(std::string_view key);
+  void arrayString(std::string_view value);
+  void arrayNull();
+  void endArray();
+
+  // Closes the object and flushes; false when stdout could not be written.
+  bool close();
+
+ private:
+  void key(std::string_view name);
+  void arrayElement();
+  void flushIfLarge();
+
+  std::ostream& out_;
+  std::string buffer_;
+  bool anyField_ = false;
+  bool anyElement_ = false;
+};
+
+}  // namespace gdmap::cli

@@ -1,0 +1,99 @@
+#include "report.hpp"
+
+#include "exit_status.hpp"
+
+#include <gdmap/schema/rules.hpp>
+
+#include <iostream>
+#include <utility>
+
+namespace gdmap::cli {
+namespace {
+
+// No message is longer than this, whatever a library put in it: a message
+// that quotes its input unbounded must not make the report unbounded.
+constexpr std::size_t kMaxMessageBytes = 4096;
+
+void capMessage(std::string& message) {
+  if (message.size() <= kMaxMessageBytes) return;
+  std::size_t end = kMaxMessageBytes;
+  while (end > 0 && (static_cast<unsigned char>(message[end]) & 0xC0) == 0x80) --end;
+  message.resize(end);
+  message += "...";
+}
+
+void printText(const Diagnostic& d) {
+  // A diagnostic about no input is the program's own: "gdmap: error: ...".
+  std::cerr << formatDiagnostic(d, d.file.empty() ? "gdmap" : "") << '\n';
+}
+
+}  // namespace
+
+Report::Report(bool json, std::size_t maxListed) : json_(json), maxListed_(maxListed), object_(std::cout) {}
+
+void Report::add(Diagnostic d) {
+  if (d.severity == Severity::Error) ++errors_;
+  if (listed_ >= maxListed_) {
+    ++notListed_;
+    if (notListedFile_ != d.file) notListedFile_ = d.file;
+    return;
+  }
+  ++listed_;
+  capMessage(d.message);
+  if (json_) {
+    kept_.push_back(std::move(d));
+  } else {
+    printText(d);
+  }
+}
+
+void Report::add(std::vector<Diagnostic> diagnostics, const std::string& file) {
+  for (Diagnostic& d : diagnostics) {
+    if (d.file.empty()) d.file = file;
+    add(std::move(d));
+  }
+}
+
+int Report::fail(int status, const char* rule, std::string message, std::string file) {
+  Diagnostic d;
+  d.rule = rule;
+  d.message = std::move(message);
+  d.file = std::move(file);
+  add(std::move(d));
+  return status;
+}
+
+int Report::finish(int status) {
+  if (notListed_ != 0) {
+    Diagnostic note;
+    note.severity = Severity::Note;
+    note.rule = rules::kTooManyDiagnostics;
+    note.message = std::to_string(notListed_) + " more diagnostic(s) not listed (only the first " +
+                   std::to_string(listed_) + " are listed)";
+    note.file = notListedFile_;
+    notListed_ = 0;
+    if (json_) {
+      kept_.push_back(std::move(note));
+    } else {
+      printText(note);
+    }
+  }
+  bool written = true;
+  if (json_) {
+    object_.raw("diagnostics", diagnosticsJson(kept_, 2));
+    kept_.clear();
+    written = object_.close();
+  } else {
+    std::cout.flush();
+    written = static_cast<bool>(std::cout);
+  }
+  if (written) return status;
+  // Nowhere else to say it: stderr, in text, whatever the mode.
+  Diagnostic d;
+  d.rule = rules::kOutputUnwritable;
+  d.message = "stdout: cannot write";
+  printText(d);
+  return kUsageOrIo;
+}
+
+}  // namespace gdmap::cli

@@ -1,0 +1,57 @@
+#pragma once
+// What one run of a command says, in one of two forms:
+//   text:   each diagnostic on stderr as it comes (formatDiagnostic), data
+//           and verdicts as the command prints them;
+//   --json: one object on stdout, the command's own fields first, then
+//           "diagnostics": [{severity, rule, message, ...location}].
+// Either way at most `maxListed` diagnostics are shown; the rest are
+// counted and a final too-many-diagnostics note says how many, so a batch
+// run over a million bad lines costs a bounded report. (checkMap() and
+// parseDescription() cap their own lists; `sig` over stdin needs this one.)
+#include "json_object.hpp"
+
+#include <gdmap/schema/diagnostic.hpp>
+
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace gdmap::cli {
+
+class Report {
+ public:
+  static constexpr std::size_t kDefaultMaxListed = 100;
+  static constexpr std::size_t kUnlimited = std::numeric_limits<std::size_t>::max();
+
+  explicit Report(bool json, std::size_t maxListed = kUnlimited);
+
+  bool json() const { return json_; }
+  // The command's own fields (JSON mode; ignored text is never written).
+  JsonObject& object() { return object_; }
+
+  void add(Diagnostic d);
+  // Each diagnostic without a file is given `file`.
+  void add(std::vector<Diagnostic> diagnostics, const std::string& file);
+  // An error about no place in an input (usage, I/O); returns `status` so a
+  // command can `return report.fail(...)`.
+  int fail(int status, const char* rule, std::string message, std::string file = {});
+
+  std::size_t errors() const { return errors_; }
+
+  // Prints what is pending (the JSON object, or the not-listed note) and
+  // returns `status`, or kUsageOrIo when stdout could not be written.
+  int finish(int status);
+
+ private:
+  bool json_;
+  std::size_t maxListed_;
+  JsonObject object_;
+  std::vector<Diagnostic> kept_;  // JSON mode: the listed ones
+  std::size_t listed_ = 0;
+  std::size_t notListed_ = 0;
+  std::string notListedFile_;  // the input the last of them was about
+  std::size_t errors_ = 0;
+};
+
+}  // namespace gdmap::cli

@@ -1,10 +1,12 @@
-// gdmap_bench: one line per phase with its time and throughput, then the
-// process's peak resident set size.
+// gdmap_bench: one line per phase (build, add+finish, check, describe,
+// lookup) with its time and throughput, then the process's peak resident
+// set size.
 //   gdmap_bench [--dictionaries N] [--instantiations M] [--seed S]
 #include "bench_workload.hpp"
 
 #include <gdmap/reader/map_check.hpp>
 #include <gdmap/reader/map_dump.hpp>
+#include <gdmap/reader/map_view.hpp>
 #include <gdmap/writer/map_builder.hpp>
 
 #include <sys/resource.h>
@@ -100,6 +102,24 @@ int main(int argc, char** argv) {
     return 1;
   }
   report("describe", describeSeconds, dictionaries, map->size());
+
+  // lookup: the first find() verifies the directory's order once (O(n)),
+  // then every RVA by bisection.
+  start = Clock::now();
+  gdmap::Expected<gdmap::MapView> view = gdmap::MapView::open(*map);
+  std::size_t found = 0;
+  if (view) {
+    for (const gdmap::DictionaryDescription& d : description.dictionaries) {
+      const auto index = view->find(d.rva);
+      if (index && index->has_value()) ++found;
+    }
+  }
+  const double lookupSeconds = secondsSince(start);
+  if (found != dictionaries) {
+    std::fprintf(stderr, "find() missed %zu of the map's RVAs\n", dictionaries - found);
+    return 1;
+  }
+  report("lookup", lookupSeconds, dictionaries, map->size());
 
   std::printf("map        %zu bytes (%zu distinct items)\n", map->size(), dump->description.instantiations.size());
   rusage usage{};

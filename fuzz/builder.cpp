@@ -97,7 +97,8 @@ Type generateType(FuzzedDataProvider& p, unsigned depth) {
       break;
     case ElementType::Array: {
       operands = 1;
-      t.shape.rank = p.ConsumeBool() ? p.ConsumeIntegralInRange<std::uint32_t>(0, 40) : p.ConsumeIntegral<std::uint32_t>();
+      t.shape.rank =
+          p.ConsumeBool() ? p.ConsumeIntegralInRange<std::uint32_t>(0, 40) : p.ConsumeIntegral<std::uint32_t>();
       const std::size_t sizes = p.ConsumeIntegralInRange<std::size_t>(0, 4);
       for (std::size_t i = 0; i < sizes; ++i) t.shape.sizes.push_back(pickNumber(p));
       const std::size_t bounds = p.ConsumeIntegralInRange<std::size_t>(0, 4);
@@ -133,8 +134,8 @@ Expected<Bytes> encodeChecked(const Type& type) {
   Bytes bytes(out.begin() + 1, out.end());
   TypeDecodeNotes notes;
   Expected<Type> decoded = decodeTypeBlob(bytes);
-  FUZZ_CHECK(decoded.ok(), "encodeType wrote bytes the decoder rejects: " + hexOf(bytes) + ": " +
-                               describeError(decoded.error()));
+  FUZZ_CHECK(decoded.ok(),
+             "encodeType wrote bytes the decoder rejects: " + hexOf(bytes) + ": " + describeError(decoded.error()));
   std::size_t end = 0;
   FUZZ_CHECK(decodeType(bytes, end, &notes).ok() && notes.nonMinimalIntegers == 0,
              "encodeType wrote a non-minimal integer: " + hexOf(bytes));
@@ -164,9 +165,9 @@ bool addRaw(Builder& builder, std::uint32_t rva, ByteSpan item) {
 
 struct Added {
   std::uint32_t rva = 0;
-  bool wellFormed = false;   // its item is exactly what the builder writes for types
+  bool wellFormed = false;  // its item is exactly what the builder writes for types
   std::uint32_t typeCount = 0;
-  Bytes typeBytes;           // when well-formed
+  Bytes typeBytes;  // when well-formed
 };
 
 }  // namespace
@@ -199,10 +200,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       if (kind == 0) {
         Status s = builder.add(rva, types);
-        FUZZ_CHECK(s.ok() == (allEncode && n > 0),
-                   "add() " + std::string(s ? "accepts" : "rejects") + " " + std::to_string(n) + " types" +
-                       (allEncode ? " that all encode" : " not all of which encode") +
-                       (s ? std::string() : ": " + describeError(s.error())));
+        FUZZ_CHECK(s.ok() == (allEncode && n > 0), "add() " + std::string(s ? "accepts" : "rejects") + " " +
+                                                       std::to_string(n) + " types" +
+                                                       (allEncode ? " that all encode" : " not all of which encode") +
+                                                       (s ? std::string() : ": " + describeError(s.error())));
         if (!s) {
           FUZZ_CHECK(builder.size() == before, "a failed add() added something");
           continue;
@@ -263,16 +264,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)checkCanonical(*map);
   if (!wellFormed) return 0;
 
-  FUZZ_CHECK(report.valid, "a map built from well-formed input is invalid: " + hexOf(*map) +
-                               (report.diagnostics.empty() ? std::string()
-                                                           : " [" + report.diagnostics[0].rule + "] " +
-                                                                 report.diagnostics[0].path + ": " +
-                                                                 report.diagnostics[0].message));
+  FUZZ_CHECK(report.valid,
+             "a map built from well-formed input is invalid: " + hexOf(*map) +
+                 (report.diagnostics.empty() ? std::string()
+                                             : " [" + report.diagnostics[0].rule + "] " + report.diagnostics[0].path +
+                                                   ": " + report.diagnostics[0].message));
   const CanonicalReport canonical = checkCanonical(*map);
-  FUZZ_CHECK(canonical.canonical, "the builder's map is not canonical: " + hexOf(*map) +
-                                      (canonical.reasons.empty() ? std::string()
-                                                                 : " [" + canonical.reasons[0].rule + "] " +
-                                                                       canonical.reasons[0].message));
+  FUZZ_CHECK(canonical.canonical,
+             "the builder's map is not canonical: " + hexOf(*map) +
+                 (canonical.reasons.empty() ? std::string()
+                                            : " [" + canonical.reasons[0].rule + "] " + canonical.reasons[0].message));
   Expected<MapView> view = MapView::open(*map);
   FUZZ_CHECK(view.ok() && view->size() == added.size() && view->sorted() == sorted,
              "the built map's header does not match what was added");

@@ -63,9 +63,9 @@ void checkDiagnostics(const DescriptionParse& parse, std::string_view text) {
     anyError = anyError || d.severity == Severity::Error;
     FUZZ_CHECK(!d.rule.empty(), "a description diagnostic without a rule: " + d.path + ": " + d.message);
     FUZZ_CHECK(!d.message.empty(), "diagnostic [" + d.rule + "] without a message");
-    FUZZ_CHECK(d.message.size() <= kMaxMessageBytes,
-               "diagnostic [" + d.rule + "] has a " + std::to_string(d.message.size()) + "-byte message: " +
-                   d.message.substr(0, 200) + "...");
+    FUZZ_CHECK(d.message.size() <= kMaxMessageBytes, "diagnostic [" + d.rule + "] has a " +
+                                                         std::to_string(d.message.size()) +
+                                                         "-byte message: " + d.message.substr(0, 200) + "...");
     FUZZ_CHECK(d.offset == Diagnostic::npos || d.offset <= text.size(),
                "diagnostic [" + d.rule + "] at offset " + std::to_string(d.offset) + " past the text");
     if (d.offset != Diagnostic::npos && d.line != 0) {
@@ -106,9 +106,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!hasRaw) {
     const CheckReport report = checkMap(*map);
     FUZZ_CHECK(report.valid, "a description without raw items builds an invalid map: " + hexOf(*map) +
-                                 (report.diagnostics.empty() ? std::string()
-                                                             : " [" + report.diagnostics[0].rule + "] " +
-                                                                   report.diagnostics[0].message));
+                                 (report.diagnostics.empty()
+                                      ? std::string()
+                                      : " [" + report.diagnostics[0].rule + "] " + report.diagnostics[0].message));
     FUZZ_CHECK(checkCanonical(*map).canonical, "the builder's map is not canonical: " + hexOf(*map));
   }
 
@@ -117,8 +117,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(reread.description.has_value(),
              "writeDescription's JSON does not parse back: " + firstError(reread) + "\n" + json.substr(0, 2000));
   const std::string again = writeDescription(*reread.description);
-  FUZZ_CHECK(again == json, "writeDescription is not a fixed point:\n" + json.substr(0, 2000) + "\n---\n" +
-                                again.substr(0, 2000));
+  FUZZ_CHECK(again == json,
+             "writeDescription is not a fixed point:\n" + json.substr(0, 2000) + "\n---\n" + again.substr(0, 2000));
   Expected<Bytes> rebuilt = buildMap(*reread.description);
   FUZZ_CHECK(rebuilt.ok() && *rebuilt == *map, "the description builds differently after a trip through JSON");
   return 0;

@@ -42,7 +42,7 @@ inline std::string_view asText(const std::uint8_t* data, std::size_t size) {
 
 // FUZZ_CHECK(condition, detail): `detail` is an expression giving a
 // std::string, evaluated only when the condition fails.
-#define FUZZ_CHECK(condition, detail)                                                  \
-  do {                                                                                 \
+#define FUZZ_CHECK(condition, detail)                                                           \
+  do {                                                                                          \
     if (!(condition)) ::gdmap::fuzz::invariantFailed(__FILE__, __LINE__, #condition, (detail)); \
   } while (false)

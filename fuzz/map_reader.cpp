@@ -47,7 +47,8 @@ void checkFind(const MapView& view, std::uint32_t rva, bool present) {
   Expected<std::optional<std::uint32_t>> found = view.find(rva);
   if (!found) {
     const std::string& rule = found.error().rule;
-    FUZZ_CHECK(rule == rules::kRvaNotAscending || rule == rules::kDuplicateRva, "find() refuses with rule '" + rule + "'");
+    FUZZ_CHECK(rule == rules::kRvaNotAscending || rule == rules::kDuplicateRva,
+               "find() refuses with rule '" + rule + "'");
     FUZZ_CHECK(found.error().offset < view.bytes().size(), "find()'s error offset is outside the map");
     return;
   }
@@ -85,11 +86,11 @@ void checkValidMap(ByteSpan map, const CanonicalReport& canonical) {
   for (std::uint32_t i = 0; i < view->size(); ++i) {
     const DirectoryEntry e = view->entry(i);
     Expected<ItemView> item = view->item(e.offset);
-    FUZZ_CHECK(item.ok(), "valid map, directory[" + std::to_string(i) + "]'s item does not open: " +
-                              describeError(item.error()));
+    FUZZ_CHECK(item.ok(),
+               "valid map, directory[" + std::to_string(i) + "]'s item does not open: " + describeError(item.error()));
     Expected<std::vector<Type>> types = decodeItemTypes(*item);
-    FUZZ_CHECK(types.ok(), "valid map, directory[" + std::to_string(i) + "]'s types do not decode: " +
-                               describeError(types.error()));
+    FUZZ_CHECK(types.ok(), "valid map, directory[" + std::to_string(i) +
+                               "]'s types do not decode: " + describeError(types.error()));
     Expected<std::optional<std::uint32_t>> found = view->find(e.rva);
     FUZZ_CHECK(found.ok(), "valid map, find() refuses: " + describeError(found.error()));
     FUZZ_CHECK(*found && view->entry(**found).rva == e.rva,
@@ -114,21 +115,21 @@ void checkValidMap(ByteSpan map, const CanonicalReport& canonical) {
   FUZZ_CHECK(rebuiltReport.valid, "the rebuilt map is invalid: " + hexOf(*rebuilt));
   FUZZ_CHECK(checkCanonical(*rebuilt).canonical, "the rebuilt map is not canonical: " + hexOf(*rebuilt));
   Status rebuiltMatches = matchesDescription(*rebuilt, description);
-  FUZZ_CHECK(rebuiltMatches.ok(), "the rebuilt map does not match the description: " +
-                                      describeError(rebuiltMatches.error()));
+  FUZZ_CHECK(rebuiltMatches.ok(),
+             "the rebuilt map does not match the description: " + describeError(rebuiltMatches.error()));
 
   // Through the JSON text, as `gdmap dump | gdmap build` does.
   const std::string json = writeDescription(description);
   DescriptionParse reread = parseDescription(json);
-  FUZZ_CHECK(reread.description.has_value(),
-             "writeDescription's JSON does not parse back: " +
-                 (reread.diagnostics.empty() ? std::string("no diagnostic")
-                                             : "[" + reread.diagnostics[0].rule + "] " + reread.diagnostics[0].message) +
-                 "\n" + json.substr(0, 2000));
+  FUZZ_CHECK(reread.description.has_value(), "writeDescription's JSON does not parse back: " +
+                                                 (reread.diagnostics.empty() ? std::string("no diagnostic")
+                                                                             : "[" + reread.diagnostics[0].rule + "] " +
+                                                                                   reread.diagnostics[0].message) +
+                                                 "\n" + json.substr(0, 2000));
   Expected<Bytes> fromJson = buildMap(*reread.description);
   FUZZ_CHECK(fromJson.ok(), "the re-read description does not build: " + describeError(fromJson.error()));
-  FUZZ_CHECK(*fromJson == *rebuilt, "the description builds differently after a trip through JSON:\n" +
-                                        json.substr(0, 2000));
+  FUZZ_CHECK(*fromJson == *rebuilt,
+             "the description builds differently after a trip through JSON:\n" + json.substr(0, 2000));
 
   const MapDifference same = compareMaps(map, map);
   FUZZ_CHECK(same.identical && same.differingBytes == 0, "compareMaps: a map differs from itself");
@@ -155,8 +156,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::uint32_t i = 0; i < n; ++i) {
       const DirectoryEntry e = view->entry(i);
       if (Expected<ItemView> item = view->item(e.offset)) {
-        FUZZ_CHECK(item->bytes.data() >= map.data() && item->bytes.data() + item->bytes.size() <= map.data() + map.size(),
-                   "an item view outside the map");
+        FUZZ_CHECK(
+            item->bytes.data() >= map.data() && item->bytes.data() + item->bytes.size() <= map.data() + map.size(),
+            "an item view outside the map");
         (void)decodeItemTypes(*item);
       }
       checkFind(*view, e.rva, true);
@@ -174,8 +176,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const CheckReport strictReport = checkMap(map, strict);
   checkReportShape(strictReport, strict.maxDiagnostics, map);
   FUZZ_CHECK(strictReport.errors == report.errors + report.warnings && strictReport.warnings == 0,
-             "strict counts " + std::to_string(strictReport.errors) + " errors for " +
-                 std::to_string(report.errors) + " errors and " + std::to_string(report.warnings) + " warnings");
+             "strict counts " + std::to_string(strictReport.errors) + " errors for " + std::to_string(report.errors) +
+                 " errors and " + std::to_string(report.warnings) + " warnings");
 
   CheckOptions capped;
   capped.maxDiagnostics = 1;

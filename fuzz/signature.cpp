@@ -35,8 +35,8 @@ void roundTrip(ByteSpan input, const Type& type, const TypeDecodeNotes& notes) {
   FUZZ_CHECK(formatType(*reparsed) == text, "formatType is not stable for '" + text + "'");
 
   Expected<Bytes> encoded = encodeType(type);
-  FUZZ_CHECK(encoded.ok(), "decoded type does not encode: " + hexOf(input) + " '" + text + "': " +
-                               describeError(encoded.error()));
+  FUZZ_CHECK(encoded.ok(),
+             "decoded type does not encode: " + hexOf(input) + " '" + text + "': " + describeError(encoded.error()));
   if (notes.nonMinimalIntegers == 0) {
     FUZZ_CHECK(std::equal(encoded->begin(), encoded->end(), input.begin(), input.end()),
                "canonical input " + hexOf(input) + " re-encodes as " + hexOf(*encoded) + " ('" + text + "')");
@@ -67,17 +67,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::size_t skipEnd = start;
     TypeDecodeNotes skipNotes;
     Status skipped = skipType(bytes, skipEnd, &skipNotes);
-    FUZZ_CHECK(decoded.ok() == skipped.ok(), "decodeType and skipType disagree at " + std::to_string(start) +
-                                                 " on " + hexOf(bytes.subspan(start)));
+    FUZZ_CHECK(decoded.ok() == skipped.ok(),
+               "decodeType and skipType disagree at " + std::to_string(start) + " on " + hexOf(bytes.subspan(start)));
     if (!decoded) {
       FUZZ_CHECK(!decoded.error().rule.empty(), "decode error without a rule: " + describeError(decoded.error()));
-      FUZZ_CHECK(decoded.error().offset <= bytes.size(), "decode error offset past the input: " +
-                                                              describeError(decoded.error()));
+      FUZZ_CHECK(decoded.error().offset <= bytes.size(),
+                 "decode error offset past the input: " + describeError(decoded.error()));
       break;
     }
     FUZZ_CHECK(offset > start && offset <= bytes.size(), "decodeType did not advance within the input");
-    FUZZ_CHECK(skipEnd == offset, "skipType ends at " + std::to_string(skipEnd) + ", decodeType at " +
-                                      std::to_string(offset));
+    FUZZ_CHECK(skipEnd == offset,
+               "skipType ends at " + std::to_string(skipEnd) + ", decodeType at " + std::to_string(offset));
     FUZZ_CHECK(skipNotes.nonMinimalIntegers == decodeNotes.nonMinimalIntegers,
                "skipType and decodeType count non-minimal integers differently");
 

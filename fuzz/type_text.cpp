@@ -39,15 +39,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text = gdmap::fuzz::asText(data, size);
   Expected<Type> parsed = parseType(text);
   if (!parsed) {
-    FUZZ_CHECK(parsed.error().offset <= text.size(), "parse error offset past the text: " +
-                                                          describeError(parsed.error()));
+    FUZZ_CHECK(parsed.error().offset <= text.size(),
+               "parse error offset past the text: " + describeError(parsed.error()));
     FUZZ_CHECK(!parsed.error().rule.empty(), "parse error without a rule: " + describeError(parsed.error()));
     return 0;
   }
   const Type& type = *parsed;
-  FUZZ_CHECK(modelElements(type) <= text.size(),
-             "the model holds " + std::to_string(modelElements(type)) + " elements for " +
-                 std::to_string(text.size()) + " bytes of text");
+  FUZZ_CHECK(modelElements(type) <= text.size(), "the model holds " + std::to_string(modelElements(type)) +
+                                                     " elements for " + std::to_string(text.size()) + " bytes of text");
 
   const std::string printed = formatType(type);
   Expected<Type> reparsed = parseType(printed);
@@ -63,8 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(decoded.ok(), "encoder output " + hexOf(*encoded) + " of '" + printed +
                                "' does not decode: " + describeError(decoded.error()));
   FUZZ_CHECK(end == encoded->size(), "encoder output " + hexOf(*encoded) + " has bytes after the type");
-  FUZZ_CHECK(*decoded == type, "'" + printed + "' encodes as " + hexOf(*encoded) + ", which decodes to '" +
-                                   formatType(*decoded) + "'");
+  FUZZ_CHECK(*decoded == type,
+             "'" + printed + "' encodes as " + hexOf(*encoded) + ", which decodes to '" + formatType(*decoded) + "'");
   FUZZ_CHECK(notes.nonMinimalIntegers == 0, "encoder wrote a non-minimal integer in " + hexOf(*encoded));
   std::size_t skipEnd = 0;
   FUZZ_CHECK(skipType(*encoded, skipEnd).ok() && skipEnd == end, "skipType disagrees on " + hexOf(*encoded));

@@ -3,11 +3,11 @@
 // many entries share it; overlaps and unreachable bytes come from one sweep
 // over the items in heap order; duplicates from hashing well-formed items.
 //
-// Rule ids (Diagnostic::rule), errors:
+// Rule ids (Diagnostic::rule, constants in rules.hpp), errors:
 //   stream-too-short, directory-truncated, rva-not-ascending, duplicate-rva,
 //   offset-outside-heap, invalid-compressed-int, item-length-outside-heap,
-//   zero-type-count, type-count-exceeds-item, invalid-type,
-//   item-length-mismatch
+//   zero-type-count, type-count-exceeds-item, item-length-mismatch, and for
+//   a bad type the type decoder's rule (invalid-type when it names none)
 // warnings (errors with CheckOptions::strict):
 //   unreachable-heap-bytes, overlapping-items, non-minimal-integer,
 //   unusable-generic-argument, unshared-duplicate-items
@@ -214,51 +214,22 @@ void checkItems(ByteSpan map, MapAnalysis& a, DiagnosticSink& sink) {
   if (covered < heapSize) reportGap(sink, a.heapStart, covered, heapSize);
 }
 
-std::uint64_t fnv1a(ByteSpan bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (const std::uint8_t b : bytes) {
-    h ^= b;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
 // Well-formed items at different offsets with the same bytes: the canonical
 // layout stores such an item once and lets the entries share it. Hashing
 // only well-formed items keeps the cost within what decoding them cost.
 void checkDuplicates(ByteSpan map, const MapAnalysis& a, DiagnosticSink& sink) {
-  const auto bytesOf = [&](const CheckedItem& item) {
-    const std::size_t start = a.heapStart + item.heapOffset;
-    return map.subspan(start, item.end - start);
-  };
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> byHash;  // (hash, item index)
+  std::vector<ByteSpan> contents;
+  std::vector<std::uint32_t> itemOf;  // contents[k] is a.items[itemOf[k]]
   for (std::uint32_t i = 0; i < a.items.size(); ++i) {
-    if (a.items[i].wellFormed) byHash.emplace_back(fnv1a(bytesOf(a.items[i])), i);
+    if (!a.items[i].wellFormed) continue;
+    const std::size_t start = a.heapStart + a.items[i].heapOffset;
+    contents.push_back(map.subspan(start, a.items[i].end - start));
+    itemOf.push_back(i);
   }
-  std::sort(byHash.begin(), byHash.end());
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicates;  // (item, earlier identical item)
-  for (std::size_t runStart = 0; runStart < byHash.size();) {
-    std::size_t runEnd = runStart + 1;
-    while (runEnd < byHash.size() && byHash[runEnd].first == byHash[runStart].first) ++runEnd;
-    // Within a run (equal hashes, in heap order), compare with the earlier
-    // items that were not themselves duplicates. Real collisions are rare,
-    // so this is one comparison per item in practice.
-    for (std::size_t j = runStart + 1; j < runEnd; ++j) {
-      const ByteSpan mine = bytesOf(a.items[byHash[j].second]);
-      for (std::size_t i = runStart; i < j; ++i) {
-        const ByteSpan theirs = bytesOf(a.items[byHash[i].second]);
-        if (std::equal(mine.begin(), mine.end(), theirs.begin(), theirs.end())) {
-          duplicates.emplace_back(byHash[j].second, byHash[i].second);
-          break;
-        }
-      }
-    }
-    runStart = runEnd;
-  }
-  std::sort(duplicates.begin(), duplicates.end());
-  for (const auto& [mine, theirs] : duplicates) {
-    const CheckedItem& item = a.items[mine];
-    const CheckedItem& other = a.items[theirs];
+  // Sorted by content index, so by item, so in heap order.
+  for (const auto& [mine, theirs] : findDuplicateItems(contents)) {
+    const CheckedItem& item = a.items[itemOf[mine]];
+    const CheckedItem& other = a.items[itemOf[theirs]];
     sink.add(
         Severity::Warning, rules::kUnsharedDuplicateItems, a.heapStart + item.heapOffset,
         [&] { return heapPath(item.heapOffset); },

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 namespace gdmap::detail {
@@ -25,6 +27,16 @@ struct MapAnalysis {
   std::vector<CheckedItem> items;       // in heap order, one per distinct in-heap offset
   std::vector<Diagnostic> firstOfRule;  // filled only when asked for
 };
+
+// Which items repeat the bytes of an earlier one: (index, index of the
+// earliest item with the same bytes) pairs, sorted. Linear for distinct
+// contents and for many copies of one; a hash collision costs a sort of
+// the colliding items, never a comparison of every pair. `hash` is a
+// parameter so tests can force collisions.
+using ItemHash = std::uint64_t (*)(ByteSpan);
+std::uint64_t hashItemContent(ByteSpan bytes);
+std::vector<std::pair<std::uint32_t, std::uint32_t>> findDuplicateItems(std::span<const ByteSpan> items,
+                                                                         ItemHash hash = hashItemContent);
 
 // Runs every check, counting into `report` (diagnostics kept up to
 // options.maxDiagnostics, sorted by offset). With `wantFirstOfRule`, also

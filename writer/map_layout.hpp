@@ -63,7 +63,8 @@ class ItemStore {
   std::vector<std::uint32_t> slots_;
 };
 
-// Byte hash used by the store (exposed for tests of collisions).
+// Byte hash used by the store (exposed for tests of collisions), seeded
+// per process so that inputs cannot be crafted to collide.
 std::uint64_t hashItemBytes(ByteSpan bytes);
 
 struct LayoutEntry {

@@ -5,6 +5,8 @@
 #include "map_layout.hpp"
 
 #include <cassert>
+#include <chrono>
+#include <random>
 #include <cstring>
 
 namespace gdmap::detail {
@@ -21,10 +23,30 @@ std::uint64_t mix(std::uint64_t x) {
   return x;
 }
 
+// A per-process secret mixed into every hash. The hash is invertible, so
+// without it a description could be crafted whose items all hash alike,
+// making each intern probe every earlier item (quadratic). The output does
+// not depend on it: items are deduplicated by content and placed by first
+// reference; only the table's layout changes between runs.
+std::uint64_t processSeed() {
+  static const std::uint64_t seed = [] {
+    try {
+      std::random_device device;
+      return std::uint64_t{device()} << 32 ^ device();
+    } catch (...) {
+      // No entropy source: the address of a local under ASLR, and the time.
+      int local = 0;
+      return mix(reinterpret_cast<std::uintptr_t>(&local) ^
+                 static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+    }
+  }();
+  return seed;
+}
+
 }  // namespace
 
 std::uint64_t hashItemBytes(ByteSpan bytes) {
-  std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ bytes.size();
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ processSeed() ^ bytes.size();
   const std::uint8_t* p = bytes.data();
   std::size_t n = bytes.size();
   for (; n >= 8; p += 8, n -= 8) {
@@ -73,8 +95,9 @@ std::uint32_t ItemStore::commit(std::size_t begin) {
       return static_cast<std::uint32_t>(records_.size() - 1);
     }
     const Record& r = records_[occupant - 1];
+    // r.length == 0 never reaches memcmp: its pointers may then be null.
     if (r.hash == hash && r.length == candidate.size() &&
-        std::memcmp(arena_.data() + r.offset, candidate.data(), r.length) == 0) {
+        (r.length == 0 || std::memcmp(arena_.data() + r.offset, candidate.data(), r.length) == 0)) {
       arena_.resize(begin);  // already stored: drop the copy
       return occupant - 1;
     }

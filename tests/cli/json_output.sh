@@ -40,6 +40,17 @@ json 0 "$gdmap" check --json "$maps/basic.gdmap"
 is '.valid == true and .canonical == true and .diagnostics == []'
 json 1 "$gdmap" check --json "$maps/malformed-raw.gdmap"
 is '.valid == false and (.diagnostics | length) == 2 and all(.diagnostics[]; .file != null and .offset != null)'
+# 300 entries with the same RVA whose offsets all miss the (empty) heap:
+# 599 errors (300 offsets, 299 repeats), a capped list that closes with the
+# count of the rest.
+{
+  printf '\x2c\x01\x00\x00'
+  for ((i = 0; i < 300; i++)); do printf '\x00\x10\x00\x00\x00\x10\x00\x00'; done
+} >"$work/many.gdmap"
+json 1 "$gdmap" check --json --max-diagnostics 5 "$work/many.gdmap"
+is '.truncated == true and .errors == 599 and (.diagnostics | length) == 6
+    and .diagnostics[-1].rule == "too-many-diagnostics" and .diagnostics[-1].severity == "note"
+    and (.diagnostics[-1].message | startswith("594 more problem(s) not listed, after the first 5; 599 error(s)"))'
 json 2 "$gdmap" check --json "$work/no-such.gdmap"
 is '.diagnostics[0].rule == "input-unreadable" and (.diagnostics[0].message | contains("no-such.gdmap"))'
 

@@ -112,6 +112,13 @@ if [ -c /dev/full ]; then
   has err "/dev/full: cannot write"
   has err "[output-unwritable]"
   [ -c /dev/full ] || fail "/dev/full is no longer a character device"
+  # stdout that cannot be written: status 2, said once.
+  status=0; "$gdmap" build desc.json >/dev/full 2>"$work/err" || status=$?
+  [ "$status" -eq 2 ] || fail "build >/dev/full exited $status"
+  [ "$(grep -c 'stdout: cannot write \[output-unwritable\]' "$work/err")" -eq 1 ] || fail "build >/dev/full: $(cat "$work/err")"
+  status=0; "$gdmap" sig encode int32 --json >/dev/full 2>"$work/err" || status=$?
+  [ "$status" -eq 2 ] || fail "sig encode --json >/dev/full exited $status"
+  has err "stdout: cannot write"
 fi
 
 # 5. Unwritable places: the message names the user's path, the existing

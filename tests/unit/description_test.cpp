@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <fstream>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -782,7 +783,7 @@ TEST_CASE("description: diagnostic work is linear in the text, however many prob
   CHECK(totalWork(large) * smallText.size() * 10 <= totalWork(small) * largeText.size() * 11);
 }
 
-TEST_CASE("description: a description of 100,000 errors is counted in full and listed in part") {
+TEST_CASE("description: a description of 100000 errors is counted in full and listed in part") {
   std::string text = "{\"instantiations\": {";
   for (int i = 0; i < 1000; ++i) text += (i ? ",\"n" : "\"n") + std::to_string(i) + "\": [\"int32\"]";
   text += "}, \"dictionaries\": [";
@@ -963,6 +964,14 @@ TEST_CASE("description: the JSON Schema is valid JSON describing the format") {
   CHECK(dictionary.at("oneOf").size() == 3);
   CHECK(schema.at("$defs").at("rva").at("oneOf").size() == 2);
   CHECK(schema.at("$defs").at("typeList").at("minItems") == 1);
+  // A raw item has at least one byte (empty-raw-item): the pattern says so too.
+  const std::regex rawPattern(
+      dictionary.at("oneOf").at(2).at("properties").at("raw").at("pattern").get<std::string>());
+  CHECK(std::regex_match("02 01 08", rawPattern));
+  CHECK(std::regex_match(" 0201\n", rawPattern));
+  CHECK_FALSE(std::regex_match("", rawPattern));
+  CHECK_FALSE(std::regex_match("  ", rawPattern));
+  CHECK_FALSE(std::regex_match("021", rawPattern));
 
   // The description the docs start from passes our own reader, $schema
   // key included.

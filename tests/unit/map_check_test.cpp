@@ -4,6 +4,7 @@
 // to it.
 #include <gdmap/reader/map_check.hpp>
 
+#include "reader/map_check_analysis.hpp"
 #include "tests/support/map_bytes.hpp"
 
 #include <doctest/doctest.h>
@@ -290,6 +291,30 @@ TEST_CASE("check: unshared-duplicate-items") {
       MapBytes().entry(0x1000, 0).entry(0x1010, 3).heap({0x02, 0x01, 0x08, 0x80, 0x02, 0x01, 0x08}).bytes());
   REQUIRE(r.diagnostics.size() == 1);
   CHECK(r.diagnostics[0].rule == "non-minimal-integer");
+}
+
+TEST_CASE("check: duplicate items are found through hash collisions without comparing every pair") {
+  // Every item hashes alike: the worst case a crafted collision could give.
+  const auto collide = [](gdmap::ByteSpan) -> std::uint64_t { return 7; };
+  const Bytes a = {0x02, 0x01, 0x08}, b = {0x02, 0x01, 0x0E}, c = {0x02, 0x01, 0x1C};
+  const std::vector<gdmap::ByteSpan> items = {a, b, a, c, b, a, c};
+  const auto d = gdmap::detail::findDuplicateItems(items, +collide);
+  using Pair = std::pair<std::uint32_t, std::uint32_t>;
+  CHECK(d == std::vector<Pair>{{2, 0}, {4, 1}, {5, 0}, {6, 3}});
+  // The real hash gives the same answer.
+  CHECK(gdmap::detail::findDuplicateItems(items) == d);
+  // Many distinct items in one collision, each twice: sorted, so each is
+  // compared O(log n) times, where comparing pairs would take 10^8.
+  constexpr std::uint32_t kDistinct = 10000;
+  std::vector<Bytes> many;
+  for (std::uint32_t i = 0; i < 2 * kDistinct; ++i) {
+    const std::uint32_t v = i % kDistinct;
+    many.push_back({static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(v >> 8)});
+  }
+  const std::vector<gdmap::ByteSpan> spans(many.begin(), many.end());
+  const auto pairs = gdmap::detail::findDuplicateItems(spans, +collide);
+  REQUIRE(pairs.size() == kDistinct);
+  for (std::uint32_t i = 0; i < kDistinct; ++i) CHECK(pairs[i] == Pair{kDistinct + i, i});
 }
 
 TEST_CASE("check: all problems are reported, in order of offset") {

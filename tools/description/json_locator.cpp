@@ -1,5 +1,7 @@
 #include "json_locator.hpp"
 
+#include <gdmap/schema/hex.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -198,9 +200,8 @@ class Cursor {
     for (int i = 0; i < 4 && !atEnd(); ++i, ++pos) {
       const char c = text_[pos];
       v <<= 4;
-      if (c >= '0' && c <= '9') v |= static_cast<std::uint32_t>(c - '0');
-      else if (c >= 'a' && c <= 'f') v |= static_cast<std::uint32_t>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') v |= static_cast<std::uint32_t>(c - 'A' + 10);
+      // The parser accepted the text, so this is a hex digit.
+      v |= static_cast<std::uint32_t>(hexDigitValue(c) & 0xF);
     }
     return v;
   }
@@ -239,7 +240,7 @@ void measureEscape(std::string_view text, std::size_t pos, std::size_t& decoded,
     std::uint32_t v = 0;
     for (std::size_t i = at; i < at + 4 && i < text.size(); ++i) {
       const char h = text[i];
-      v = v << 4 | static_cast<std::uint32_t>(h >= 'a' ? h - 'a' + 10 : h >= 'A' ? h - 'A' + 10 : h - '0');
+      v = v << 4 | static_cast<std::uint32_t>(hexDigitValue(h) & 0xF);
     }
     return v;
   };

@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace gdmap::json_location {
@@ -23,10 +22,13 @@ inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
 // the pointer's last token is replaced by "the member with this ordinal" (0
 // for an object's first member), which tells apart the members of an object
 // that has the key twice.
+// The pointer is viewed, not copied (it may be as long as the text): it
+// must outlive the call.
 struct Target {
-  Target(std::string p, std::size_t m = npos) : pointer(std::move(p)), member(m) {}
+  Target(std::string_view p, std::size_t m = npos) : pointer(p), member(m) {}
   Target(const char* p, std::size_t m = npos) : pointer(p), member(m) {}
-  std::string pointer;
+  Target(const std::string& p, std::size_t m = npos) : pointer(p), member(m) {}
+  std::string_view pointer;
   std::size_t member = npos;
 };
 

@@ -7,6 +7,7 @@
 
 #include <gdmap/reader/map_check.hpp>
 #include <gdmap/reader/map_view.hpp>
+#include <gdmap/schema/rules.hpp>
 
 #include <iostream>
 #include <memory>
@@ -25,6 +26,18 @@ std::string count(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + ' ' + (n == 1 ? one : many);
 }
 
+// checkMap() stops listing at --max-diagnostics but counts on: the list
+// closes with the note every capped list ends with (docs/errors.md).
+void closeTruncatedList(CheckReport& checked) {
+  if (!checked.truncated) return;
+  for (const Diagnostic& d : checked.diagnostics)
+    if (d.rule == rules::kTooManyDiagnostics) return;  // checkMap() said it itself
+  const std::size_t all = checked.errors + checked.warnings;
+  const std::size_t listed = checked.diagnostics.size();
+  checked.diagnostics.push_back(
+      notListedNote(all > listed ? all - listed : 0, listed, checked.errors, checked.warnings));
+}
+
 int check(const CheckCommandOptions& options, Report& report) {
   auto input = openInput(options.map, report);
   if (!input) return kUsageOrIo;
@@ -34,6 +47,7 @@ int check(const CheckCommandOptions& options, Report& report) {
   checkOptions.strict = options.strict;
   checkOptions.maxDiagnostics = options.maxDiagnostics;
   CheckReport checked = checkMap(bytes, checkOptions);
+  closeTruncatedList(checked);
   CanonicalReport canonical;
   if (checked.errors == 0) canonical = checkCanonical(bytes);
 
@@ -57,8 +71,6 @@ int check(const CheckCommandOptions& options, Report& report) {
   }
 
   report.add(std::move(checked.diagnostics), name);
-  if (checked.truncated)
-    std::cerr << name << ": note: stopped listing after " << options.maxDiagnostics << " diagnostics\n";
   std::cout << name << ": " << (checked.valid ? "valid" : "invalid") << " ("
             << count(checked.errors, "error", "errors") << ", " << count(checked.warnings, "warning", "warnings")
             << ")";

@@ -124,7 +124,7 @@ bool Output::write(std::string_view data, Report& report) const {
     std::cout.write(data.data(), static_cast<std::streamsize>(data.size()));
     std::cout.flush();
     if (!std::cout) {
-      report.fail(kUsageOrIo, rules::kOutputUnwritable, "stdout: cannot write");
+      report.stdoutFailed();
       return false;
     }
     return true;

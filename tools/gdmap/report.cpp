@@ -29,10 +29,20 @@ void printText(const Diagnostic& d) {
 
 }  // namespace
 
+Diagnostic notListedNote(std::size_t notListed, std::size_t listed, std::size_t errors, std::size_t warnings) {
+  Diagnostic note;
+  note.severity = Severity::Note;
+  note.rule = rules::kTooManyDiagnostics;
+  note.message = std::to_string(notListed) + " more problem(s) not listed, after the first " + std::to_string(listed) +
+                 "; " + std::to_string(errors) + " error(s) and " + std::to_string(warnings) + " warning(s) in all";
+  return note;
+}
+
 Report::Report(bool json, std::size_t maxListed) : json_(json), maxListed_(maxListed), object_(std::cout) {}
 
 void Report::add(Diagnostic d) {
   if (d.severity == Severity::Error) ++errors_;
+  if (d.severity == Severity::Warning) ++warnings_;
   if (listed_ >= maxListed_) {
     ++notListed_;
     if (notListedFile_ != d.file) notListedFile_ = d.file;
@@ -65,11 +75,7 @@ int Report::fail(int status, const char* rule, std::string message, std::string 
 
 int Report::finish(int status) {
   if (notListed_ != 0) {
-    Diagnostic note;
-    note.severity = Severity::Note;
-    note.rule = rules::kTooManyDiagnostics;
-    note.message = std::to_string(notListed_) + " more diagnostic(s) not listed (only the first " +
-                   std::to_string(listed_) + " are listed)";
+    Diagnostic note = notListedNote(notListed_, listed_, errors_, warnings_);
     note.file = notListedFile_;
     notListed_ = 0;
     if (json_) {
@@ -87,12 +93,18 @@ int Report::finish(int status) {
     std::cout.flush();
     written = static_cast<bool>(std::cout);
   }
-  if (written) return status;
-  // Nowhere else to say it: stderr, in text, whatever the mode.
-  Diagnostic d;
-  d.rule = rules::kOutputUnwritable;
-  d.message = "stdout: cannot write";
-  printText(d);
+  return written ? status : stdoutFailed();
+}
+
+int Report::stdoutFailed() {
+  if (!stdoutFailed_) {
+    stdoutFailed_ = true;
+    // Nowhere else to say it: stderr, in text, whatever the mode.
+    Diagnostic d;
+    d.rule = rules::kOutputUnwritable;
+    d.message = "stdout: cannot write";
+    printText(d);
+  }
   return kUsageOrIo;
 }
 

@@ -19,6 +19,10 @@
 
 namespace gdmap::cli {
 
+// The note a capped list ends with, worded as parseDescription() words its
+// own (docs/errors.md, too-many-diagnostics).
+Diagnostic notListedNote(std::size_t notListed, std::size_t listed, std::size_t errors, std::size_t warnings);
+
 class Report {
  public:
   static constexpr std::size_t kDefaultMaxListed = 100;
@@ -39,6 +43,10 @@ class Report {
 
   std::size_t errors() const { return errors_; }
 
+  // stdout could not be written (output-unwritable): said once, on stderr
+  // (the JSON object cannot be written either); returns kUsageOrIo.
+  int stdoutFailed();
+
   // Prints what is pending (the JSON object, or the not-listed note) and
   // returns `status`, or kUsageOrIo when stdout could not be written.
   int finish(int status);
@@ -52,6 +60,8 @@ class Report {
   std::size_t notListed_ = 0;
   std::string notListedFile_;  // the input the last of them was about
   std::size_t errors_ = 0;
+  std::size_t warnings_ = 0;
+  bool stdoutFailed_ = false;
 };
 
 }  // namespace gdmap::cli

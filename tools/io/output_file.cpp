@@ -7,6 +7,8 @@
 #include <utility>
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -54,6 +56,24 @@ Status writeAll(int fd, std::string_view data, const std::string& name) {
   }
   return Success{};
 }
+
+// Holds SIGINT, SIGTERM, SIGHUP and SIGQUIT for its lifetime; pending ones
+// are delivered when it ends.
+class SignalsHeld {
+ public:
+  SignalsHeld() {
+    sigset_t held;
+    ::sigemptyset(&held);
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaddset(&held, signal);
+    ::pthread_sigmask(SIG_BLOCK, &held, &previous_);
+  }
+  ~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+ private:
+  sigset_t previous_{};
+};
 
 bool isInput(const struct stat& info, const std::vector<FileIdentity>& inputs) {
   const FileIdentity target{static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino), true};
@@ -144,6 +164,10 @@ Status OutputFile::replace(std::string_view data) const {
     if (::access(target_.c_str(), W_OK) != 0) return outputError(name(), "cannot write", errno);
   }
 
+  // Ctrl-C, a hangup or a kill while the temporary exists would leave it
+  // behind: those signals wait until it is renamed or removed (then they
+  // act as usual, on an output that is whole or untouched).
+  const SignalsHeld held;
   // The temporary lives in the target's folder so that rename() is atomic.
   std::string temporary = directoryOf(target_) + "/.gdmap-XXXXXX";
   const int fd = ::mkstemp(temporary.data());

@@ -60,7 +60,10 @@ inline constexpr char kTypeTextSyntax[] = "type-text-syntax";
 inline constexpr char kUnknownElementType[] = "unknown-element-type";
 inline constexpr char kValueOutOfRange[] = "value-out-of-range";
 
-// Descriptions (JSON)
+// Descriptions (JSON): parseDescription. A description also reports
+// duplicate-rva and empty-raw-item (Maps) and, for a type, the rule of the
+// type parser or decoder (invalid-type when it names none).
+// too-many-diagnostics is the note that closes any capped list.
 inline constexpr char kConflictingFields[] = "conflicting-fields";
 inline constexpr char kDuplicateKey[] = "duplicate-key";
 inline constexpr char kEmptyTypes[] = "empty-types";

@@ -1,0 +1,58 @@
+// findDuplicateItems(): items with the same bytes, found by hashing, with
+// collisions (accidental or crafted) resolved by sorting, not by comparing
+// every pair.
+#include "map_check_analysis.hpp"
+
+#include <algorithm>
+
+namespace gdmap::detail {
+
+std::uint64_t hashItemContent(ByteSpan bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+  for (const std::uint8_t b : bytes) {
+    h ^= b;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> findDuplicateItems(std::span<const ByteSpan> items,
+                                                                         ItemHash hash) {
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> byHash;  // (hash, index): runs of a hash in index order
+  byHash.reserve(items.size());
+  for (std::uint32_t i = 0; i < items.size(); ++i) byHash.emplace_back(hash(items[i]), i);
+  std::sort(byHash.begin(), byHash.end());
+
+  const auto same = [&](std::uint32_t x, std::uint32_t y) { return std::ranges::equal(items[x], items[y]); };
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicates;
+  std::vector<std::uint32_t> run;
+  for (std::size_t runStart = 0; runStart < byHash.size();) {
+    std::size_t runEnd = runStart + 1;
+    while (runEnd < byHash.size() && byHash[runEnd].first == byHash[runStart].first) ++runEnd;
+    run.clear();
+    for (std::size_t k = runStart; k < runEnd; ++k) run.push_back(byHash[k].second);
+    runStart = runEnd;
+    // Usually a run is one content: one comparison per item with the first.
+    // Otherwise sort it by content (stable: equal items keep index order,
+    // so each group starts with its earliest item), n log n comparisons
+    // where comparing every pair would be quadratic.
+    const bool oneContent =
+        std::all_of(run.begin() + 1, run.end(), [&](std::uint32_t x) { return same(x, run.front()); });
+    if (!oneContent) {
+      std::stable_sort(run.begin(), run.end(), [&](std::uint32_t x, std::uint32_t y) {
+        return std::ranges::lexicographical_compare(items[x], items[y]);
+      });
+    }
+    for (std::size_t k = 1, group = 0; k < run.size(); ++k) {
+      if (oneContent || same(run[k], run[group])) {
+        duplicates.emplace_back(run[k], run[group]);
+      } else {
+        group = k;
+      }
+    }
+  }
+  std::sort(duplicates.begin(), duplicates.end());
+  return duplicates;
+}
+
+}  // namespace gdmap::detail

@@ -21,9 +21,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 void report(const char* phase, double seconds, std::size_t dictionaries, std::size_t bytes) {
   std::printf("%-10s %9.3f s  %12.0f dictionaries/s  %9.1f MB/s\n", phase, seconds,
@@ -56,9 +54,8 @@ int main(int argc, char** argv) {
 
   auto start = Clock::now();
   const gdmap::MapDescription description = gdmap::bench::makeWorkload(dictionaries, instantiations, seed);
-  std::printf("workload   %zu dictionaries over %zu instantiations, seed %llu (%.3f s to generate)\n",
-              dictionaries, description.instantiations.size(), static_cast<unsigned long long>(seed),
-              secondsSince(start));
+  std::printf("workload   %zu dictionaries over %zu instantiations, seed %llu (%.3f s to generate)\n", dictionaries,
+              description.instantiations.size(), static_cast<unsigned long long>(seed), secondsSince(start));
 
   start = Clock::now();
   gdmap::Expected<gdmap::Bytes> map = gdmap::buildMap(description);

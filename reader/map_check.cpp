@@ -13,14 +13,14 @@
 //   unusable-generic-argument, unshared-duplicate-items
 #include <gdmap/reader/map_check.hpp>
 
-#include "map_check_analysis.hpp"
-#include "map_check_item.hpp"
-#include "map_check_sink.hpp"
-#include "map_check_types.hpp"
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/rules.hpp>
+#include "map_check_analysis.hpp"
+#include "map_check_item.hpp"
+#include "map_check_sink.hpp"
+#include "map_check_types.hpp"
 
 #include <algorithm>
 #include <string>
@@ -109,8 +109,8 @@ void reportNonMinimal(DiagnosticSink& sink, std::size_t at, std::uint32_t heapOf
   sink.add(
       Severity::Warning, rules::kNonMinimalInteger, at, [&] { return heapPath(heapOffset) + "." + field; },
       [&] {
-        return std::string("the item's ") + (field[0] == 'l' ? "length " : "type count ") +
-               std::to_string(v.value) + " takes " + std::to_string(v.length) + " bytes; a shorter form holds it";
+        return std::string("the item's ") + (field[0] == 'l' ? "length " : "type count ") + std::to_string(v.value) +
+               " takes " + std::to_string(v.length) + " bytes; a shorter form holds it";
       });
 }
 
@@ -146,8 +146,7 @@ std::size_t checkItem(ByteSpan map, std::size_t heapStart, CheckedItem& item, st
                std::to_string(h.length.value) + " bytes)";
       });
       return h.end;
-    case ItemProblem::None:
-      break;
+    case ItemProblem::None: break;
   }
   reportNonMinimal(sink, h.start, off, "length", h.length);
   reportNonMinimal(sink, h.countStart, off, "count", h.count);
@@ -248,16 +247,18 @@ MapAnalysis analyzeMap(ByteSpan map, const CheckOptions& options, CheckReport& r
   MapAnalysis a;
   DiagnosticSink sink(report, options, wantFirstOfRule ? &a.firstOfRule : nullptr);
   if (map.size() < kHeaderSize) {
-    sink.add(Severity::Error, rules::kStreamTooShort, 0, [] { return std::string(kHeaderCountPath); }, [&] {
-      return "the map holds " + std::to_string(map.size()) + " byte(s); the header alone needs 4";
-    });
+    sink.add(
+        Severity::Error, rules::kStreamTooShort, 0, [] { return std::string(kHeaderCountPath); },
+        [&] { return "the map holds " + std::to_string(map.size()) + " byte(s); the header alone needs 4"; });
   } else if (const Expected<MapView> view = MapView::open(map); !view) {
     const std::uint32_t count = readU32(map, 0) & kEntryCountMask;
-    sink.add(Severity::Error, rules::kDirectoryTruncated, 0, [] { return std::string(kHeaderCountPath); }, [&] {
-      const std::uint64_t need = heapStartFor(count);
-      return "the header claims " + std::to_string(count) + " entries, whose directory needs " +
-             std::to_string(need) + " bytes, but the map holds only " + std::to_string(map.size());
-    });
+    sink.add(
+        Severity::Error, rules::kDirectoryTruncated, 0, [] { return std::string(kHeaderCountPath); },
+        [&] {
+          const std::uint64_t need = heapStartFor(count);
+          return "the header claims " + std::to_string(count) + " entries, whose directory needs " +
+                 std::to_string(need) + " bytes, but the map holds only " + std::to_string(map.size());
+        });
   } else {
     a.directoryRead = true;
     a.sorted = view->sorted();

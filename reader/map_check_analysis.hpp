@@ -36,7 +36,7 @@ struct MapAnalysis {
 using ItemHash = std::uint64_t (*)(ByteSpan);
 std::uint64_t hashItemContent(ByteSpan bytes);
 std::vector<std::pair<std::uint32_t, std::uint32_t>> findDuplicateItems(std::span<const ByteSpan> items,
-                                                                         ItemHash hash = hashItemContent);
+                                                                        ItemHash hash = hashItemContent);
 
 // Runs every check, counting into `report` (diagnostics kept up to
 // options.maxDiagnostics, sorted by offset). With `wantFirstOfRule`, also

@@ -11,10 +11,10 @@
 // map is sorted, and with it clear the builder keeps the input order.
 #include <gdmap/reader/map_check.hpp>
 
-#include "map_check_analysis.hpp"
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/rules.hpp>
+#include "map_check_analysis.hpp"
 
 #include <algorithm>
 #include <string>
@@ -54,8 +54,9 @@ void checkItemOrder(ByteSpan map, const detail::MapAnalysis& a, std::vector<Diag
   for (std::uint32_t i = 0; i < a.count; ++i) {
     const auto offsetAt = static_cast<std::size_t>(directoryOffsetOffset(i));
     const std::uint32_t offset = readU32(map, offsetAt);
-    const auto it = std::lower_bound(a.items.begin(), a.items.end(), offset,
-                                     [](const detail::CheckedItem& item, std::uint32_t o) { return item.heapOffset < o; });
+    const auto it =
+        std::lower_bound(a.items.begin(), a.items.end(), offset,
+                         [](const detail::CheckedItem& item, std::uint32_t o) { return item.heapOffset < o; });
     const auto index = static_cast<std::size_t>(it - a.items.begin());
     if (seen[index]) continue;
     if (offset != next) {
@@ -93,8 +94,8 @@ CanonicalReport checkCanonical(ByteSpan map) {
     Diagnostic d;
     if (first != nullptr) d = *first;
     d.rule = rules::kInvalidMap;
-    d.message = "the map is not valid (" + std::to_string(report.errors) + " error(s); the first: " +
-                (first != nullptr ? first->message : std::string("?")) + ")";
+    d.message = "the map is not valid (" + std::to_string(report.errors) +
+                " error(s); the first: " + (first != nullptr ? first->message : std::string("?")) + ")";
     result.reasons.push_back(std::move(d));
     return result;
   }

@@ -17,7 +17,7 @@ std::uint64_t hashItemContent(ByteSpan bytes) {
 }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> findDuplicateItems(std::span<const ByteSpan> items,
-                                                                         ItemHash hash) {
+                                                                        ItemHash hash) {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> byHash;  // (hash, index): runs of a hash in index order
   byHash.reserve(items.size());
   for (std::uint32_t i = 0; i < items.size(); ++i) byHash.emplace_back(hash(items[i]), i);

@@ -24,12 +24,12 @@ enum class ItemProblem : std::uint8_t {
 struct ItemHeader {
   ItemProblem problem = ItemProblem::None;
   CompressedIntError intError = CompressedIntError::None;  // for Invalid*
-  std::size_t start = 0;        // absolute offset of the length prefix
-  DecodedUInt length;           // valid from LengthOutsideHeap on
-  std::size_t end = 0;          // absolute end of the item (start + prefix + L), when problem is None or InvalidCount
-  std::size_t countStart = 0;   // absolute offset of the type count
-  DecodedUInt count;            // valid when problem is None
-  std::size_t typesStart = 0;   // absolute offset of type[0], when problem is None
+  std::size_t start = 0;                                   // absolute offset of the length prefix
+  DecodedUInt length;                                      // valid from LengthOutsideHeap on
+  std::size_t end = 0;         // absolute end (start + prefix + L), when None or InvalidCount
+  std::size_t countStart = 0;  // absolute offset of the type count
+  DecodedUInt count;           // valid when problem is None
+  std::size_t typesStart = 0;  // absolute offset of type[0], when problem is None
 };
 
 // Reads the item at `heapOffset` (relative to the heap at `heapStart`) of

@@ -53,13 +53,9 @@ class ArgumentScanner {
     switch (static_cast<ElementType>(e)) {
       case ElementType::Void:
       case ElementType::TypedByRef:
-      case ElementType::Sentinel:
-        onUnusable_(pos, e);
-        return pos + 1;
+      case ElementType::Sentinel: onUnusable_(pos, e); return pos + 1;
       case ElementType::ByRef:
-      case ElementType::Pinned:
-        onUnusable_(pos, e);
-        return skipWhole(pos);
+      case ElementType::Pinned: onUnusable_(pos, e); return skipWhole(pos);
       case ElementType::GenericInst: {
         // GENERICINST (CLASS|VALUETYPE) token count argument*
         std::size_t p = pos + 2;
@@ -71,8 +67,7 @@ class ArgumentScanner {
         for (std::uint32_t i = 0; i < count.value && p != kNone; ++i) p = scan(p, depth + 1);
         return p;
       }
-      case ElementType::SzArray:
-        return scan(pos + 1, depth + 1);
+      case ElementType::SzArray: return scan(pos + 1, depth + 1);
       case ElementType::Array: {
         // ARRAY element rank numSizes size* numLoBounds loBound*
         std::size_t p = scan(pos + 1, depth + 1);
@@ -85,8 +80,7 @@ class ArgumentScanner {
         }
         return p;
       }
-      default:
-        return skipWhole(pos);
+      default: return skipWhole(pos);
     }
   }
 
@@ -99,9 +93,7 @@ class ArgumentScanner {
     return pos + v.length;
   }
 
-  std::size_t skipWhole(std::size_t pos) const {
-    return skipType(bytes_, pos) ? pos : kNone;
-  }
+  std::size_t skipWhole(std::size_t pos) const { return skipType(bytes_, pos) ? pos : kNone; }
 
   ByteSpan bytes_;
   OnUnusable& onUnusable_;
@@ -151,8 +143,8 @@ bool checkItemTypes(ByteSpan map, const ItemHeader& h, std::uint32_t heapOffset,
       const std::size_t at = status.error().offset;
       // The decoder's own rule when it names one (a specific type rule),
       // else the general one.
-      const std::string_view rule = status.error().rule.empty() ? std::string_view(rules::kInvalidType)
-                                                                : std::string_view(status.error().rule);
+      const std::string_view rule =
+          status.error().rule.empty() ? std::string_view(rules::kInvalidType) : std::string_view(status.error().rule);
       sink.add(
           Severity::Error, rule, at, [&] { return typePath(heapOffset, k, item, typeStart, at); },
           [&] { return status.error().message; });
@@ -161,7 +153,8 @@ bool checkItemTypes(ByteSpan map, const ItemHeader& h, std::uint32_t heapOffset,
     if (notes.nonMinimalIntegers > 0) {
       const std::size_t at = notes.firstNonMinimalOffset;
       sink.add(
-          Severity::Warning, rules::kNonMinimalInteger, at, [&] { return typePath(heapOffset, k, item, typeStart, at); },
+          Severity::Warning, rules::kNonMinimalInteger, at,
+          [&] { return typePath(heapOffset, k, item, typeStart, at); },
           [&] {
             return "type[" + std::to_string(k) + "] has " + std::to_string(notes.nonMinimalIntegers) +
                    " compressed integer(s) not in their shortest form (the first here)";

@@ -3,11 +3,11 @@
 #include <gdmap/reader/map_compare.hpp>
 
 #include <gdmap/reader/compressed_int.hpp>
-#include "map_locate.hpp"
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/type_text.hpp>
+#include "map_locate.hpp"
 
 #include <algorithm>
 
@@ -17,9 +17,7 @@ namespace {
 using detail::MapField;
 using detail::MapFieldKind;
 
-std::string plural(std::size_t n, const char* what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
+std::string plural(std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
 // Values are quoted with a cap, so a type of a million bytes costs a
 // message of a hundred: at most this many bytes of hex, characters of text.
@@ -74,12 +72,9 @@ std::string fieldValue(ByteSpan map, const MapField& f) {
       if (map.size() >= f.begin + 4) return hex32(readU32(map, f.begin));
       break;
     case MapFieldKind::ItemLength:
-    case MapFieldKind::ItemCount:
-      return integerValue(map, f.begin);
-    case MapFieldKind::ItemType:
-      return typeValue(map, f.begin, f.end);
-    default:
-      break;
+    case MapFieldKind::ItemCount: return integerValue(map, f.begin);
+    case MapFieldKind::ItemType: return typeValue(map, f.begin, f.end);
+    default: break;
   }
   const std::size_t end = std::clamp(f.end, f.begin, map.size());
   return cappedHex(map.subspan(f.begin, end - f.begin));
@@ -122,10 +117,8 @@ MapDifference compareMaps(ByteSpan expected, ByteSpan actual) {
   if (!f.item.empty() && f.referencedBy) d.field += "(directory[" + std::to_string(*f.referencedBy) + "])";
   d.field += f.inner;
   d.expected = fieldValue(expected, f);
-  if (first == actual.size())
-    d.found = "end of map (expected " + plural(expected.size() - first, "more byte") + ")";
-  else
-    d.found = fieldValue(actual, f);
+  if (first == actual.size()) d.found = "end of map (expected " + plural(expected.size() - first, "more byte") + ")";
+  else d.found = fieldValue(actual, f);
   return d;
 }
 

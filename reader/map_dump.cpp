@@ -38,10 +38,8 @@ InstantiationDescription describeItem(const ItemView& item) {
   Expected<std::vector<Type>> types = decodeItemTypes(item);
   // checkMap accepted the map, so the types decode; keep the bytes verbatim
   // should they not, rather than lose them.
-  if (types)
-    inst.types = std::move(*types);
-  else
-    inst.raw = Bytes(item.bytes.begin(), item.bytes.end());
+  if (types) inst.types = std::move(*types);
+  else inst.raw = Bytes(item.bytes.begin(), item.bytes.end());
   return inst;
 }
 
@@ -102,8 +100,8 @@ Expected<DumpResult> describeMap(ByteSpan map) {
     const DirectoryEntry e = view.entry(i);
     DictionaryDescription dict;
     dict.rva = e.rva;
-    const std::size_t k = static_cast<std::size_t>(std::lower_bound(distinct.begin(), distinct.end(), e.offset) -
-                                                   distinct.begin());
+    const std::size_t k =
+        static_cast<std::size_t>(std::lower_bound(distinct.begin(), distinct.end(), e.offset) - distinct.begin());
     if (shared[k] != static_cast<std::size_t>(-1)) {
       dict.instantiation = shared[k];
     } else {
@@ -194,13 +192,11 @@ Status matchesDescription(ByteSpan map, const MapDescription& description) {
     const DirectoryEntry e = view.entry(i);
     const auto at = static_cast<std::size_t>(directoryEntryOffset(i));
     if (e.rva != dict.rva)
-      return Error{at,
-                   pointer() + ": RVA " + hex32(dict.rva) + ", but directory[" + std::to_string(i) + "] has " +
-                       hex32(e.rva),
-                   rules::kDescriptionMismatch};
+      return Error{
+          at, pointer() + ": RVA " + hex32(dict.rva) + ", but directory[" + std::to_string(i) + "] has " + hex32(e.rva),
+          rules::kDescriptionMismatch};
     if (dict.instantiation >= description.instantiations.size())
-      return Error{at,
-                   pointer() + ": instantiation index " + std::to_string(dict.instantiation) + " is out of range",
+      return Error{at, pointer() + ": instantiation index " + std::to_string(dict.instantiation) + " is out of range",
                    rules::kUndefinedInstantiation};
     if (!matched.insert(std::uint64_t{e.offset} << 32 ^ dict.instantiation).second) continue;
     const InstantiationDescription& inst = description.instantiations[dict.instantiation];

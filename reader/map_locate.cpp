@@ -32,10 +32,10 @@ void locateInItem(ByteSpan map, std::size_t start, std::size_t itemEnd, std::siz
   }
   const ByteSpan item = map.first(itemEnd);  // absolute offsets, bounded by the item
   DecodedUInt count;
-  const bool countOk = lengthEnd < itemEnd &&
-                       decodeCompressedUInt(item.subspan(lengthEnd), count) == CompressedIntError::None;
-  const std::size_t countEnd = countOk ? lengthEnd + count.length
-                                       : (lengthEnd < itemEnd ? compressedExtent(item, lengthEnd, itemEnd) : itemEnd);
+  const bool countOk =
+      lengthEnd < itemEnd && decodeCompressedUInt(item.subspan(lengthEnd), count) == CompressedIntError::None;
+  const std::size_t countEnd =
+      countOk ? lengthEnd + count.length : (lengthEnd < itemEnd ? compressedExtent(item, lengthEnd, itemEnd) : itemEnd);
   if (offset < countEnd || !countOk) {
     f = {MapFieldKind::ItemCount, f.item, ".count", lengthEnd, countEnd, f.referencedBy};
     return;
@@ -93,8 +93,7 @@ MapField locateMapField(ByteSpan map, std::size_t offset) {
     std::size_t end;
     if (decodeCompressedUInt(map.subspan(start), length) == CompressedIntError::None)
       end = static_cast<std::size_t>(std::min<std::uint64_t>(start + length.length + length.value, map.size()));
-    else
-      end = compressedExtent(map, start, map.size());
+    else end = compressedExtent(map, start, map.size());
     if (offset >= end) continue;
     bestStart = start;
     bestEnd = end;

@@ -24,8 +24,8 @@ enum class MapFieldKind {
 
 struct MapField {
   MapFieldKind kind = MapFieldKind::End;
-  std::string item;   // "heap@0x1c" for heap fields, else empty
-  std::string inner;  // the rest: "header.count", ".type[1].token", " (unreachable)"
+  std::string item;       // "heap@0x1c" for heap fields, else empty
+  std::string inner;      // the rest: "header.count", ".type[1].token", " (unreachable)"
   std::size_t begin = 0;  // the field's bytes in the map (clipped to its end)
   std::size_t end = 0;
   std::optional<std::uint32_t> referencedBy;  // first directory entry naming the item

@@ -1,10 +1,10 @@
 #include <gdmap/reader/map_view.hpp>
 
-#include "map_check_item.hpp"
 #include <gdmap/reader/byte_cursor.hpp>
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
+#include "map_check_item.hpp"
 
 #include <string>
 

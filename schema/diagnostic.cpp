@@ -61,12 +61,9 @@ void lineAndColumn(std::string_view text, std::size_t offset, std::size_t& line,
 
 const char* severityName(Severity severity) {
   switch (severity) {
-    case Severity::Warning:
-      return "warning";
-    case Severity::Note:
-      return "note";
-    case Severity::Error:
-      break;
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "note";
+    case Severity::Error: break;
   }
   return "error";
 }
@@ -169,27 +166,13 @@ void appendJsonString(std::string_view text, std::string& out) {
     }
     ++i;
     switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
       default:
         if (u < 0x20 || u == 0x7F) {
           out += "\\u00";

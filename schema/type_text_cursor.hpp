@@ -4,6 +4,7 @@
 // The parser works on characters rather than a token stream so that `>>`
 // closes two generic levels and `0...4` splits into number, `...`, number
 // without any special cases.
+#include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
 
 #include <cstddef>
@@ -148,21 +149,18 @@ class TextCursor {
   }
 
   // What stands at the read position, for "found ..." in messages: the
-  // word, number or character in quotes, or "the end of the text".
+  // word, number or character in quotes (at most kMaxQuotedBytes of a long
+  // word, then "..."; bytes that are not printable are escaped), or "the end
+  // of the text". Bounded whatever the input: a 200 MB word is not echoed.
   std::string describeNext() {
     skipSpace();
     if (pos_ >= text_.size()) return "the end of the text";
     std::size_t end = pos_ + 1;
     if (isWordChar(text_[pos_])) {
-      while (end < text_.size() && isWordChar(text_[end]) && end - pos_ < 40) ++end;
+      // One past the quote limit, so that quoteInput sees the cut.
+      while (end < text_.size() && isWordChar(text_[end]) && end - pos_ <= kMaxQuotedBytes) ++end;
     }
-    // Appended piece by piece, not `"'" + std::string(...)`: see concat().
-    std::string quoted;
-    quoted.reserve(end - pos_ + 2);
-    quoted += '\'';
-    quoted += text_.substr(pos_, end - pos_);
-    quoted += '\'';
-    return quoted;
+    return quoteInput(text_.substr(pos_, end - pos_));
   }
 
  private:

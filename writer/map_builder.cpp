@@ -4,8 +4,8 @@
 
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
-#include "map_layout.hpp"
 #include <gdmap/writer/type_encoder.hpp>
+#include "map_layout.hpp"
 
 #include <algorithm>
 #include <string>
@@ -91,8 +91,8 @@ std::string definitionPointer(const MapDescription& d, std::size_t j) {
 // the array of types; an inline one is a dictionary's `types` member.
 std::string typePointer(const MapDescription& d, std::size_t j, std::size_t i) {
   std::string p = definitionPointer(d, j);
-  const bool isArray = !d.instantiations[j].name.empty() ||
-                       (p.size() >= 6 && p.compare(p.size() - 6, 6, "/types") == 0);
+  const bool isArray =
+      !d.instantiations[j].name.empty() || (p.size() >= 6 && p.compare(p.size() - 6, 6, "/types") == 0);
   p += isArray ? "/" : "/types/";
   p += std::to_string(i);
   return p;
@@ -136,10 +136,9 @@ Expected<Bytes> buildMap(const MapDescription& description) {
   for (std::size_t i = 0; i < description.dictionaries.size(); ++i) {
     const DictionaryDescription& dict = description.dictionaries[i];
     if (dict.instantiation >= itemOf.size())
-      return Error{0,
-                   dictionaryPointer(i) + ": instantiation index " + std::to_string(dict.instantiation) +
-                       " is out of range",
-                   rules::kUndefinedInstantiation};
+      return Error{
+          0, dictionaryPointer(i) + ": instantiation index " + std::to_string(dict.instantiation) + " is out of range",
+          rules::kUndefinedInstantiation};
     entries.push_back({dict.rva, itemOf[dict.instantiation]});
   }
 

@@ -1,9 +1,9 @@
 // layoutMap(): (RVA, item) pairs -> the canonical bytes of FORMAT.md §1, in
 // O(n log n) (one sort of packed keys) and one output allocation.
+#include "map_layout.hpp"
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/writer/compressed_int.hpp>
-#include "map_layout.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -18,8 +18,9 @@ constexpr std::uint64_t kUnplaced = std::numeric_limits<std::uint64_t>::max();
 
 Status checkEntryCount(std::uint64_t entries) {
   if (entries > kMaxDirectoryEntries)
-    return Error{0, std::to_string(entries) + " dictionaries: a map holds at most 2^31 - 1 (the header's count has 31 bits)",
-                 rules::kTooManyDictionaries};
+    return Error{
+        0, std::to_string(entries) + " dictionaries: a map holds at most 2^31 - 1 (the header's count has 31 bits)",
+        rules::kTooManyDictionaries};
   return Success{};
 }
 

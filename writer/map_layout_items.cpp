@@ -6,8 +6,8 @@
 
 #include <cassert>
 #include <chrono>
-#include <random>
 #include <cstring>
+#include <random>
 
 namespace gdmap::detail {
 namespace {

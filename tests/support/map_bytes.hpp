@@ -3,6 +3,7 @@
 // exactly the (possibly broken) layout it means: header, directory entries,
 // heap bytes. Nothing is validated or reordered.
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/map_format.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -12,9 +13,7 @@
 
 namespace gdmap::test {
 
-inline void appendU32(Bytes& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-}
+using gdmap::appendU32;  // little-endian, as the format writes it
 
 class MapBytes {
  public:
@@ -53,13 +52,13 @@ class MapBytes {
     return entry(rva, item(typeCount, types));
   }
 
-  std::size_t heapStart() const { return 4 + 8 * entries_.size(); }
+  std::size_t heapStart() const { return static_cast<std::size_t>(heapStartFor(entries_.size())); }
   std::size_t heapSize() const { return heap_.size(); }
 
   Bytes bytes() const {
     Bytes out;
     const auto count = static_cast<std::uint32_t>(entries_.size());
-    appendU32(out, header_ ? *header_ : (count | (sorted_ ? 0x80000000u : 0u)));
+    appendU32(out, header_ ? *header_ : (count | (sorted_ ? kSortedFlag : 0u)));
     for (const auto& e : entries_) {
       appendU32(out, e.rva);
       appendU32(out, e.offset);

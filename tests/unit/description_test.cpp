@@ -1,8 +1,8 @@
 // The JSON description: parsing every form, every diagnostic with its rule,
 // pointer and position, the JSON-pointer locator, the write -> parse round
 // trip, and the shipped JSON Schema.
-#include <gdmap/schema/type_text.hpp>
 #include <gdmap/description/description_json.hpp>
+#include <gdmap/schema/type_text.hpp>
 #include "tools/description/description_parse.hpp"
 #include "tools/description/json_locator.hpp"
 
@@ -100,9 +100,9 @@ TEST_CASE("description: locator finds values by pointer") {
       "{\"a\": [1, [2, 3], {\"b\": \"x\\\"]}\"}],\n"
       " \"c/d\": {\"e~f\": true},\n"
       " \"q\\\"k\": null, \"\\u0041\": 7, \"empty\": [], \"o\": {}}";
-  const std::vector<loc::Target> pointers = {
-      "", "/a", "/a/0", "/a/1/1", "/a/2/b", "/c~1d", "/c~1d/e~0f", "/q\"k", "/A", "/empty", "/o",
-      "/a/3", "/nope", "/a/1/1/2", "/a/01", "bad"};
+  const std::vector<loc::Target> pointers = {"",           "/a",       "/a/0",  "/a/1/1", "/a/2/b", "/c~1d",
+                                             "/c~1d/e~0f", "/q\"k",    "/A",    "/empty", "/o",     "/a/3",
+                                             "/nope",      "/a/1/1/2", "/a/01", "bad"};
   const std::vector<std::size_t> found = loc::locatePointers(text, pointers);
   CHECK(found[0] == 0);
   CHECK(found[1] == text.find("[1,"));
@@ -124,10 +124,19 @@ TEST_CASE("description: locator takes the first of duplicate keys, or one by ord
   deep += std::string(10000, ']');
   const std::string text = "{\"k\": 1, \"deep\": " + deep + ", \"k\": 2, \"z\": [[[\"]\"]], \"w\"], \"k\": {\"k\": 3}}";
   std::size_t scanned = 0;
-  const auto found = loc::locatePointers(
-      text, {"/k", "/z/1", "/z/0/0/0", "/deep/0/0/0", {"/k", 2}, {"/k", 0}, {"/anything", 4}, {"/k", 5}, {"/k/k", 0},
-             {"/k/k", 1}, {"", 0}},
-      &scanned);
+  const auto found = loc::locatePointers(text,
+                                         {"/k",
+                                          "/z/1",
+                                          "/z/0/0/0",
+                                          "/deep/0/0/0",
+                                          {"/k", 2},
+                                          {"/k", 0},
+                                          {"/anything", 4},
+                                          {"/k", 5},
+                                          {"/k/k", 0},
+                                          {"/k/k", 1},
+                                          {"", 0}},
+                                         &scanned);
   // The reader reads the first of duplicate keys and skips the others.
   CHECK(found[0] == text.find("1"));
   CHECK(found[1] == text.find("\"w\""));
@@ -155,13 +164,13 @@ TEST_CASE("description: locator escapes pointer tokens and maps string indexes")
   CHECK(loc::locatePointers(R"({"a/b~c": 1})", {escaped})[0] == 10);
   // "a\"b\u00e9c": decoded bytes a " b 0xC3 0xA9 c
   const std::string text = R"(  "a\"b\u00e9c\ud83d\ude00d")";
-  CHECK(loc::stringCharacterOffset(text, 2, 0) == 3);   // a
-  CHECK(loc::stringCharacterOffset(text, 2, 1) == 4);   // \"
-  CHECK(loc::stringCharacterOffset(text, 2, 2) == 6);   // b
-  CHECK(loc::stringCharacterOffset(text, 2, 3) == 7);   // \u00e9 (2 bytes)
+  CHECK(loc::stringCharacterOffset(text, 2, 0) == 3);  // a
+  CHECK(loc::stringCharacterOffset(text, 2, 1) == 4);  // \"
+  CHECK(loc::stringCharacterOffset(text, 2, 2) == 6);  // b
+  CHECK(loc::stringCharacterOffset(text, 2, 3) == 7);  // \u00e9 (2 bytes)
   CHECK(loc::stringCharacterOffset(text, 2, 4) == 7);
-  CHECK(loc::stringCharacterOffset(text, 2, 5) == 13);  // c
-  CHECK(loc::stringCharacterOffset(text, 2, 6) == 14);  // the surrogate pair (4 bytes)
+  CHECK(loc::stringCharacterOffset(text, 2, 5) == 13);   // c
+  CHECK(loc::stringCharacterOffset(text, 2, 6) == 14);   // the surrogate pair (4 bytes)
   CHECK(loc::stringCharacterOffset(text, 2, 10) == 26);  // d
   CHECK(loc::stringCharacterOffset(text, 2, 11) == 27);  // past the end: the closing quote
 }
@@ -232,8 +241,7 @@ TEST_CASE("description: parses the example of the format") {
   REQUIRE(d.instantiations.size() == 3);
   CHECK(d.instantiations[0].name == "ListOfInt");
   CHECK(instantiationPointer(d, 0) == "/instantiations/ListOfInt");
-  CHECK(d.instantiations[0].types ==
-        std::vector<Type>{Type::genericInstance(false, Token{0x01000012}, {int32()})});
+  CHECK(d.instantiations[0].types == std::vector<Type>{Type::genericInstance(false, Token{0x01000012}, {int32()})});
   CHECK(d.instantiations[1].types == std::vector<Type>{str(), Type::szArray(int32())});
   CHECK(instantiationPointer(d, 1) == "/dictionaries/1/types");
   CHECK(d.instantiations[2].raw == Bytes{0x02, 0x01, 0x08});
@@ -295,9 +303,10 @@ TEST_CASE("description: unknown keys anywhere") {
   expectOne("{\"dictionaries\": [], \"extra\": 1}", "unknown-key", "/extra", "1}");
   expectOne("{\"dictionaries\": [{\"rva\": 1, \"raw\": \"00\", \"x/y~\": [1]}]}", "unknown-key",
             "/dictionaries/0/x~1y~0", "[1]");
-  expectOne("{\"instantiations\": {\"a\": [{\"hex\": \"08\", \"bytes\": 2}]},"
-            " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"a\"}]}",
-            "unknown-key", "/instantiations/a/0/bytes", "2}");
+  expectOne(
+      "{\"instantiations\": {\"a\": [{\"hex\": \"08\", \"bytes\": 2}]},"
+      " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"a\"}]}",
+      "unknown-key", "/instantiations/a/0/bytes", "2}");
 }
 
 TEST_CASE("description: wrong JSON types") {
@@ -309,8 +318,8 @@ TEST_CASE("description: wrong JSON types") {
   expectOne("{\"dictionaries\": [{\"rva\": true, \"raw\": \"\"}]}", "wrong-type", "/dictionaries/0/rva", "true");
   expectOne("{\"dictionaries\": [{\"rva\": 1, \"types\": \"int32\"}]}", "wrong-type", "/dictionaries/0/types",
             "\"int32\"");
-  expectOne("{\"dictionaries\": [{\"rva\": 1, \"types\": [[\"int32\"]]}]}", "wrong-type",
-            "/dictionaries/0/types/0", "[\"int32\"]");
+  expectOne("{\"dictionaries\": [{\"rva\": 1, \"types\": [[\"int32\"]]}]}", "wrong-type", "/dictionaries/0/types/0",
+            "[\"int32\"]");
   expectOne("{\"dictionaries\": [{\"rva\": 1, \"raw\": 2}]}", "wrong-type", "/dictionaries/0/raw", "2}");
   expectOne("{\"instantiations\": {\"a\": {}}, \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"a\"}]}",
             "wrong-type", "/instantiations/a", "{}");
@@ -364,14 +373,16 @@ TEST_CASE("description: duplicate RVAs name both pointers") {
 TEST_CASE("description: undefined, duplicate and unused instantiation names") {
   expectOne("{\"dictionaries\": [{\"rva\": 1, \"instantiation\": \"Nope\"}]}", "undefined-instantiation",
             "/dictionaries/0/instantiation", "\"Nope\"");
-  expectOne("{\"instantiations\": {\"a\": [\"int32\"], \"a\": [\"string\"]},"
-            " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"a\"}]}",
-            "duplicate-key", "/instantiations/a", "[\"string\"]");
+  expectOne(
+      "{\"instantiations\": {\"a\": [\"int32\"], \"a\": [\"string\"]},"
+      " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"a\"}]}",
+      "duplicate-key", "/instantiations/a", "[\"string\"]");
   expectOne("{\"dictionaries\": [{\"rva\": 1, \"rva\": 2, \"raw\": \"\"}]}", "duplicate-key", "/dictionaries/0/rva",
             "2,");
 
-  const std::string unused = "{\"instantiations\": {\"used\": [\"int32\"], \"spare\": [\"int32\"]},\n"
-                             " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"used\"}]}";
+  const std::string unused =
+      "{\"instantiations\": {\"used\": [\"int32\"], \"spare\": [\"int32\"]},\n"
+      " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"used\"}]}";
   const Diagnostic w = expectOne(unused, "unused-instantiation", "/instantiations/spare", "[\"int32\"]}");
   CHECK(w.severity == Severity::Warning);
   const DescriptionParse p = parseDescription(unused);
@@ -380,9 +391,10 @@ TEST_CASE("description: undefined, duplicate and unused instantiation names") {
   CHECK(p.description->instantiations.size() == 2);
 
   // The warning's pointer escapes the name, and comes with errors too.
-  expectOne("{\"instantiations\": {\"s~/p\": [\"int32\"]},"
-            " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"Nope\"}]}",
-            "unused-instantiation", "/instantiations/s~0~1p", "[\"int32\"]");
+  expectOne(
+      "{\"instantiations\": {\"s~/p\": [\"int32\"]},"
+      " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"Nope\"}]}",
+      "unused-instantiation", "/instantiations/s~0~1p", "[\"int32\"]");
 }
 
 TEST_CASE("description: empty type lists") {
@@ -392,8 +404,8 @@ TEST_CASE("description: empty type lists") {
 }
 
 TEST_CASE("description: bad hex") {
-  Diagnostic d = expectOne("{\"dictionaries\": [{\"rva\": 1, \"raw\": \"0201x8\"}]}", "invalid-hex",
-                           "/dictionaries/0/raw", "x8");
+  Diagnostic d =
+      expectOne("{\"dictionaries\": [{\"rva\": 1, \"raw\": \"0201x8\"}]}", "invalid-hex", "/dictionaries/0/raw", "x8");
   CHECK(d.message.find("column 5") != std::string::npos);
   expectOne("{\"dictionaries\": [{\"rva\": 1, \"raw\": \"021\"}]}", "invalid-hex", "/dictionaries/0/raw", "1\"");
   expectOne("{\"dictionaries\": [{\"rva\": 1, \"types\": [{\"hex\": \"1d 0q\"}]}]}", "invalid-hex",
@@ -455,7 +467,8 @@ TEST_CASE("description: every error is reported, not only the first, up to a cap
 TEST_CASE("description: formatted diagnostics read file:line:col") {
   const DescriptionParse p = parseDescription("{\"dictionaries\": [],\n \"x\": 0}");
   REQUIRE(p.diagnostics.size() == 1);
-  CHECK(formatDiagnostic(p.diagnostics[0], "d.json") == "d.json:2:7: error: /x: unknown key 'x' in the description [unknown-key]");
+  CHECK(formatDiagnostic(p.diagnostics[0], "d.json") ==
+        "d.json:2:7: error: /x: unknown key 'x' in the description [unknown-key]");
 }
 
 TEST_CASE("description: an empty raw item is an error at its string") {
@@ -465,8 +478,9 @@ TEST_CASE("description: an empty raw item is an error at its string") {
   const Diagnostic d = expectOne(text, "empty-raw-item", "/dictionaries/0/raw", "\"\"");
   CHECK(d.line == 2);
   CHECK(d.column == 21);
-  CHECK(d.message == "a raw item needs at least one byte, its length prefix: an empty one would share its heap "
-                     "offset with the next item and silently take its content");
+  CHECK(d.message ==
+        "a raw item needs at least one byte, its length prefix: an empty one would share its heap "
+        "offset with the next item and silently take its content");
   // White space is no digit: still empty.
   expectOne("{\"dictionaries\": [{\"rva\": 1, \"raw\": \" \\n \"}]}", "empty-raw-item", "/dictionaries/0/raw",
             "\" \\n");
@@ -476,8 +490,9 @@ TEST_CASE("description: an empty raw item is an error at its string") {
 
 TEST_CASE("description: an unused instantiation named \"\" is located at its own key") {
   // Defect 7 of issue 7: it used to point at the whole document (1:1).
-  const std::string text = "{\"instantiations\": {\"x\": [\"int32\"],\n \"\": [\"string\"]},\n \"dictionaries\": "
-                           "[{\"rva\": 1, \"instantiation\": \"x\"}]}";
+  const std::string text =
+      "{\"instantiations\": {\"x\": [\"int32\"],\n \"\": [\"string\"]},\n \"dictionaries\": "
+      "[{\"rva\": 1, \"instantiation\": \"x\"}]}";
   const Diagnostic d = expectOne(text, "unused-instantiation", "/instantiations/", "[\"string\"]");
   CHECK(d.line == 2);
   CHECK(d.column == 6);
@@ -501,8 +516,9 @@ TEST_CASE("description: a duplicate key does not move the other diagnostics") {
   }
   {
     // A second "dictionaries": errors inside the first stay there.
-    const std::string text = "{\"dictionaries\": [{\"rva\": 1, \"raw\": \"012\"}],\n \"dictionaries\": [{\"rva\": 1, "
-                             "\"raw\": \"zz\"}]}";
+    const std::string text =
+        "{\"dictionaries\": [{\"rva\": 1, \"raw\": \"012\"}],\n \"dictionaries\": [{\"rva\": 1, "
+        "\"raw\": \"zz\"}]}";
     const Diagnostic hex = expectOne(text, "invalid-hex", "/dictionaries/0/raw", "2\"");
     CHECK(hex.line == 1);
     const Diagnostic dup = expectOne(text, "duplicate-key", "/dictionaries", "[{\"rva\": 1, \"raw\": \"zz");
@@ -511,10 +527,17 @@ TEST_CASE("description: a duplicate key does not move the other diagnostics") {
   }
   {
     // A name defined twice: the first definition's type error, the second's duplicate.
-    const std::string text = "{\"instantiations\": {\"a\": [\"int32 ?\"], \"a\": [\"bad\"]},"
-                             " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"a\"}]}";
+    const std::string text =
+        "{\"instantiations\": {\"a\": [\"int32 ?\"], \"a\": [\"bad\"]},"
+        " \"dictionaries\": [{\"rva\": 1, \"instantiation\": \"a\"}]}";
     expectOne(text, "type-text-syntax", "/instantiations/a/0", "?");
     expectOne(text, "duplicate-key", "/instantiations/a", "[\"bad\"]");
+  }
+  {
+    // A {"hex": ...} type with "hex" twice: the first is decoded.
+    const std::string text = "{\"dictionaries\": [{\"rva\": 1, \"types\": [{\"hex\": \"0z\", \"hex\": \"08\"}]}]}";
+    expectOne(text, "invalid-hex", "/dictionaries/0/types/0/hex", "z");
+    expectOne(text, "duplicate-key", "/dictionaries/0/types/0/hex", "\"08\"");
   }
   {
     // An unknown key given twice: each report at its own member.
@@ -530,8 +553,9 @@ TEST_CASE("description: a duplicate key does not move the other diagnostics") {
   {
     // Checks made after the whole file (duplicate RVAs, undefined names)
     // point at the members the reader took: the first ones.
-    const std::string text = "{\"dictionaries\": [{\"rva\": 7, \"rva\": 8, \"raw\": \"00\"},\n"
-                             " {\"rva\": 7, \"instantiation\": \"No\", \"instantiation\": \"x\"}]}";
+    const std::string text =
+        "{\"dictionaries\": [{\"rva\": 7, \"rva\": 8, \"raw\": \"00\"},\n"
+        " {\"rva\": 7, \"instantiation\": \"No\", \"instantiation\": \"x\"}]}";
     const Diagnostic d = expectOne(text, "duplicate-rva", "/dictionaries/1/rva", "7, \"inst");
     CHECK(d.message == "duplicate RVA 0x00000007: /dictionaries/0/rva has it too");
     expectOne(text, "undefined-instantiation", "/dictionaries/1/instantiation", "\"No\"");
@@ -639,8 +663,9 @@ TEST_CASE("description: every description rule gives what docs/errors.md shows")
   const DescriptionParse p = parseDescription(many);
   REQUIRE(p.diagnostics.size() == 101);
   const std::string note = formatDiagnostic(p.diagnostics.back(), "DESC.json");
-  CHECK(note == "DESC.json: note: 151 more problem(s) not listed, after the first 100; 250 error(s) and 1 "
-                "warning(s) in all [too-many-diagnostics]");
+  CHECK(note ==
+        "DESC.json: note: 151 more problem(s) not listed, after the first 100; 250 error(s) and 1 "
+        "warning(s) in all [too-many-diagnostics]");
   CHECK(doc.find(note) != std::string::npos);
 }
 
@@ -684,8 +709,7 @@ TEST_CASE("description: no message quotes more than a few dozen bytes of the inp
     messagesAreShort(p);
     const std::vector<Diagnostic> undefined = withRule(p, "undefined-instantiation");
     REQUIRE(undefined.size() == 1);
-    CHECK(undefined[0].message ==
-          "instantiation " + quoteInput(name + "b") + " is not defined in /instantiations");
+    CHECK(undefined[0].message == "instantiation " + quoteInput(name + "b") + " is not defined in /instantiations");
     CHECK(undefined[0].message.find("'...") != std::string::npos);
     REQUIRE(withRule(p, "unknown-key").size() == 1);
     CHECK(withRule(p, "unknown-key")[0].path == "/dictionaries/1/" + name);
@@ -713,8 +737,9 @@ TEST_CASE("description: no message quotes more than a few dozen bytes of the inp
     const Diagnostic& d = p.diagnostics[0];
     CHECK(d.rule == "invalid-json");
     CHECK(d.message.size() < 200);
-    CHECK(d.message.starts_with("syntax error while parsing value - invalid string: missing closing quote; last "
-                                "read: '\"NNNN"));
+    CHECK(
+        d.message.starts_with("syntax error while parsing value - invalid string: missing closing quote; last "
+                              "read: '\"NNNN"));
     CHECK(d.message.ends_with("'..."));
     CHECK(d.line == 2);
     CHECK(d.column == 3 + huge.size() + 1);  // just past the end of the text
@@ -863,8 +888,9 @@ TEST_CASE("description: write then parse gives the same description (seeded rand
       case 0: return Type::primitive(ElementType::I4);
       case 1: return Type::classType(Token{0x01000000u + 1 + pick(1000)});
       case 2: return Type::szArray(Type::primitive(ElementType::String));
-      case 3: return Type::genericInstance(pick(2) == 1, Token{0x02000000u + 1 + pick(50)},
-                                           {Type::typeVariable(pick(3)), Type::primitive(ElementType::U8)});
+      case 3:
+        return Type::genericInstance(pick(2) == 1, Token{0x02000000u + 1 + pick(50)},
+                                     {Type::typeVariable(pick(3)), Type::primitive(ElementType::U8)});
       case 4: return Type::pointer(Type::valueType(Token{0x02000001}));
       default: return Type::methodVariable(pick(4));
     }
@@ -965,8 +991,7 @@ TEST_CASE("description: the JSON Schema is valid JSON describing the format") {
   CHECK(schema.at("$defs").at("rva").at("oneOf").size() == 2);
   CHECK(schema.at("$defs").at("typeList").at("minItems") == 1);
   // A raw item has at least one byte (empty-raw-item): the pattern says so too.
-  const std::regex rawPattern(
-      dictionary.at("oneOf").at(2).at("properties").at("raw").at("pattern").get<std::string>());
+  const std::regex rawPattern(dictionary.at("oneOf").at(2).at("properties").at("raw").at("pattern").get<std::string>());
   CHECK(std::regex_match("02 01 08", rawPattern));
   CHECK(std::regex_match(" 0201\n", rawPattern));
   CHECK_FALSE(std::regex_match("", rawPattern));
@@ -975,8 +1000,8 @@ TEST_CASE("description: the JSON Schema is valid JSON describing the format") {
 
   // The description the docs start from passes our own reader, $schema
   // key included.
-  const DescriptionParse p = parseDescription(
-      "{\"$schema\": \"" + schema.at("$id").get<std::string>() + "\", \"dictionaries\": []}");
+  const DescriptionParse p =
+      parseDescription("{\"$schema\": \"" + schema.at("$id").get<std::string>() + "\", \"dictionaries\": []}");
   CHECK(p.diagnostics.empty());
 }
 

@@ -38,7 +38,8 @@ TEST_CASE("diagnostic: text form of a binary diagnostic names path, byte and rul
   CHECK(gdmap::formatDiagnostic(d, "caller.gdmap").rfind("caller.gdmap: error: ", 0) == 0);
   d.path.clear();
   d.severity = Severity::Warning;
-  CHECK(gdmap::formatDiagnostic(d, "m") == "m: warning: byte 0x00000010: heap offset 0x40 is outside the heap [offset-outside-heap]");
+  CHECK(gdmap::formatDiagnostic(d, "m") ==
+        "m: warning: byte 0x00000010: heap offset 0x40 is outside the heap [offset-outside-heap]");
   d.severity = Severity::Note;
   d.offset = Diagnostic::npos;
   d.rule.clear();
@@ -52,7 +53,8 @@ TEST_CASE("diagnostic: text form of a text diagnostic names line and column, not
   CHECK(d.column == 2);
   CHECK(d.offset == 7);
   CHECK(d.rule == "type-text-syntax");
-  CHECK(gdmap::formatDiagnostic(d, "f.json") == "f.json:2:2: error: /dictionaries/0: expected a type [type-text-syntax]");
+  CHECK(gdmap::formatDiagnostic(d, "f.json") ==
+        "f.json:2:2: error: /dictionaries/0: expected a type [type-text-syntax]");
 }
 
 TEST_CASE("diagnostic: textDiagnostic counts columns in code points and starts at firstLine") {
@@ -71,8 +73,8 @@ TEST_CASE("diagnostic: textDiagnostic counts columns in code points and starts a
 }
 
 TEST_CASE("diagnostic: binaryDiagnostic adds the base offset and keeps the rule") {
-  const Diagnostic d =
-      gdmap::binaryDiagnostic(gdmap::Error{3, "bad", gdmap::rules::kInvalidType}, "heap@0x4.type[0]", 100, Severity::Warning);
+  const Diagnostic d = gdmap::binaryDiagnostic(gdmap::Error{3, "bad", gdmap::rules::kInvalidType}, "heap@0x4.type[0]",
+                                               100, Severity::Warning);
   CHECK(d.offset == 103);
   CHECK(d.path == "heap@0x4.type[0]");
   CHECK(d.rule == "invalid-type");

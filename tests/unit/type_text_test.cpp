@@ -491,6 +491,21 @@ TEST_CASE("text: errors in types and tokens") {
   checkError("!!99999999999999999999999", 2, "larger than 536870911", "value-out-of-range");
 }
 
+TEST_CASE("text: an error quotes a bounded, escaped piece of the text") {
+  // A 500 KB word is quoted as its first 40 bytes and "...".
+  const std::string word(500000, 'a');
+  const Expected<Type> parsed = parseType(word);
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.error().message == "expected a type, found '" + std::string(40, 'a') + "'...");
+  CHECK(parsed.error().rule == "type-text-syntax");
+  // Exactly 40 bytes: no ellipsis.
+  checkError(std::string(40, 'b'), 0, "found '" + std::string(40, 'b') + "'", "type-text-syntax");
+  CHECK(parseType(std::string(40, 'b')).error().message.find("...") == std::string::npos);
+  // A control character or a byte that is not UTF-8 is escaped, not echoed.
+  checkError("int32 \x01", 6, R"(found '\x01')", "type-text-syntax");
+  checkError("int32 \xff", 6, R"(found '\xff')", "type-text-syntax");
+}
+
 TEST_CASE("text: errors in generic arguments and modifiers") {
   checkError("class 0x01000012<int32;", 22, "expected ',' or '>' after a type argument, found ';'", "type-text-syntax");
   checkError("class 0x01000012<int32", 22, "expected ',' or '>' after a type argument, found the end",

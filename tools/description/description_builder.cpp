@@ -121,7 +121,7 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
   } else {
     return;  // the form's value was malformed, and reported
   }
-  dictionaries_.push_back(std::move(d));
+  dictionaries_.push_back(d);
 }
 
 std::optional<Type> DescriptionBuilder::typeFromText(const std::string& text, const Site& site) {
@@ -132,8 +132,8 @@ std::optional<Type> DescriptionBuilder::typeFromText(const std::string& text, co
     diagnostics_.error(
         typeRule(e), site,
         [&] {
-          return "invalid type " + quoteInput(text) + ": column " + std::to_string(e.offset + 1) + " of the type: " +
-                 e.message;
+          return "invalid type " + quoteInput(text) + ": column " + std::to_string(e.offset + 1) +
+                 " of the type: " + e.message;
         },
         e.offset);
     return std::nullopt;
@@ -159,8 +159,7 @@ std::optional<Type> DescriptionBuilder::typeFromHex(const std::string& hex, cons
     diagnostics_.error(
         typeRule(e), site,
         [&] {
-          return "invalid type signature " + quoteInput(hex) + ": byte " + std::to_string(e.offset) + ": " +
-                 e.message;
+          return "invalid type signature " + quoteInput(hex) + ": byte " + std::to_string(e.offset) + ": " + e.message;
         },
         digitIndexOfByte(hex, e.offset));
     return std::nullopt;
@@ -182,8 +181,9 @@ std::optional<Bytes> DescriptionBuilder::rawFromHex(const std::string& hex, cons
     // A heap item is at least its length prefix; an empty one would sit at
     // the same offset as the next item and be read as that one.
     diagnostics_.error(rules::kEmptyRawItem, site, [] {
-      return std::string("a raw item needs at least one byte, its length prefix: an empty one would share its heap "
-                         "offset with the next item and silently take its content");
+      return std::string(
+          "a raw item needs at least one byte, its length prefix: an empty one would share its heap "
+          "offset with the next item and silently take its content");
     });
     return std::nullopt;
   }
@@ -213,7 +213,8 @@ void DescriptionBuilder::resolvePendingNames() {
   for (PendingName& p : pendingNames_) {
     const auto it = names_.find(p.name);
     if (it == names_.end()) {
-      diagnostics_.error(rules::kUndefinedInstantiation, DictionaryMemberSite(diagnostics_.work(), p.jsonIndex, "instantiation"),
+      diagnostics_.error(rules::kUndefinedInstantiation,
+                         DictionaryMemberSite(diagnostics_.work(), p.jsonIndex, "instantiation"),
                          [&] { return "instantiation " + quoteInput(p.name) + " is not defined in /instantiations"; });
       continue;
     }
@@ -234,9 +235,9 @@ void DescriptionBuilder::reportDuplicateRvas() {
     }
     const auto rva = static_cast<std::uint32_t>(rvaKeys_[i] >> 32);
     const std::size_t firstIndex = rvaKeys_[first] & 0xFFFFFFFFu;
-    diagnostics_.error(rules::kDuplicateRva, DictionaryMemberSite(diagnostics_.work(), rvaKeys_[i] & 0xFFFFFFFFu, "rva"), [&] {
-      return "duplicate RVA " + hex32(rva) + ": " + dictionaryPointer(firstIndex) + "/rva has it too";
-    });
+    diagnostics_.error(
+        rules::kDuplicateRva, DictionaryMemberSite(diagnostics_.work(), rvaKeys_[i] & 0xFFFFFFFFu, "rva"),
+        [&] { return "duplicate RVA " + hex32(rva) + ": " + dictionaryPointer(firstIndex) + "/rva has it too"; });
   }
   rvaKeys_ = {};
 }

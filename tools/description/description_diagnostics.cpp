@@ -74,7 +74,8 @@ std::vector<Diagnostic> DiagnosticList::finish(std::string_view text) {
     offsets.push_back(kept_[i].diagnostic.offset);
   }
   const std::vector<json_location::LineColumn> positions = json_location::lineColumns(text, offsets);
-  if (!offsets.empty()) work_.textBytesScanned += std::min(*std::max_element(offsets.begin(), offsets.end()), text.size());
+  if (!offsets.empty())
+    work_.textBytesScanned += std::min(*std::max_element(offsets.begin(), offsets.end()), text.size());
   for (std::size_t k = 0; k < located.size(); ++k) {
     kept_[located[k]].diagnostic.line = positions[k].line;
     kept_[located[k]].diagnostic.column = positions[k].column;
@@ -85,7 +86,8 @@ std::vector<Diagnostic> DiagnosticList::finish(std::string_view text) {
   for (Pending& p : kept_) out.push_back(std::move(p.diagnostic));
   // In file order, as a reader goes through the file fixing them; npos
   // (nothing located) sorts last.
-  std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.offset < b.offset; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) { return a.offset < b.offset; });
   const std::size_t total = errors_ + warnings_;
   if (total > out.size()) {
     Diagnostic note;

@@ -21,9 +21,9 @@ namespace gdmap::description {
 // What the diagnostics of one parse cost, counted so that a test can check
 // that the cost is linear without looking at a clock.
 struct DiagnosticWork {
-  std::size_t pointersBuilt = 0;  // JSON pointers built, by any Site
-  std::size_t pointerBytes = 0;   // their total length
-  std::size_t messageBytes = 0;   // the total length of the messages built
+  std::size_t pointersBuilt = 0;     // JSON pointers built, by any Site
+  std::size_t pointerBytes = 0;      // their total length
+  std::size_t messageBytes = 0;      // the total length of the messages built
   std::size_t textBytesScanned = 0;  // bytes of the text the locator went over
 };
 
@@ -65,7 +65,7 @@ class DiagnosticList {
   // member name of megabytes makes a pointer of megabytes; past this many
   // bytes of kept pointers, diagnostics are counted, not kept (the first
   // one is always kept). Real pointers are a few dozen bytes.
-  static constexpr std::size_t kMaxKeptPointerBytes = 64 * 1024;
+  static constexpr std::size_t kMaxKeptPointerBytes = std::size_t{64} * 1024;
 
   // A problem with the value at `site`. `message` is a callable returning
   // the message, called only when the diagnostic is kept. `stringIndex`: for

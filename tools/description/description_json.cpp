@@ -40,11 +40,11 @@ enum class Expect : std::uint8_t {
   Dictionary,      // /dictionaries/N: an object
   Rva,             // an integer or a "0x..." string
   InstantiationName,
-  InlineTypes,     // /dictionaries/N/types: a type list
-  Raw,             // a hex string
-  TypeItem,        // ILAsm text or {"hex": ...}
-  Hex,             // /.../types/K/hex
-  Anything,        // the value of an unknown key, or inside a wrong value: skipped
+  InlineTypes,  // /dictionaries/N/types: a type list
+  Raw,          // a hex string
+  TypeItem,     // ILAsm text or {"hex": ...}
+  Hex,          // /.../types/K/hex
+  Anything,     // the value of an unknown key, or inside a wrong value: skipped
 };
 
 const char* describe(Expect e) {
@@ -120,7 +120,7 @@ struct Frame {
   std::size_t member = Diagnostic::npos;
   std::size_t members = 0;
   Expect expect = Expect::Anything;  // what the current member or element must be
-  unsigned seen = 0;      // KnownKey bits seen in this object
+  unsigned seen = 0;                 // KnownKey bits seen in this object
 };
 
 Frame openFrame(Expect role, bool object, Expect firstExpect = Expect::Anything) {
@@ -172,7 +172,8 @@ class ReaderSite final : public Site {
 std::string syntaxErrorMessage(const std::string& what, const std::string& token) {
   std::string message = what;
   const auto dropThrough = [&](std::string_view separator) {
-    if (const std::size_t at = message.find(separator); at != std::string::npos) message.erase(0, at + separator.size());
+    if (const std::size_t at = message.find(separator); at != std::string::npos)
+      message.erase(0, at + separator.size());
   };
   if (message.starts_with("[json.exception.")) dropThrough("] ");
   if (message.starts_with("parse error")) dropThrough(": ");
@@ -244,15 +245,12 @@ class DescriptionReader {
     const Expect e = expected();
     switch (e) {
       case Expect::Root:
-      case Expect::Instantiations:
-        break;
+      case Expect::Instantiations: break;
       case Expect::Dictionary:
         dictionary_ = {};
         dictionary_.jsonIndex = frames_.back().index;
         break;
-      case Expect::TypeItem:
-        hex_.reset();
-        break;
+      case Expect::TypeItem: hex_.reset(); break;
       default:
         wrongType(e, "an object");
         frames_.push_back(openFrame(Expect::Anything, true));
@@ -454,7 +452,9 @@ DescriptionParse parseDescription(std::string_view jsonText, DiagnosticWork& wor
     syntax.errorAt(rules::kInvalidJson, reader.syntaxErrorOffset, reader.syntaxError);
     result.diagnostics = syntax.finish(jsonText);
     result.errorCount = 1;
-    work = syntax.work();
+    work = diagnostics.work();  // what was built before the syntax error, and dropped
+    work.messageBytes += syntax.work().messageBytes;
+    work.textBytesScanned += syntax.work().textBytesScanned;
     return result;
   }
   result.description = builder.finish();

@@ -273,7 +273,7 @@ std::vector<std::size_t> locatePointers(std::string_view text, const std::vector
   };
   std::vector<Frame> stack;
   Cursor in(text);
-  std::uint32_t pending = 0;  // trie node of the next value, or kNoNode
+  std::uint32_t pending = 0;                                   // trie node of the next value, or kNoNode
   const std::vector<std::size_t>* pendingByOrdinal = nullptr;  // targets found by member ordinal
 
   for (;;) {

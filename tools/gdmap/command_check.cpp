@@ -71,9 +71,8 @@ int check(const CheckCommandOptions& options, Report& report) {
   }
 
   report.add(std::move(checked.diagnostics), name);
-  std::cout << name << ": " << (checked.valid ? "valid" : "invalid") << " ("
-            << count(checked.errors, "error", "errors") << ", " << count(checked.warnings, "warning", "warnings")
-            << ")";
+  std::cout << name << ": " << (checked.valid ? "valid" : "invalid") << " (" << count(checked.errors, "error", "errors")
+            << ", " << count(checked.warnings, "warning", "warnings") << ")";
   if (checked.errors == 0) {
     if (auto view = MapView::open(bytes))
       std::cout << "; " << count(view->size(), "dictionary", "dictionaries") << ", " << view->heap().size()

@@ -172,8 +172,8 @@ void addConversion(CLI::App& sig, const char* name, const char* help, const char
   command->add_flag("--json", options->json, "Write the results and diagnostics as JSON on stdout");
   command->callback([options, converter, &status] {
     Report report(options->json, kMaxListed);
-    const int result = options->items.empty() ? convertLines(converter, report)
-                                               : convertOperands(options->items, converter, report);
+    const int result =
+        options->items.empty() ? convertLines(converter, report) : convertOperands(options->items, converter, report);
     status = report.finish(result);
   });
 }

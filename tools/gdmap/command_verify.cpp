@@ -22,8 +22,8 @@ struct VerifyOptions {
 };
 
 std::string sizes(const MapDifference& d) {
-  return std::to_string(d.differingBytes) + " differing byte" + (d.differingBytes == 1 ? "" : "s") +
-         "; expected " + std::to_string(d.expectedSize) + " bytes, found " + std::to_string(d.actualSize);
+  return std::to_string(d.differingBytes) + " differing byte" + (d.differingBytes == 1 ? "" : "s") + "; expected " +
+         std::to_string(d.expectedSize) + " bytes, found " + std::to_string(d.actualSize);
 }
 
 int verify(const VerifyOptions& options, Report& report, bool& compared) {

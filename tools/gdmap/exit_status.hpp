@@ -3,9 +3,9 @@
 namespace gdmap::cli {
 
 enum ExitStatus : int {
-  kSuccess = 0,       // converted, valid, identical, found
-  kInvalid = 1,       // invalid input, a difference, an RVA not found
-  kUsageOrIo = 2,     // bad arguments, unreadable or unwritable files, internal errors
+  kSuccess = 0,    // converted, valid, identical, found
+  kInvalid = 1,    // invalid input, a difference, an RVA not found
+  kUsageOrIo = 2,  // bad arguments, unreadable or unwritable files, internal errors
 };
 
 }  // namespace gdmap::cli

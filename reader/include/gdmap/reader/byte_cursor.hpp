@@ -1,6 +1,7 @@
 #pragma once
-// ByteCursor: the one way gdmap reads binary input (maps, signatures, PE
-// images and metadata). In the spirit of LLVM's DataExtractor::Cursor:
+// ByteCursor: the one bounds-checked cursor gdmap's binary readers share
+// (the map reader, the PE/metadata reader). In the spirit of LLVM's
+// DataExtractor::Cursor:
 //
 //   ByteCursor in(bytes);
 //   const std::uint32_t rva = in.u32();
@@ -120,8 +121,9 @@ class ByteCursor {
   bool seek(std::size_t position, std::string_view rule = {}) {
     if (!ok()) return false;
     if (position > bytes_.size()) {
-      fail(offset(), "offset " + std::to_string(base_ + position) + " is past the end of the " +
-                         std::to_string(bytes_.size()) + "-byte input",
+      fail(offset(),
+           "offset " + std::to_string(base_ + position) + " is past the end of the " + std::to_string(bytes_.size()) +
+               "-byte input",
            rule);
       return false;
     }

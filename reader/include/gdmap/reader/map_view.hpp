@@ -1,8 +1,9 @@
 #pragma once
 // A zero-copy view over a generic dictionary map held by the caller (the way
 // a debugger receives it: a memory buffer). Opening checks only what indexing
-// needs (the header and that the directory fits); checkMap() validates the
-// rest. Nothing is copied or allocated.
+// needs (the header and that the directory fits); find() checks the order
+// it relies on; checkMap() validates the rest. Nothing is copied or
+// allocated. Errors carry a rule id (docs/errors.md, "Maps: validity").
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/map_format.hpp>
@@ -28,8 +29,8 @@ struct ItemView {
   std::size_t start = 0;         // the same, as an offset in the whole map
   ByteSpan bytes;                // the whole item, length prefix included
   std::uint32_t typeCount = 0;
-  std::size_t typesStart = 0;    // offset in the whole map of type[0]
-  ByteSpan types;                // the bytes after the type count
+  std::size_t typesStart = 0;  // offset in the whole map of type[0]
+  ByteSpan types;              // the bytes after the type count
 };
 
 class MapView {

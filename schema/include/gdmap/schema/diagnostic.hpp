@@ -50,8 +50,8 @@ Diagnostic binaryDiagnostic(const Error& error, std::string path = {}, std::size
 // in `text`, turned into line and column (the first line of `text` is
 // `firstLine`, so a caller that parses one line of a file passes its line
 // number). An offset past the end points just past the last character.
-Diagnostic textDiagnostic(const Error& error, std::string_view text, std::size_t firstLine = 1,
-                          std::string path = {}, Severity severity = Severity::Error);
+Diagnostic textDiagnostic(const Error& error, std::string_view text, std::size_t firstLine = 1, std::string path = {},
+                          Severity severity = Severity::Error);
 
 // Input quoted in a message: at most `maxBytes` bytes of `text` (cut at a
 // UTF-8 character boundary, with "..." when cut), in single quotes, control

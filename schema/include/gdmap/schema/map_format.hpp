@@ -15,8 +15,8 @@
 
 namespace gdmap {
 
-inline constexpr std::uint32_t kSortedFlag = 0x80000000u;       // header bit 31
-inline constexpr std::uint32_t kEntryCountMask = 0x7FFFFFFFu;   // header bits 0..30
+inline constexpr std::uint32_t kSortedFlag = 0x80000000u;      // header bit 31
+inline constexpr std::uint32_t kEntryCountMask = 0x7FFFFFFFu;  // header bits 0..30
 inline constexpr std::size_t kHeaderSize = 4;
 inline constexpr std::size_t kDirectoryEntrySize = 8;
 inline constexpr std::uint64_t kMaxDirectoryEntries = 0x7FFFFFFF;  // N has 31 bits
@@ -28,9 +28,7 @@ inline constexpr std::size_t kMinItemSize = 1;
 
 // Where things are, as 64-bit numbers: 4 + 8 * (2^31 - 1) does not fit in
 // 32 bits.
-constexpr std::uint64_t directoryEntryOffset(std::uint64_t index) {
-  return kHeaderSize + kDirectoryEntrySize * index;
-}
+constexpr std::uint64_t directoryEntryOffset(std::uint64_t index) { return kHeaderSize + kDirectoryEntrySize * index; }
 constexpr std::uint64_t directoryRvaOffset(std::uint64_t index) { return directoryEntryOffset(index); }
 constexpr std::uint64_t directoryOffsetOffset(std::uint64_t index) { return directoryEntryOffset(index) + 4; }
 // Also the end of the directory: where the heap starts for N entries.

@@ -49,8 +49,8 @@ class MapBuilder {
 
   // Lays out the map. Errors: two dictionaries with one RVA (duplicate-rva;
   // the message names both by insertion index), 2^31 or more dictionaries
-  // (too-many-dictionaries), a heap offset of 2^32 or more (heap-too-large). The builder may be reused after finish() only via
-  // a fresh instance.
+  // (too-many-dictionaries), a heap offset of 2^32 or more (heap-too-large). The builder may be reused after finish()
+  // only via a fresh instance.
   Expected<Bytes> finish();
 
  private:

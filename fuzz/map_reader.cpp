@@ -25,6 +25,7 @@
 #include <gdmap/reader/map_dump.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/writer/map_builder.hpp>
 
@@ -76,6 +77,39 @@ void checkReportShape(const CheckReport& r, std::size_t cap, ByteSpan map) {
                "diagnostic [" + d.rule + "] at offset " + std::to_string(d.offset) + " past the map's " +
                    std::to_string(map.size()) + " bytes");
     FUZZ_CHECK(!d.message.empty(), "diagnostic [" + d.rule + "] without a message");
+  }
+}
+
+// The field a byte of the header or directory belongs to, by the layout
+// alone; "" past the directory (or when it does not fit).
+std::string layoutPath(ByteSpan map, std::size_t offset) {
+  if (offset < kHeaderSize) return kHeaderCountPath;
+  Expected<MapView> view = MapView::open(map);
+  if (!view || offset >= view->heapStart()) return {};
+  const std::size_t index = (offset - kHeaderSize) / kDirectoryEntrySize;
+  return (offset - kHeaderSize) % kDirectoryEntrySize < 4 ? directoryRvaPath(index) : directoryOffsetPath(index);
+}
+
+// Diagnostics name the field their offset is in: mapFieldPath agrees with
+// the layout in the header and directory, and so does every diagnostic
+// located there; a diagnostic located in the heap names a heap item.
+void checkDiagnosticPaths(ByteSpan map, const CheckReport& report) {
+  for (std::size_t o : {std::size_t{0}, std::size_t{3}, std::size_t{4}, std::size_t{8}, std::size_t{12}}) {
+    const std::string expected = layoutPath(map, o);
+    if (o >= map.size() || expected.empty()) continue;
+    FUZZ_CHECK(mapFieldPath(map, o) == expected,
+               "mapFieldPath(" + std::to_string(o) + ") is '" + mapFieldPath(map, o) + "', not '" + expected + "'");
+  }
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.offset == Diagnostic::npos || d.offset >= map.size()) continue;
+    const std::string expected = layoutPath(map, d.offset);
+    if (!expected.empty()) {
+      FUZZ_CHECK(d.path == expected, "[" + d.rule + "] at byte " + std::to_string(d.offset) + " names '" + d.path +
+                                         "', the byte is in " + expected);
+    } else if (d.offset >= kHeaderSize) {
+      FUZZ_CHECK(d.path.rfind("heap@", 0) == 0,
+                 "[" + d.rule + "] at heap byte " + std::to_string(d.offset) + " names '" + d.path + "'");
+    }
   }
 }
 
@@ -197,6 +231,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)mapFieldPath(map, map.size() - 1);
   }
   (void)mapFieldPath(map, map.size());
+  checkDiagnosticPaths(map, report);
 
   if (report.valid) {
     checkValidMap(map, canonical);

@@ -40,6 +40,18 @@ expect 0 "$gdmap" --help
 expect 0 "$gdmap" sig encode --help
 expect 2 "$gdmap" check "$work/no-such-file"
 
+# An input that cannot be mapped (a pipe, a device) is read.
+"$gdmap" check /dev/stdin <"$root/examples/maps/basic.gdmap" >"$work/out" 2>"$work/err" || fail "check /dev/stdin: $(cat "$work/err")"
+has out "valid (0 errors, 0 warnings)"
+cat "$root/examples/maps/basic.gdmap" | "$gdmap" lookup /dev/stdin 0x1010 >"$work/out" || fail "lookup from a pipe"
+[ "$(cat "$work/out")" = "$(printf 'string\nint32[]')" ] || fail "lookup from a pipe: $(cat "$work/out")"
+# Problems of the command line and of files name their rule in text too.
+expect 2 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 0x1g
+has err "[usage]"
+expect 2 "$gdmap" check "$work/no-such-file"
+has err "no-such-file: cannot open"
+has err "[input-unreadable]"
+
 # A 4-byte map claiming 2^31-1 entries is an error, not an allocation.
 printf '\xff\xff\xff\x7f' >"$work/huge.gdmap"
 expect 1 "$gdmap" check "$work/huge.gdmap"

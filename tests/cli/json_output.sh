@@ -52,7 +52,7 @@ is '.truncated == true and .errors == 599 and (.diagnostics | length) == 6
     and .diagnostics[-1].rule == "too-many-diagnostics" and .diagnostics[-1].severity == "note"
     and (.diagnostics[-1].message | startswith("594 more problem(s) not listed, after the first 5; 599 error(s)"))'
 json 2 "$gdmap" check --json "$work/no-such.gdmap"
-is '.diagnostics[0].rule == "input-unreadable" and (.diagnostics[0].message | contains("no-such.gdmap"))'
+is '.valid == null and .diagnostics[0].rule == "input-unreadable" and (.diagnostics[0].message | contains("no-such.gdmap"))'
 
 # build
 json 0 "$gdmap" build --json "$maps/basic.json" -o "$work/basic.gdmap"

@@ -244,6 +244,11 @@ TEST_CASE("description: parses the example of the format") {
   CHECK(d.instantiations[0].types == std::vector<Type>{Type::genericInstance(false, Token{0x01000012}, {int32()})});
   CHECK(d.instantiations[1].types == std::vector<Type>{str(), Type::szArray(int32())});
   CHECK(instantiationPointer(d, 1) == "/dictionaries/1/types");
+  const InstantiationPointers pointers(d);
+  CHECK(pointers(0) == "/instantiations/ListOfInt");
+  CHECK(pointers(1) == "/dictionaries/1/types");
+  CHECK(pointers(2) == "/dictionaries/2/raw");
+  CHECK(pointers(3).empty());  // out of range
   CHECK(d.instantiations[2].raw == Bytes{0x02, 0x01, 0x08});
   REQUIRE(d.dictionaries.size() == 3);
   CHECK(d.dictionaries[0].instantiation == 0);

@@ -205,4 +205,29 @@ TEST_CASE("compare: never crashes on random or mutated bytes") {
   }
 }
 
+TEST_CASE("compare: a huge differing type is quoted with a cap") {
+  // One item: class 0x01000012<int32 x 10000>, and the same with its last
+  // argument int64. The values quote at most 32 bytes of hex and 80
+  // characters of text.
+  constexpr std::uint32_t kArgs = 10000;
+  Bytes type = {0x15, 0x12, 0x49, 0x80 | (kArgs >> 8), kArgs & 0xFF};
+  type.insert(type.end(), kArgs, 0x08);
+  Bytes item = {0xC0, 0x00, 0x00, 0x00, 0x01};
+  item.insert(item.end(), type.begin(), type.end());
+  const std::uint32_t length = static_cast<std::uint32_t>(item.size() - 4);
+  item[2] = static_cast<std::uint8_t>(length >> 8);
+  item[3] = static_cast<std::uint8_t>(length);
+  Bytes expected = *parseHex("01000080 00100000 00000000");
+  expected.insert(expected.end(), item.begin(), item.end());
+  Bytes actual = expected;
+  actual.back() = 0x0A;
+  const MapDifference d = compareMaps(expected, actual);
+  CHECK(d.field == "heap@0x0(directory[0]).type[0].arguments[9999]");
+  // The value is the whole type[0]: its 10,005 bytes and its text, cut.
+  CHECK(d.expected.rfind("151249a710080808", 0) == 0);
+  CHECK(d.expected.find("... (10005 bytes) (class 0x01000012<int32, int32") != std::string::npos);
+  CHECK(d.expected.size() < 200);
+  CHECK(d.found.size() < 200);
+}
+
 }  // namespace gdmap

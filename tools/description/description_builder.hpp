@@ -2,9 +2,10 @@
 // The meaning of a description, independent of how its JSON is read: turns
 // the values the JSON reader hands over (type text, hex, RVAs, names) into a
 // MapDescription, and checks the rules that span entries (names defined and
-// used, RVAs unique). Every check reports to a DiagnosticList by JSON
-// pointer. Built to stream: nothing here is quadratic, and nothing is kept
-// per dictionary beyond what the result needs.
+// used, RVAs unique). Every check reports to a DiagnosticList at a Site,
+// whose JSON pointer is built only if the diagnostic is kept. Built to
+// stream: nothing here is quadratic, and nothing is kept per dictionary
+// beyond what the result needs.
 #include <gdmap/schema/map_description.hpp>
 #include "description_diagnostics.hpp"
 

@@ -40,7 +40,13 @@ void closeTruncatedList(CheckReport& checked) {
 
 int check(const CheckCommandOptions& options, Report& report) {
   auto input = openInput(options.map, report);
-  if (!input) return kUsageOrIo;
+  if (!input) {
+    if (report.json()) {
+      report.object().string("file", options.map == "-" ? "stdin" : options.map);
+      report.object().null("valid");  // no verdict
+    }
+    return kUsageOrIo;
+  }
   const std::string& name = input->displayName();
   const ByteSpan bytes = input->bytes();
   CheckOptions checkOptions;

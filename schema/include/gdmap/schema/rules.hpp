@@ -87,4 +87,26 @@ inline constexpr char kRvaNotFound[] = "rva-not-found";
 inline constexpr char kMapDiffers[] = "map-differs";
 inline constexpr char kRebuildDiffers[] = "rebuild-differs";
 
+// IL-to-native maps (FORMAT.md §3): the bounds encoders (encodeBounds), the
+// strict decoders (openBounds, openApiMap, checkBounds), the canonical check
+// (checkBoundsCanonical) and the method table behind the two-call protocol.
+inline constexpr char kIlApiLength[] = "il-api-length";
+inline constexpr char kIlBoundsNotAscending[] = "il-bounds-not-ascending";
+inline constexpr char kIlCodeSizeRequired[] = "il-code-size-required";
+inline constexpr char kIlCountExceedsBytes[] = "il-count-exceeds-bytes";
+inline constexpr char kIlDuplicateToken[] = "il-duplicate-token";
+inline constexpr char kIlEmptyBounds[] = "il-empty-bounds";
+inline constexpr char kIlFlagNotStorable[] = "il-flag-not-storable";
+inline constexpr char kIlInvalidSource[] = "il-invalid-source";
+inline constexpr char kIlNativeOverflow[] = "il-native-overflow";
+inline constexpr char kIlNonzeroPadding[] = "il-nonzero-padding";
+inline constexpr char kIlTrailingBytes[] = "il-trailing-bytes";
+inline constexpr char kIlTruncated[] = "il-truncated";
+inline constexpr char kIlVarintOverflow[] = "il-varint-overflow";
+inline constexpr char kIlVarintTooLong[] = "il-varint-too-long";
+inline constexpr char kIlWidthTooLarge[] = "il-width-too-large";
+// IL-to-native maps: canonical form (warnings)
+inline constexpr char kIlNonMinimalVarint[] = "il-non-minimal-varint";
+inline constexpr char kIlWideField[] = "il-wide-field";
+
 }  // namespace gdmap::rules

@@ -1,0 +1,111 @@
+// Names and small helpers of the IL-to-native map model.
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/il_map.hpp>
+
+#include <array>
+#include <utility>
+
+namespace gdmap::il {
+namespace {
+
+constexpr std::array<std::pair<std::uint32_t, std::string_view>, 3> kSpecialNames = {{
+    {kProlog, "prolog"},
+    {kEpilog, "epilog"},
+    {kNoMapping, "no_mapping"},
+}};
+
+// In bit order, so that sourceText lists flags as the runtime numbers them.
+constexpr std::array<std::pair<std::uint32_t, std::string_view>, 6> kFlagNames = {{
+    {source::kSequencePoint, "sequence_point"},
+    {source::kStackEmpty, "stack_empty"},
+    {source::kCallSite, "call_site"},
+    {source::kNativeEndOffsetUnknown, "native_end_offset_unknown"},
+    {source::kCallInstruction, "call_instruction"},
+    {source::kAsync, "async"},
+}};
+
+constexpr std::array<std::pair<BoundsForm, std::string_view>, 4> kFormNames = {{
+    {BoundsForm::Api, "api"},
+    {BoundsForm::Nibble, "nibble"},
+    {BoundsForm::Packed2, "packed2"},
+    {BoundsForm::Packed3, "packed3"},
+}};
+
+}  // namespace
+
+std::string_view specialIlName(std::uint32_t ilOffset) {
+  for (const auto& [value, name] : kSpecialNames)
+    if (value == ilOffset) return name;
+  return {};
+}
+
+std::optional<std::uint32_t> parseSpecialIl(std::string_view name) {
+  for (const auto& [value, text] : kSpecialNames)
+    if (text == name) return value;
+  return std::nullopt;
+}
+
+std::string ilText(std::uint32_t ilOffset) {
+  const std::string_view special = specialIlName(ilOffset);
+  if (!special.empty()) return std::string(special);
+  return shortHex(ilOffset);
+}
+
+std::string sourceFlagName(std::uint32_t bit) {
+  for (const auto& [value, name] : kFlagNames)
+    if (value == bit) return std::string(name);
+  return shortHex(bit);
+}
+
+std::optional<std::uint32_t> parseSourceFlag(std::string_view name) {
+  for (const auto& [value, text] : kFlagNames)
+    if (text == name) return value;
+  return std::nullopt;
+}
+
+std::string sourceText(std::uint32_t source) {
+  if (source == 0) return "none";
+  std::string out;
+  for (std::uint32_t bit = 1; bit != 0; bit <<= 1) {
+    if ((source & bit) == 0) continue;
+    if (!out.empty()) out += '|';
+    out += sourceFlagName(bit);
+  }
+  return out;
+}
+
+std::string_view formName(BoundsForm form) {
+  for (const auto& [value, name] : kFormNames)
+    if (value == form) return name;
+  return "?";
+}
+
+std::optional<BoundsForm> parseFormName(std::string_view name) {
+  for (const auto& [value, text] : kFormNames)
+    if (text == name) return value;
+  return std::nullopt;
+}
+
+std::uint32_t storableSource(BoundsForm form) {
+  switch (form) {
+    case BoundsForm::Api:
+      return 0;
+    case BoundsForm::Nibble:
+      // The classic stream stores the raw value, but only runtimes before
+      // async wrote it: FORMAT.md §3.3 makes bits outside 0x1F an error.
+      return 0x1F;
+    case BoundsForm::Packed2:
+      return source::kCallInstruction | source::kStackEmpty;
+    case BoundsForm::Packed3:
+      return source::kCallInstruction | source::kStackEmpty | source::kAsync;
+  }
+  return 0;
+}
+
+std::optional<std::size_t> firstDescendingBound(std::span<const Bound> bounds) {
+  for (std::size_t i = 1; i < bounds.size(); ++i)
+    if (bounds[i].nativeOffset < bounds[i - 1].nativeOffset) return i;
+  return std::nullopt;
+}
+
+}  // namespace gdmap::il

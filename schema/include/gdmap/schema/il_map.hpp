@@ -1,0 +1,97 @@
+#pragma once
+// The IL-to-native map model (FORMAT.md §3): the runtime's *bounds* (what a
+// code generator reports), the API entries a profiler receives
+// (COR_DEBUG_IL_TO_NATIVE_MAP), and a method that holds one or the other.
+// Writers (writer/bounds_encoder.hpp), readers (reader/bounds_decoder.hpp)
+// and the bounds -> API conversion (bounds_to_api.hpp) share these types.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gdmap::il {
+
+// Special IL offsets (ICorDebugInfo::MappingTypes, as u32).
+inline constexpr std::uint32_t kNoMapping = 0xFFFFFFFF;
+inline constexpr std::uint32_t kProlog = 0xFFFFFFFE;
+inline constexpr std::uint32_t kEpilog = 0xFFFFFFFD;
+
+// "prolog", "epilog", "no_mapping" for a special offset, empty otherwise.
+std::string_view specialIlName(std::uint32_t ilOffset);
+// The offset a special name stands for; nullopt for any other text.
+std::optional<std::uint32_t> parseSpecialIl(std::string_view name);
+// "0x5", "prolog": an IL offset as messages print it.
+std::string ilText(std::uint32_t ilOffset);
+
+// Source flags (ICorDebugInfo::SourceTypes). kAsync is 0x20 in the
+// runtime's cordebuginfo.h, the bit after call_instruction.
+namespace source {
+inline constexpr std::uint32_t kSequencePoint = 0x01;
+inline constexpr std::uint32_t kStackEmpty = 0x02;
+inline constexpr std::uint32_t kCallSite = 0x04;
+inline constexpr std::uint32_t kNativeEndOffsetUnknown = 0x08;
+inline constexpr std::uint32_t kCallInstruction = 0x10;
+inline constexpr std::uint32_t kAsync = 0x20;
+// Every flag gdmap knows a name for; other bits are stored by no form.
+inline constexpr std::uint32_t kKnown = 0x3F;
+}  // namespace source
+
+// The name of one flag bit ("stack_empty"), or "0x40" for a bit without one.
+std::string sourceFlagName(std::uint32_t bit);
+// The bit a flag name stands for; nullopt for an unknown name.
+std::optional<std::uint32_t> parseSourceFlag(std::string_view name);
+// "stack_empty|call_instruction", or "none".
+std::string sourceText(std::uint32_t source);
+
+// At `nativeOffset` begins the code for `ilOffset`. A method's bounds come in
+// ascending native order (equal offsets allowed).
+struct Bound {
+  std::uint32_t nativeOffset = 0;
+  std::uint32_t ilOffset = 0;
+  std::uint32_t source = 0;
+  friend bool operator==(const Bound&, const Bound&) = default;
+};
+
+// One COR_DEBUG_IL_TO_NATIVE_MAP: three u32, 12 bytes, end exclusive. The
+// order of the fields is the API's and the binary form's.
+struct ApiEntry {
+  std::uint32_t ilOffset = 0;
+  std::uint32_t nativeStartOffset = 0;
+  std::uint32_t nativeEndOffset = 0;
+  friend bool operator==(const ApiEntry&, const ApiEntry&) = default;
+};
+static_assert(sizeof(ApiEntry) == 12, "ApiEntry mirrors COR_DEBUG_IL_TO_NATIVE_MAP");
+inline constexpr std::size_t kApiEntrySize = 12;
+
+// The four binary forms (FORMAT.md §3.1, §3.3).
+enum class BoundsForm {
+  Api,      // the API array, 12 bytes an entry
+  Nibble,   // classic nibble-stream bounds
+  Packed2,  // bit-packed bounds, 2 source bits
+  Packed3,  // bit-packed bounds, 3 source bits (async)
+};
+// "api", "nibble", "packed2", "packed3".
+std::string_view formName(BoundsForm form);
+std::optional<BoundsForm> parseFormName(std::string_view name);
+// The flags a compressed form can store (none for Api, which stores entries,
+// not bounds).
+std::uint32_t storableSource(BoundsForm form);
+
+// A method: `bounds` (the runtime's view, from which the API array is
+// derived with codeSize) or, when `verbatimMap`, `map` (an API array taken
+// as is: any order, overlaps and specials allowed).
+struct Method {
+  std::uint32_t token = 0;
+  std::optional<std::uint32_t> codeSize;
+  bool verbatimMap = false;
+  std::vector<Bound> bounds;  // when !verbatimMap
+  std::vector<ApiEntry> map;  // when verbatimMap
+};
+
+// The index of the first bound whose native offset is below the previous
+// bound's, or nullopt when they ascend (equal offsets allowed).
+std::optional<std::size_t> firstDescendingBound(std::span<const Bound> bounds);
+
+}  // namespace gdmap::il

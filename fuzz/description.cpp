@@ -6,12 +6,14 @@
 // - diagnostics: a description comes back exactly when no diagnostic is an
 //   error; each has a rule and a message; at most the cap (100) plus one
 //   summary note are kept; messages stay short whatever the input (quotes
-//   are capped, issue #7 defect 4); line and column agree with the offset;
+//   are capped, issue #7 defect 4); line and column agree with the offset,
+//   and the offset lies in the value the diagnostic's pointer names;
 // - an accepted description builds; the map matches it; without raw items
 //   the map is valid and canonical; a raw item is never empty (defect 6);
 // - writeDescription's JSON parses back without an error, writes the same
 //   JSON again, and builds the same bytes.
 #include "fuzz_check.hpp"
+#include "json_spans.hpp"
 
 #include <gdmap/description/description_json.hpp>
 #include <gdmap/reader/map_check.hpp>
@@ -57,6 +59,24 @@ std::pair<std::size_t, std::size_t> lineColumn(std::string_view text, std::size_
   return {line, column};
 }
 
+// A diagnostic's offset lies in the value its JSON pointer names (or that
+// member's key), in any member of that name when the key repeats; for a
+// pointer to something the text lacks (a missing field), in the nearest
+// enclosing value it has (issue #7 defect 7: mislocated errors).
+void checkLocations(const DescriptionParse& parse, std::string_view text) {
+  gdmap::fuzz::JsonSpans spans;
+  if (!spans.scan(text)) return;  // not JSON: nothing to locate in
+  for (const Diagnostic& d : parse.diagnostics) {
+    if (d.offset == Diagnostic::npos || d.path.empty() || d.path[0] != '/') continue;
+    std::string pointer = d.path;
+    while (!pointer.empty() && !spans.has(pointer)) pointer.resize(pointer.rfind('/'));
+    FUZZ_CHECK(spans.contains(pointer, d.offset),
+               "[" + d.rule + "] " + d.path + " is located at byte " + std::to_string(d.offset) + " (" +
+                   std::to_string(d.line) + ":" + std::to_string(d.column) + "), outside " +
+                   (pointer.empty() ? std::string("the document") : pointer) + ": " + d.message);
+  }
+}
+
 void checkDiagnostics(const DescriptionParse& parse, std::string_view text) {
   bool anyError = false;
   for (const Diagnostic& d : parse.diagnostics) {
@@ -76,6 +96,7 @@ void checkDiagnostics(const DescriptionParse& parse, std::string_view text) {
                      std::to_string(line) + ":" + std::to_string(column));
     }
   }
+  checkLocations(parse, text);
   FUZZ_CHECK(parse.diagnostics.size() <= kMaxKeptDiagnostics + 1,
              std::to_string(parse.diagnostics.size()) + " diagnostics kept");
   FUZZ_CHECK(parse.description.has_value() == !anyError,

@@ -16,6 +16,11 @@
 //   to a valid canonical map with the same content, and to the same bytes
 //   when the map is canonical; compareMaps finds it identical to itself
 //   and finds a flipped byte where it is;
+// - field paths: mapFieldPath and every diagnostic located in the header
+//   or directory name the field the layout puts at that byte; one located
+//   in the heap names a heap item;
+// - find() on any map finds an RVA the directory holds, or refuses with
+//   rva-not-ascending / duplicate-rva, and only on a map checkMap rejects;
 // - an invalid map: describeMap fails.
 #include "fuzz_check.hpp"
 
@@ -44,13 +49,14 @@ using gdmap::fuzz::hexOf;
 // find() answers only from an order the map has earned (issue #7 defect
 // 2): it finds an RVA the directory holds or refuses with the rule that
 // breaks; "not there" must be true.
-void checkFind(const MapView& view, std::uint32_t rva, bool present) {
+void checkFind(const MapView& view, std::uint32_t rva, bool present, bool mapValid) {
   Expected<std::optional<std::uint32_t>> found = view.find(rva);
   if (!found) {
     const std::string& rule = found.error().rule;
     FUZZ_CHECK(rule == rules::kRvaNotAscending || rule == rules::kDuplicateRva,
                "find() refuses with rule '" + rule + "'");
     FUZZ_CHECK(found.error().offset < view.bytes().size(), "find()'s error offset is outside the map");
+    FUZZ_CHECK(!mapValid, "find() refuses a map checkMap accepts: " + describeError(found.error()));
     return;
   }
   if (*found) {
@@ -184,6 +190,10 @@ void checkValidMap(ByteSpan map, const CanonicalReport& canonical) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const ByteSpan map = gdmap::fuzz::asBytes(data, size);
 
+  CheckOptions lenient;
+  const CheckReport report = checkMap(map, lenient);
+  checkReportShape(report, lenient.maxDiagnostics, map);
+
   // Indexing on any bytes: nothing here may read out of bounds.
   if (Expected<MapView> view = MapView::open(map)) {
     const std::uint32_t n = std::min<std::uint32_t>(view->size(), 4096);
@@ -195,15 +205,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             "an item view outside the map");
         (void)decodeItemTypes(*item);
       }
-      checkFind(*view, e.rva, true);
+      checkFind(*view, e.rva, true, report.valid);
     }
-    checkFind(*view, 0, false);
-    checkFind(*view, 0xFFFFFFFFu, false);
+    checkFind(*view, 0, false, report.valid);
+    checkFind(*view, 0xFFFFFFFFu, false, report.valid);
   }
-
-  CheckOptions lenient;
-  const CheckReport report = checkMap(map, lenient);
-  checkReportShape(report, lenient.maxDiagnostics, map);
 
   CheckOptions strict;
   strict.strict = true;

@@ -21,6 +21,15 @@ std::string boundPath(std::uint32_t index, const char* field) {
   return "bounds[" + std::to_string(index) + "]." + field;
 }
 
+// A field path, spelled out only when a problem is reported: a million
+// bounds must not cost three million strings.
+struct Field {
+  static constexpr std::uint32_t kHeader = 0xFFFFFFFF;  // no bound index reaches it (count <= 2^32-1)
+  const char* name;
+  std::uint32_t bound = kHeader;
+  std::string text() const { return bound == kHeader ? std::string(name) : boundPath(bound, name); }
+};
+
 BoundsProblem atNibble(std::size_t nibble, std::string path, std::string message, const char* rule) {
   return BoundsProblem{rule, std::move(path), nibble / 2, BlobUnit::Nibble, nibble, std::move(message)};
 }
@@ -88,26 +97,25 @@ struct BoundsScanner {
   }
 
   // A varint that must be readable; notes a non-minimal one.
-  bool varint(NibbleReader& r, const std::string& path, std::uint32_t& out) {
+  bool varint(NibbleReader& r, const Field& field, std::uint32_t& out) {
     const NibbleReader::Varint v = r.u32();
     switch (v.status) {
       case NibbleReader::Status::Truncated:
-        return fail(atNibble(v.at, path,
+        return fail(atNibble(v.at, field.text(),
                              "the blob ends inside a nibble varint (" + std::to_string(bytes.size()) + " byte(s))",
                              rules::kIlTruncated));
       case NibbleReader::Status::TooLong:
-        return fail(atNibble(v.at, path,
+        return fail(atNibble(v.at, field.text(),
                              "a nibble varint longer than " + std::to_string(NibbleReader::kMaxNibbles) +
                                  " nibbles (the runtime's reader stops there)",
                              rules::kIlVarintTooLong));
       case NibbleReader::Status::Overflow:
-        return fail(atNibble(v.at, path, "a nibble varint whose value does not fit in 32 bits",
+        return fail(atNibble(v.at, field.text(), "a nibble varint whose value does not fit in 32 bits",
                              rules::kIlVarintOverflow));
-      case NibbleReader::Status::Ok:
-        break;
+      case NibbleReader::Status::Ok: break;
     }
     if (!v.minimal && notes.wanted())
-      notes.add(atNibble(v.start, path,
+      notes.add(atNibble(v.start, field.text(),
                          "the value " + std::to_string(v.value) + " takes " + std::to_string(v.nibbles) +
                              " nibbles; the writer writes the shortest varint (no leading nibble 8)",
                          rules::kIlNonMinimalVarint));
@@ -118,7 +126,7 @@ struct BoundsScanner {
   bool count(NibbleReader& r, std::size_t& countNibble) {
     countNibble = r.position();
     std::uint32_t n = 0;
-    if (!varint(r, "header.count", n)) return false;
+    if (!varint(r, Field{"header.count"}, n)) return false;
     if (n == 0)
       return fail(atNibble(countNibble, "header.count",
                            "the count is 0; a blob holds at least one bound (the runtime stores none for a method "
@@ -133,16 +141,16 @@ struct BoundsScanner {
     if (r.position() % 2 == 0) return true;
     const std::size_t at = r.position();
     if (r.nibble() != 0)
-      return fail(atNibble(at, path, "the padding nibble that completes the last byte is not zero",
-                           rules::kIlNonzeroPadding));
+      return fail(
+          atNibble(at, path, "the padding nibble that completes the last byte is not zero", rules::kIlNonzeroPadding));
     return true;
   }
 
   bool noTrailing(std::size_t used) {
     if (bytes.size() == used) return true;
     return fail(atByte(used, "trailing",
-                       std::to_string(bytes.size() - used) + " byte(s) after the blob's last bound (the blob ends at byte " +
-                           std::to_string(used) + ")",
+                       std::to_string(bytes.size() - used) +
+                           " byte(s) after the blob's last bound (the blob ends at byte " + std::to_string(used) + ")",
                        rules::kIlTrailingBytes));
   }
 
@@ -162,15 +170,15 @@ struct BoundsScanner {
     for (std::uint32_t i = 0; i < view.count_; ++i) {
       const std::size_t deltaAt = r.position();
       std::uint32_t delta = 0, il = 0, src = 0;
-      if (!varint(r, boundPath(i, "native"), delta)) return false;
+      if (!varint(r, Field{"native", i}, delta)) return false;
       native += delta;
       if (native > 0xFFFFFFFFu)
         return fail(atNibble(deltaAt, boundPath(i, "native"),
                              "the native offset (previous + delta " + std::to_string(delta) + ") exceeds 32 bits",
                              rules::kIlNativeOverflow));
-      if (!varint(r, boundPath(i, "il"), il)) return false;
+      if (!varint(r, Field{"il", i}, il)) return false;
       const std::size_t sourceAt = r.position();
-      if (!varint(r, boundPath(i, "source"), src)) return false;
+      if (!varint(r, Field{"source", i}, src)) return false;
       if ((src & ~0x1Fu) != 0)
         return fail(atNibble(sourceAt, boundPath(i, "source"),
                              "source " + shortHex(src) + " has bits outside 0x1f (" + sourceText(src & ~0x1Fu) +
@@ -184,11 +192,10 @@ struct BoundsScanner {
   bool width(NibbleReader& r, const char* path, unsigned& out) {
     const std::size_t at = r.position();
     std::uint32_t stored = 0;
-    if (!varint(r, path, stored)) return false;
+    if (!varint(r, Field{path}, stored)) return false;
     // Checked before adding 1, so that 2^32-1 cannot wrap to 0.
     if (stored > 31)
-      return fail(atNibble(at, path,
-                           "a width of " + std::to_string(std::uint64_t{stored} + 1) + " bits; at most 32",
+      return fail(atNibble(at, path, "a width of " + std::to_string(std::uint64_t{stored} + 1) + " bits; at most 32",
                            rules::kIlWidthTooLarge));
     out = stored + 1;
     return true;
@@ -234,8 +241,8 @@ struct BoundsScanner {
       bit += view.ilBits_;
     }
     if (bit % 8 != 0 && readBits(bytes, bit, static_cast<unsigned>(8 - bit % 8)) != 0)
-      return fail(atBit(bit, "padding", "the padding bits after the last bound are not zero",
-                        rules::kIlNonzeroPadding));
+      return fail(
+          atBit(bit, "padding", "the padding bits after the last bound are not zero", rules::kIlNonzeroPadding));
     if (!noTrailing((bit + 7) / 8)) return false;
 
     if (notes.wanted()) {
@@ -262,13 +269,19 @@ struct BoundsScanner {
   }
 };
 
-BoundsView::Cursor::Cursor(const BoundsView& view) : view_(&view), position_(view.dataStart_) {}
+BoundsView::Cursor::Cursor(const BoundsView& view)
+    : bytes_(view.bytes_),
+      form_(view.form_),
+      count_(view.count_),
+      nativeBits_(view.nativeBits_),
+      ilBits_(view.ilBits_),
+      position_(view.dataStart_) {}
 
 bool BoundsView::Cursor::next(Bound& out) {
-  if (index_ >= view_->count_) return false;
+  if (index_ >= count_) return false;
   ++index_;
-  if (view_->form_ == BoundsForm::Nibble) {
-    NibbleReader r(view_->bytes_, position_);
+  if (form_ == BoundsForm::Nibble) {
+    NibbleReader r(bytes_, position_);
     native_ += r.u32().value;
     out.nativeOffset = native_;
     out.ilOffset = r.u32().value - 3;
@@ -276,14 +289,14 @@ bool BoundsView::Cursor::next(Bound& out) {
     position_ = r.position();
     return true;
   }
-  const unsigned sourceBits = sourceBitsOf(view_->form_);
-  out.source = sourceFromPacked(readBits(view_->bytes_, position_, sourceBits));
+  const unsigned sourceBits = sourceBitsOf(form_);
+  out.source = sourceFromPacked(readBits(bytes_, position_, sourceBits));
   position_ += sourceBits;
-  native_ += readBits(view_->bytes_, position_, view_->nativeBits_);
-  position_ += view_->nativeBits_;
+  native_ += readBits(bytes_, position_, nativeBits_);
+  position_ += nativeBits_;
   out.nativeOffset = native_;
-  out.ilOffset = readBits(view_->bytes_, position_, view_->ilBits_) - 3;
-  position_ += view_->ilBits_;
+  out.ilOffset = readBits(bytes_, position_, ilBits_) - 3;
+  position_ += ilBits_;
   return true;
 }
 
@@ -299,10 +312,8 @@ std::vector<Bound> BoundsView::toVector() const {
 BoundsOpenResult openBounds(ByteSpan blob, BoundsForm form) {
   BoundsScanner scan{blob, form, {}, {}, {}};
   BoundsOpenResult result;
-  if (scan.run())
-    result.view = scan.view;
-  else
-    result.error = std::move(*scan.error);
+  if (scan.run()) result.view = scan.view;
+  else result.error = std::move(*scan.error);
   return result;
 }
 
@@ -384,15 +395,9 @@ Diagnostic toDiagnostic(const BoundsProblem& problem, Severity severity) {
   d.path = problem.path;
   d.offset = problem.byteOffset;
   switch (problem.unit) {
-    case BlobUnit::Nibble:
-      d.message = "nibble " + std::to_string(problem.unitOffset) + ": " + problem.message;
-      break;
-    case BlobUnit::Bit:
-      d.message = "bit " + std::to_string(problem.unitOffset) + ": " + problem.message;
-      break;
-    case BlobUnit::Byte:
-      d.message = problem.message;
-      break;
+    case BlobUnit::Nibble: d.message = "nibble " + std::to_string(problem.unitOffset) + ": " + problem.message; break;
+    case BlobUnit::Bit: d.message = "bit " + std::to_string(problem.unitOffset) + ": " + problem.message; break;
+    case BlobUnit::Byte: d.message = problem.message; break;
   }
   return d;
 }

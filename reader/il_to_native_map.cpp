@@ -1,8 +1,8 @@
 // The method table and the two-call protocol, C++ and C entry points. The C
 // functions never let an exception cross into C: allocation failures become
 // E_FAIL (adding) or a null table (creating).
-#include <gdmap/reader/il_map_table.hpp>
 #include <gdmap/reader/il_to_native_map.h>
+#include <gdmap/reader/il_map_table.hpp>
 #include <gdmap/schema/bounds_to_api.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -99,7 +99,8 @@ gdmap_hresult gdmap_il_map_table_add_bounds(gdmap_il_map_table* table, uint32_t 
   try {
     std::vector<Bound> copy;
     copy.reserve(count);
-    for (uint32_t i = 0; i < count; ++i) copy.push_back(Bound{bounds[i].nativeOffset, bounds[i].ilOffset, bounds[i].source});
+    for (uint32_t i = 0; i < count; ++i)
+      copy.push_back(Bound{bounds[i].nativeOffset, bounds[i].ilOffset, bounds[i].source});
     return table->addBounds(methodToken, codeSize, copy) ? GDMAP_S_OK : GDMAP_E_INVALIDARG;
   } catch (const std::bad_alloc&) {
     return GDMAP_E_FAIL;

@@ -16,10 +16,10 @@ class NibbleReader {
 
   struct Varint {
     std::uint32_t value = 0;
-    std::size_t start = 0;    // nibble index of its first nibble
-    std::size_t at = 0;       // nibble index of the problem (Ok: of the last nibble)
+    std::size_t start = 0;  // nibble index of its first nibble
+    std::size_t at = 0;     // nibble index of the problem (Ok: of the last nibble)
     unsigned nibbles = 0;
-    bool minimal = true;      // false when it starts with a zero chunk (nibble 8)
+    bool minimal = true;  // false when it starts with a zero chunk (nibble 8)
     Status status = Status::Ok;
   };
 

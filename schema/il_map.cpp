@@ -88,16 +88,13 @@ std::optional<BoundsForm> parseFormName(std::string_view name) {
 
 std::uint32_t storableSource(BoundsForm form) {
   switch (form) {
-    case BoundsForm::Api:
-      return 0;
+    case BoundsForm::Api: return 0;
     case BoundsForm::Nibble:
       // The classic stream stores the raw value, but only runtimes before
       // async wrote it: FORMAT.md §3.3 makes bits outside 0x1F an error.
       return 0x1F;
-    case BoundsForm::Packed2:
-      return source::kCallInstruction | source::kStackEmpty;
-    case BoundsForm::Packed3:
-      return source::kCallInstruction | source::kStackEmpty | source::kAsync;
+    case BoundsForm::Packed2: return source::kCallInstruction | source::kStackEmpty;
+    case BoundsForm::Packed3: return source::kCallInstruction | source::kStackEmpty | source::kAsync;
   }
   return 0;
 }

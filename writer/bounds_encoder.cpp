@@ -13,9 +13,7 @@
 namespace gdmap::il {
 namespace {
 
-std::string boundPath(std::size_t index, const char* field) {
-  return "bounds[" + std::to_string(index) + "]." + field;
-}
+std::string boundPath(std::size_t index, const char* field) { return "bounds[" + std::to_string(index) + "]." + field; }
 
 Status checkOrder(std::span<const Bound> bounds) {
   if (const auto i = firstDescendingBound(bounds)) {
@@ -142,14 +140,10 @@ Expected<Bytes> encodeCompressedBounds(std::span<const Bound> bounds, BoundsForm
   if (Status s = checkOrder(bounds); !s) return s.error();
   if (Status s = checkStorable(bounds, form); !s) return s.error();
   switch (form) {
-    case BoundsForm::Nibble:
-      return encodeNibble(bounds);
-    case BoundsForm::Packed2:
-      return encodePacked(bounds, 2);
-    case BoundsForm::Packed3:
-      return encodePacked(bounds, 3);
-    case BoundsForm::Api:
-      break;
+    case BoundsForm::Nibble: return encodeNibble(bounds);
+    case BoundsForm::Packed2: return encodePacked(bounds, 2);
+    case BoundsForm::Packed3: return encodePacked(bounds, 3);
+    case BoundsForm::Api: break;
   }
   return Bytes{};
 }

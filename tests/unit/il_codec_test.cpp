@@ -32,7 +32,7 @@ Bytes hex(const char* text) { return *gdmap::parseHex(text); }
 
 const std::vector<Bound>& workedExample() {
   static const std::vector<Bound> bounds = {
-      {0, kProlog, source::kStackEmpty}, {4, 0x0, source::kStackEmpty},      {10, 0x5, 0},
+      {0, kProlog, source::kStackEmpty},   {4, 0x0, source::kStackEmpty},  {10, 0x5, 0},
       {12, 0x5, source::kCallInstruction}, {17, 0x9, source::kStackEmpty}, {30, kEpilog, 0}};
   return bounds;
 }
@@ -87,8 +87,9 @@ TEST_CASE("il codec: nibble varint vectors of FORMAT.md") {
   const struct {
     std::uint32_t value;
     const char* bytes;
-  } vectors[] = {{8, "09"},    {9, "19"},    {0x3F, "7f"},  {64, "8900"}, {0x1FF, "ff07"},
-                 {0x200, "8908"}, {0, "00"}, {7, "07"}, {0xFFFFFFFF, "fbffffffff07"}};
+  } vectors[] = {{8, "09"},    {9, "19"},       {0x3F, "7f"},
+                 {64, "8900"}, {0x1FF, "ff07"}, {0x200, "8908"},
+                 {0, "00"},    {7, "07"},       {0xFFFFFFFF, "fbffffffff07"}};
   for (const auto& v : vectors) {
     CAPTURE(v.value);
     CHECK(gdmap::toHex(gdmap::il::encodeNibbleU32(v.value)) == gdmap::toHex(hex(v.bytes)));
@@ -124,6 +125,16 @@ TEST_CASE("il codec: the worked example in the packed2 form") {
   CHECK(opened.view->ilBits() == 4);
   CHECK(opened.view->toVector() == workedExample());
   CHECK(gdmap::il::checkBoundsCanonical(expected, BoundsForm::Packed2).canonical);
+  // The cursor, by hand: one bound per next(), then false for good.
+  auto cursor = opened.view->cursor();
+  Bound b;
+  std::size_t n = 0;
+  while (cursor.next(b)) {
+    REQUIRE(n < workedExample().size());
+    CHECK(b == workedExample()[n++]);
+  }
+  CHECK(n == 6);
+  CHECK_FALSE(cursor.next(b));
 }
 
 TEST_CASE("il codec: the worked example in the packed3 form") {
@@ -135,12 +146,12 @@ TEST_CASE("il codec: the worked example in the packed3 form") {
 TEST_CASE("il codec: the worked example in the api form") {
   const auto bytes = gdmap::il::encodeBounds(workedExample(), BoundsForm::Api, 40);
   REQUIRE(bytes.ok());
-  const Bytes expected = hex(
-      "feffffff 00000000 04000000"
-      "00000000 04000000 0a000000"
-      "05000000 0a000000 11000000"
-      "09000000 11000000 1e000000"
-      "fdffffff 1e000000 28000000");
+  const Bytes expected =
+      hex("feffffff 00000000 04000000"
+          "00000000 04000000 0a000000"
+          "05000000 0a000000 11000000"
+          "09000000 11000000 1e000000"
+          "fdffffff 1e000000 28000000");
   CHECK(gdmap::toHex(*bytes) == gdmap::toHex(expected));
   const auto api = gdmap::il::openApiMap(expected);
   REQUIRE(api);

@@ -61,7 +61,7 @@ TEST_CASE("il model: bounds order allows equal native offsets") {
 }
 
 TEST_CASE("bounds to api: the FORMAT.md worked example") {
-  const std::vector<Bound> bounds = {{0, kProlog, kSE}, {4, 0x0, kSE}, {10, 0x5, 0},
+  const std::vector<Bound> bounds = {{0, kProlog, kSE}, {4, 0x0, kSE},  {10, 0x5, 0},
                                      {12, 0x5, kCI},    {17, 0x9, kSE}, {30, kEpilog, 0}};
   const std::vector<ApiEntry> expected = {
       {kProlog, 0, 4}, {0x0, 4, 10}, {0x5, 10, 17}, {0x9, 17, 30}, {kEpilog, 30, 40}};
@@ -109,8 +109,7 @@ TEST_CASE("bounds to api: a merge across one call_instruction entry") {
 
 TEST_CASE("bounds to api: equal native offsets give zero-length rows, kept") {
   const std::vector<Bound> bounds = {{0, kProlog, 0}, {0, 0x0, kSE}, {6, 0x3, 0}, {6, kEpilog, 0}};
-  CHECK(boundsToApi(bounds, 8) ==
-        std::vector<ApiEntry>{{kProlog, 0, 0}, {0x0, 0, 6}, {0x3, 6, 6}, {kEpilog, 6, 8}});
+  CHECK(boundsToApi(bounds, 8) == std::vector<ApiEntry>{{kProlog, 0, 0}, {0x0, 0, 6}, {0x3, 6, 6}, {kEpilog, 6, 8}});
 }
 
 TEST_CASE("bounds to api: an all-special method sorts PROLOG, EPILOG, NO_MAPPING") {
@@ -122,12 +121,9 @@ TEST_CASE("bounds to api: an all-special method sorts PROLOG, EPILOG, NO_MAPPING
 TEST_CASE("bounds to api: several PROLOGs (funclets) lead the array") {
   const std::vector<Bound> bounds = {{0, kProlog, 0},  {4, 0x0, 0},  {10, kEpilog, 0},
                                      {12, kProlog, 0}, {15, 0x7, 0}, {20, kEpilog, 0}};
-  CHECK(boundsToApi(bounds, 22) == std::vector<ApiEntry>{{kProlog, 0, 4},
-                                                         {kProlog, 12, 15},
-                                                         {0x0, 4, 10},
-                                                         {0x7, 15, 20},
-                                                         {kEpilog, 10, 12},
-                                                         {kEpilog, 20, 22}});
+  CHECK(boundsToApi(bounds, 22) ==
+        std::vector<ApiEntry>{
+            {kProlog, 0, 4}, {kProlog, 12, 15}, {0x0, 4, 10}, {0x7, 15, 20}, {kEpilog, 10, 12}, {kEpilog, 20, 22}});
 }
 
 TEST_CASE("bounds to api: native_end_offset_unknown ends at codeSize") {

@@ -1,8 +1,8 @@
 // The two-call protocol (FORMAT.md §3.1) over a method table: return codes,
 // *pcMap always the full count, truncation, and the table's own errors.
 // tests/c/il_protocol_c_test.c checks the same through the C header as C.
-#include <gdmap/reader/il_map_table.hpp>
 #include <gdmap/reader/il_to_native_map.h>
+#include <gdmap/reader/il_map_table.hpp>
 #include <gdmap/schema/bounds_to_api.hpp>
 #include <gdmap/schema/il_map.hpp>
 
@@ -23,11 +23,9 @@ std::vector<Method> methods() {
   Method bounds;
   bounds.token = 0x06000001;
   bounds.codeSize = 40;
-  bounds.bounds = {{0, gdmap::il::kProlog, source::kStackEmpty}, {4, 0x0, source::kStackEmpty},
-                   {10, 0x5, 0},
-                   {12, 0x5, source::kCallInstruction},
-                   {17, 0x9, source::kStackEmpty},
-                   {30, gdmap::il::kEpilog, 0}};
+  bounds.bounds = {
+      {0, gdmap::il::kProlog, source::kStackEmpty}, {4, 0x0, source::kStackEmpty},  {10, 0x5, 0},
+      {12, 0x5, source::kCallInstruction},          {17, 0x9, source::kStackEmpty}, {30, gdmap::il::kEpilog, 0}};
   Method verbatim;
   verbatim.token = 0x06000002;
   verbatim.verbatimMap = true;

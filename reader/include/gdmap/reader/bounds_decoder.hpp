@@ -34,10 +34,10 @@ enum class BlobUnit : std::uint8_t { Byte, Nibble, Bit };
 
 struct BoundsProblem {
   std::string rule;
-  std::string path;             // "bounds[3].native", "header.ilBits", ...
-  std::size_t byteOffset = 0;   // from the start of the blob
+  std::string path;            // "bounds[3].native", "header.ilBits", ...
+  std::size_t byteOffset = 0;  // from the start of the blob
   BlobUnit unit = BlobUnit::Byte;
-  std::size_t unitOffset = 0;   // nibble index (2*byte, +1 for the high half) or bit index (8*byte + bit)
+  std::size_t unitOffset = 0;  // nibble index (2*byte, +1 for the high half) or bit index (8*byte + bit)
   std::string message;
 };
 
@@ -55,7 +55,9 @@ class BoundsView {
   unsigned ilBits() const { return ilBits_; }
   ByteSpan bytes() const { return bytes_; }
 
-  // Forward decoding, one bound per next(); false after the last.
+  // Forward decoding, one bound per next(); false after the last. A cursor
+  // copies what it needs of the view, so it may outlive the view (not the
+  // bytes).
   class Cursor {
    public:
     bool next(Bound& out);
@@ -63,7 +65,11 @@ class BoundsView {
    private:
     friend class BoundsView;
     explicit Cursor(const BoundsView& view);
-    const BoundsView* view_;
+    ByteSpan bytes_;
+    BoundsForm form_;
+    std::uint32_t count_;
+    unsigned nativeBits_;
+    unsigned ilBits_;
     std::uint32_t index_ = 0;
     std::size_t position_;  // nibble index (nibble form) or bit index (packed)
     std::uint32_t native_ = 0;

@@ -58,9 +58,12 @@ typedef struct gdmap_il_bound {
 #ifdef __cplusplus
 static_assert(sizeof(gdmap_il_to_native_map) == 12, "COR_DEBUG_IL_TO_NATIVE_MAP is 12 bytes");
 static_assert(sizeof(gdmap_il_bound) == 12, "a bound is three u32");
-#else
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(gdmap_il_to_native_map) == 12, "COR_DEBUG_IL_TO_NATIVE_MAP is 12 bytes");
 _Static_assert(sizeof(gdmap_il_bound) == 12, "a bound is three u32");
+#else /* C99: an array of negative size fails to compile */
+typedef char gdmap_il_to_native_map_is_12_bytes[sizeof(gdmap_il_to_native_map) == 12 ? 1 : -1];
+typedef char gdmap_il_bound_is_12_bytes[sizeof(gdmap_il_bound) == 12 ? 1 : -1];
 #endif
 
 /* A table of methods (opaque; C++ callers may build one with

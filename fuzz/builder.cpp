@@ -6,8 +6,8 @@
 // Invariants (each aborts when broken):
 // - encodeType of any model either fails, leaving its output as it was, or
 //   writes bytes that decode to a type that encodes to the same bytes;
-// - add() succeeds exactly when it has types and each encodes; a failed
-//   add adds nothing (size() unchanged);
+// - add() succeeds exactly when it has types and each encodes; addRaw()
+//   refuses an empty item; a failed add adds nothing (size() unchanged);
 // - finish() fails exactly when two added dictionaries share an RVA;
 // - a map built from well-formed inputs only passes checkMap and
 //   checkCanonical, holds one entry per dictionary (in RVA order when
@@ -31,7 +31,6 @@
 #include <set>
 #include <span>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace {
@@ -151,18 +150,6 @@ std::uint32_t pickRva(FuzzedDataProvider& p) {
                          : p.ConsumeIntegral<std::uint32_t>();
 }
 
-// addRaw returns nothing today; it may return a Status (an empty item is
-// an error, issue #7 defect 6). Either way: whether it added.
-template <typename Builder>
-bool addRaw(Builder& builder, std::uint32_t rva, ByteSpan item) {
-  if constexpr (std::is_void_v<decltype(builder.addRaw(rva, item))>) {
-    builder.addRaw(rva, item);
-    return true;
-  } else {
-    return builder.addRaw(rva, item).ok();
-  }
-}
-
 struct Added {
   std::uint32_t rva = 0;
   bool wellFormed = false;  // its item is exactly what the builder writes for types
@@ -221,7 +208,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!appendCompressedUInt(item, static_cast<std::uint32_t>(length))) continue;
         item.insert(item.end(), count.begin(), count.end());
         item.insert(item.end(), a.typeBytes.begin(), a.typeBytes.end());
-        if (!addRaw(builder, rva, item)) continue;
+        Status s = builder.addRaw(rva, item);
+        FUZZ_CHECK(s.ok(), "addRaw() rejects a well-formed item " + hexOf(item) + ": " + describeError(s.error()));
       }
       added.push_back(std::move(a));
     } else if (kind == 3) {
@@ -235,7 +223,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       added.push_back(Added{rva, false, count, {}});
     } else {
       const Bytes item = p.ConsumeBytes<std::uint8_t>(p.ConsumeIntegralInRange<std::size_t>(0, 24));
-      if (!addRaw(builder, rva, item)) {
+      Status s = builder.addRaw(rva, item);
+      // An item is at least its length prefix (issue #7 defect 6).
+      FUZZ_CHECK(!s.ok() || !item.empty(), std::string("addRaw() accepts an empty item"));
+      if (!s) {
+        FUZZ_CHECK(!s.error().rule.empty(), "an addRaw() error without a rule: " + describeError(s.error()));
         FUZZ_CHECK(builder.size() == before, "a failed addRaw() added something");
         continue;
       }

@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(map_reader signature type_text description builder)
+  targets=(map_reader signature type_text description builder il_bounds)
 fi
 
 work=$(mktemp -d)

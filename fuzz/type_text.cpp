@@ -1,6 +1,8 @@
 // Fuzz target: the type-text parser (parseType) on arbitrary text, and for
 // every type it accepts the printer, the encoder and the decoder.
 //
+// The text is also read as hex (parseHex), as `gdmap sig decode` does.
+//
 // Invariants (each aborts when broken):
 // - an error points inside the text (offset <= size) and names a rule;
 // - the model holds no more array dimensions, arguments and parameters
@@ -12,6 +14,7 @@
 #include "fuzz_check.hpp"
 
 #include <gdmap/reader/type_decoder.hpp>
+#include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/type_text.hpp>
 #include <gdmap/writer/type_encoder.hpp>
 
@@ -33,10 +36,25 @@ std::size_t modelElements(const Type& t) {
   return n;
 }
 
+// The same text as hex (what `gdmap sig decode` and `{ "hex": ... }`
+// read): an error points inside the text (its rule is the caller's:
+// invalid-hex in a description); bytes print as hex that parses back.
+void checkHex(std::string_view text) {
+  Expected<Bytes> bytes = parseHex(text);
+  if (!bytes) {
+    FUZZ_CHECK(bytes.error().offset <= text.size(), "parseHex error past the text: " + describeError(bytes.error()));
+    return;
+  }
+  FUZZ_CHECK(bytes->size() <= text.size() / 2, "parseHex made more bytes than the text has digit pairs");
+  Expected<Bytes> again = parseHex(toHex(*bytes));
+  FUZZ_CHECK(again.ok() && *again == *bytes, "toHex -> parseHex does not give the bytes back");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text = gdmap::fuzz::asText(data, size);
+  checkHex(text);
   Expected<Type> parsed = parseType(text);
   if (!parsed) {
     FUZZ_CHECK(parsed.error().offset <= text.size(),

@@ -21,6 +21,7 @@ cmake -S examples/reader-consumer -B "$work/reader" -DCMAKE_PREFIX_PATH="$prefix
   -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON >/dev/null
 cmake --build "$work/reader" -j2 >/dev/null
 "$work/reader/gdmap_reader_consumer" examples/maps/basic.gdmap
+"$work/reader/gdmap_reader_consumer" examples/maps/basic.gdmap 0x1000
 
 echo "== find_package(gdmap COMPONENTS no-such-part) fails loudly"
 mkdir -p "$work/unknown"

@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   }
   std::ifstream file(argv[1], std::ios::binary);
   const gdmap::Bytes map{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-  if (!file.eof()) {
+  if (!file.is_open() || file.bad()) {
     std::fprintf(stderr, "gdmap_reader_consumer: cannot read %s\n", argv[1]);
     return 2;
   }

@@ -12,9 +12,9 @@ class Generator {
   std::uint64_t below(std::uint64_t n) { return rng_() % n; }
 
   Type type(unsigned depth) {
-    static constexpr ElementType kPrimitives[] = {ElementType::I4, ElementType::String, ElementType::Object,
-                                                 ElementType::Boolean, ElementType::I8, ElementType::R8,
-                                                 ElementType::U1, ElementType::I};
+    static constexpr ElementType kPrimitives[] = {ElementType::I4,      ElementType::String, ElementType::Object,
+                                                  ElementType::Boolean, ElementType::I8,     ElementType::R8,
+                                                  ElementType::U1,      ElementType::I};
     const std::uint64_t pick = depth == 0 ? below(3) : below(7);
     switch (pick) {
       case 0: return Type::primitive(kPrimitives[below(std::size(kPrimitives))]);
@@ -57,7 +57,8 @@ MapDescription makeWorkload(std::size_t dictionaries, std::size_t instantiations
   d.dictionaries.resize(dictionaries);
   for (std::size_t i = 0; i < dictionaries; ++i) {
     d.dictionaries[i].rva = static_cast<std::uint32_t>(0x1000 + i * 64 + g.below(64));
-    d.dictionaries[i].instantiation = static_cast<std::size_t>(g.below(instantiations) * g.below(instantiations) / instantiations);
+    d.dictionaries[i].instantiation =
+        static_cast<std::size_t>(g.below(instantiations) * g.below(instantiations) / instantiations);
   }
   for (std::size_t i = dictionaries; i > 1; --i) std::swap(d.dictionaries[i - 1], d.dictionaries[g.below(i)]);
   return d;

@@ -111,7 +111,7 @@ Expected<DumpResult> describeMap(ByteSpan map) {
       dict.instantiation = d.instantiations.size();
       d.instantiations.push_back(std::move(inst));
     }
-    d.dictionaries.push_back(std::move(dict));
+    d.dictionaries.push_back(dict);
   }
   result.rebuildDifferences = rebuildDifferences(map);
   return result;

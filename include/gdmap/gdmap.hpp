@@ -2,6 +2,26 @@
 // Every public header of every gdmap library: for programs that link gdmap::gdmap
 // and want it all. A program that needs less includes the headers of the
 // components it links (docs/library.md).
+#include <gdmap/reader/il_to_native_map.h>
+#include <gdmap/description/description_json.hpp>
+#include <gdmap/io/file_identity.hpp>
+#include <gdmap/io/mapped_file.hpp>
+#include <gdmap/io/output_file.hpp>
+#include <gdmap/metadata/metadata_error.hpp>
+#include <gdmap/metadata/metadata_heaps.hpp>
+#include <gdmap/metadata/metadata_streams.hpp>
+#include <gdmap/metadata/metadata_tables.hpp>
+#include <gdmap/metadata/pe_image.hpp>
+#include <gdmap/metadata/table_schema.hpp>
+#include <gdmap/reader/bounds_decoder.hpp>
+#include <gdmap/reader/byte_cursor.hpp>
+#include <gdmap/reader/compressed_int.hpp>
+#include <gdmap/reader/il_map_table.hpp>
+#include <gdmap/reader/map_check.hpp>
+#include <gdmap/reader/map_compare.hpp>
+#include <gdmap/reader/map_dump.hpp>
+#include <gdmap/reader/map_view.hpp>
+#include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/bounds_to_api.hpp>
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/diagnostic.hpp>
@@ -19,23 +39,3 @@
 #include <gdmap/writer/compressed_int.hpp>
 #include <gdmap/writer/map_builder.hpp>
 #include <gdmap/writer/type_encoder.hpp>
-#include <gdmap/reader/bounds_decoder.hpp>
-#include <gdmap/reader/byte_cursor.hpp>
-#include <gdmap/reader/compressed_int.hpp>
-#include <gdmap/reader/il_map_table.hpp>
-#include <gdmap/reader/map_check.hpp>
-#include <gdmap/reader/map_compare.hpp>
-#include <gdmap/reader/map_dump.hpp>
-#include <gdmap/reader/map_view.hpp>
-#include <gdmap/reader/type_decoder.hpp>
-#include <gdmap/reader/il_to_native_map.h>
-#include <gdmap/io/file_identity.hpp>
-#include <gdmap/io/mapped_file.hpp>
-#include <gdmap/io/output_file.hpp>
-#include <gdmap/metadata/metadata_error.hpp>
-#include <gdmap/metadata/metadata_heaps.hpp>
-#include <gdmap/metadata/metadata_streams.hpp>
-#include <gdmap/metadata/metadata_tables.hpp>
-#include <gdmap/metadata/pe_image.hpp>
-#include <gdmap/metadata/table_schema.hpp>
-#include <gdmap/description/description_json.hpp>

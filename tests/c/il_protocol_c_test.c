@@ -9,18 +9,18 @@
 
 static int failures = 0;
 
-#define EXPECT(condition)                                            \
-  do {                                                               \
-    if (!(condition)) {                                              \
+#define EXPECT(condition)                                                     \
+  do {                                                                        \
+    if (!(condition)) {                                                       \
       fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #condition); \
-      ++failures;                                                    \
-    }                                                                \
+      ++failures;                                                             \
+    }                                                                         \
   } while (0)
 
 int main(void) {
   /* FORMAT.md §3.2's worked example: codeSize 40. */
   const gdmap_il_bound bounds[] = {
-      {0, 0xFFFFFFFEu, 0x02}, {4, 0x0, 0x02}, {10, 0x5, 0x00},
+      {0, 0xFFFFFFFEu, 0x02}, {4, 0x0, 0x02},  {10, 0x5, 0x00},
       {12, 0x5, 0x10},        {17, 0x9, 0x02}, {30, 0xFFFFFFFDu, 0x00},
   };
   const gdmap_il_to_native_map expected[] = {

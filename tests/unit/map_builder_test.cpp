@@ -5,8 +5,8 @@
 
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/writer/map_builder.hpp>
-#include "writer/map_layout.hpp"
 #include <gdmap/writer/type_encoder.hpp>
+#include "writer/map_layout.hpp"
 
 #include "tests/support/random_type.hpp"
 
@@ -51,9 +51,12 @@ TEST_CASE("builder: sorted map, directory by RVA, heap by first reference") {
   // L = 3, T = 2, string, object); 0x2000 -> heap 4 (02 01 08).
   CHECK(toHex(finishOk(b)) ==
         "02000080"
-        "00100000" "00000000"
-        "00200000" "04000000"
-        "03020e1c" "020108");
+        "00100000"
+        "00000000"
+        "00200000"
+        "04000000"
+        "03020e1c"
+        "020108");
 }
 
 TEST_CASE("builder: unsorted map keeps insertion order and clears bit 31") {
@@ -64,9 +67,12 @@ TEST_CASE("builder: unsorted map keeps insertion order and clears bit 31") {
   REQUIRE(b.add(0x1000, c).ok());
   CHECK(toHex(finishOk(b)) ==
         "02000000"
-        "00200000" "00000000"
-        "00100000" "03000000"
-        "020108" "03020e1c");
+        "00200000"
+        "00000000"
+        "00100000"
+        "03000000"
+        "020108"
+        "03020e1c");
 }
 
 TEST_CASE("builder: identical items are stored once, whatever API adds them") {
@@ -81,11 +87,16 @@ TEST_CASE("builder: identical items are stored once, whatever API adds them") {
   // 0x10 string (02 01 0e) at 0; 0x20, 0x30, 0x40 all share 020108 at 3.
   CHECK(toHex(finishOk(b)) ==
         "04000080"
-        "10000000" "00000000"
-        "20000000" "03000000"
-        "30000000" "03000000"
-        "40000000" "03000000"
-        "02010e" "020108");
+        "10000000"
+        "00000000"
+        "20000000"
+        "03000000"
+        "30000000"
+        "03000000"
+        "40000000"
+        "03000000"
+        "02010e"
+        "020108");
 }
 
 TEST_CASE("builder: heap items follow the final directory's first references") {
@@ -99,11 +110,17 @@ TEST_CASE("builder: heap items follow the final directory's first references") {
   // sharing int32.
   CHECK(toHex(finishOk(b)) ==
         "04000080"
-        "50000000" "00000000"
-        "00010000" "03000000"
-        "00020000" "06000000"
-        "00030000" "06000000"
-        "02011c" "02010e" "020108");
+        "50000000"
+        "00000000"
+        "00010000"
+        "03000000"
+        "00020000"
+        "06000000"
+        "00030000"
+        "06000000"
+        "02011c"
+        "02010e"
+        "020108");
 }
 
 TEST_CASE("builder: raw items are written verbatim, malformed or not") {
@@ -113,10 +130,14 @@ TEST_CASE("builder: raw items are written verbatim, malformed or not") {
   REQUIRE(b.addRaw(0x7, bytes({0x05, 0xAA})).ok());  // the same bytes: shared
   CHECK(toHex(finishOk(b)) ==
         "03000000"
-        "05000000" "00000000"
-        "06000000" "02000000"
-        "07000000" "00000000"
-        "05aa" "c0");
+        "05000000"
+        "00000000"
+        "06000000"
+        "02000000"
+        "07000000"
+        "00000000"
+        "05aa"
+        "c0");
 }
 
 TEST_CASE("builder: an empty raw item is refused, adding nothing (issue 7 defect 6)") {
@@ -132,9 +153,12 @@ TEST_CASE("builder: an empty raw item is refused, adding nothing (issue 7 defect
   REQUIRE(b.addRaw(0x7, bytes({0x02, 0x01, 0x08})).ok());
   CHECK(toHex(finishOk(b)) ==
         "02000000"
-        "05000000" "00000000"
-        "07000000" "03000000"
-        "02010e" "020108");
+        "05000000"
+        "00000000"
+        "07000000"
+        "03000000"
+        "02010e"
+        "020108");
 }
 
 TEST_CASE("builder: buildMap refuses an empty raw instantiation, naming its JSON pointer") {
@@ -163,8 +187,10 @@ TEST_CASE("builder: lengths and counts take their shortest compressed form") {
   const std::string hex = toHex(map);
   CHECK(hex.substr(0, 40) ==
         "02000080"
-        "01000000" "00000000"
-        "02000000" "82000000");  // first item: 2 + 1 + 127 = 130 = 0x82 bytes
+        "01000000"
+        "00000000"
+        "02000000"
+        "82000000");  // first item: 2 + 1 + 127 = 130 = 0x82 bytes
   CHECK(hex.substr(40, 6) == "808001");
   CHECK(hex.substr(40 + 2 * 130, 8) == "80ca80c8");
   CHECK(map.size() == 4 + 16 + 130 + 4 + 200);
@@ -272,9 +298,12 @@ TEST_CASE("builder: buildMap writes the issue's example") {
   REQUIRE(map.ok());
   CHECK(toHex(*map) ==
         "03000080"
-        "00100000" "00000000"
-        "10100000" "07000000"
-        "20100000" "0c000000"
+        "00100000"
+        "00000000"
+        "10100000"
+        "07000000"
+        "20100000"
+        "0c000000"
         "06011512490108"
         "04020e1d08"
         "020108");

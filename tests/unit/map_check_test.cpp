@@ -69,7 +69,7 @@ void expectWarning(const Bytes& map, const std::string& rule, const std::string&
 // Three entries, two distinct items (one shared), canonical.
 Bytes validMap() {
   MapBytes m;
-  const std::uint32_t a = m.item(1, {0x08});                                   // heap@0x0: int32
+  const std::uint32_t a = m.item(1, {0x08});                                // heap@0x0: int32
   const std::uint32_t b = m.item(2, {0x0E, 0x15, 0x12, 0x49, 0x01, 0x08});  // heap@0x3: string, class<int32>
   return m.entry(0x1000, a).entry(0x1010, b).entry(0x1020, a).bytes();
 }
@@ -102,8 +102,8 @@ TEST_CASE("check: stream-too-short") {
 
 TEST_CASE("check: directory-truncated") {
   // Two entries announced, one present.
-  expectError(MapBytes().header(0x80000002u).entry(0x1000, 0).heap({0x02, 0x01, 0x08}).bytes(),
-              "directory-truncated", "header.count", 0);
+  expectError(MapBytes().header(0x80000002u).entry(0x1000, 0).heap({0x02, 0x01, 0x08}).bytes(), "directory-truncated",
+              "header.count", 0);
   // The 4-byte map claiming 2^31-1 entries, with and without bit 31: the
   // count is compared with the bytes left before anything is read.
   for (const Bytes& map : {Bytes{0xFF, 0xFF, 0xFF, 0x7F}, Bytes{0xFF, 0xFF, 0xFF, 0xFF}}) {
@@ -168,9 +168,7 @@ TEST_CASE("check: item-length-outside-heap") {
   expectError(oneItem({0xDF, 0xFF, 0xFF, 0xFF, 0x01, 0x08}), "item-length-outside-heap", "heap@0x0.length", 12);
 }
 
-TEST_CASE("check: zero-type-count") {
-  expectError(oneItem({0x01, 0x00}), "zero-type-count", "heap@0x0.count", 13);
-}
+TEST_CASE("check: zero-type-count") { expectError(oneItem({0x01, 0x00}), "zero-type-count", "heap@0x0.count", 13); }
 
 TEST_CASE("check: type-count-exceeds-item") {
   expectError(oneItem({0x02, 0x02, 0x08}), "type-count-exceeds-item", "heap@0x0.count", 13);
@@ -219,12 +217,9 @@ TEST_CASE("check: unreachable-heap-bytes") {
   expectWarning(MapBytes().entry(0x1000, 2).heap({0xAA, 0xBB, 0x02, 0x01, 0x08}).bytes(), "unreachable-heap-bytes",
                 "heap@0x0", 12);
   // Between two items (heap starts at 20).
-  expectWarning(MapBytes()
-                    .entry(0x1000, 0)
-                    .entry(0x1010, 5)
-                    .heap({0x02, 0x01, 0x08, 0xFF, 0xFF, 0x02, 0x01, 0x0E})
-                    .bytes(),
-                "unreachable-heap-bytes", "heap@0x3", 23);
+  expectWarning(
+      MapBytes().entry(0x1000, 0).entry(0x1010, 5).heap({0x02, 0x01, 0x08, 0xFF, 0xFF, 0x02, 0x01, 0x0E}).bytes(),
+      "unreachable-heap-bytes", "heap@0x3", 23);
   // A heap with no entry at all.
   expectWarning(MapBytes().heap({0x02, 0x01, 0x08}).bytes(), "unreachable-heap-bytes", "heap@0x0", 4);
   // Reported as a range: the message names both ends.
@@ -319,14 +314,14 @@ TEST_CASE("check: duplicate items are found through hash collisions without comp
 
 TEST_CASE("check: all problems are reported, in order of offset") {
   MapBytes m;
-  m.entry(0x2000, 0)       // directory[0]
-      .entry(0x1000, 3)    // directory[1]: rva-not-ascending (byte 12)
-      .entry(0x3000, 99)   // directory[2]: offset-outside-heap (byte 24)
-      .entry(0x4000, 6)    // directory[3]
-      .heap({0x02, 0x01, 0x01,          // heap@0x0: void (unusable)
-             0x02, 0x00, 0x08,          // heap@0x3: zero-type-count
-             0x02, 0x01, 0xFF,          // heap@0x6: invalid-type
-             0xEE});                    // heap@0x9: unreachable
+  m.entry(0x2000, 0)                                 // directory[0]
+      .entry(0x1000, 3)                              // directory[1]: rva-not-ascending (byte 12)
+      .entry(0x3000, 99)                             // directory[2]: offset-outside-heap (byte 24)
+      .entry(0x4000, 6)                              // directory[3]
+      .heap({0x02, 0x01, 0x01,                       // heap@0x0: void (unusable)
+             0x02, 0x00, 0x08,                       // heap@0x3: zero-type-count
+             0x02, 0x01, 0xFF,                       // heap@0x6: invalid-type
+             0xEE});                                 // heap@0x9: unreachable
   const CheckReport r = gdmap::checkMap(m.bytes());  // heap starts at 36
   REQUIRE(r.diagnostics.size() == 6);
   CHECK(r.diagnostics[0].rule == "rva-not-ascending");

@@ -191,12 +191,17 @@ TEST_CASE("compare: never crashes on random or mutated bytes") {
     Bytes m;
     if (round % 2 == 0) {
       m = base;
-      for (int k = 0, flips = 1 + static_cast<int>(rng() % 4); k < flips; ++k) m[rng() % m.size()] = static_cast<std::uint8_t>(rng());
+      for (int k = 0, flips = 1 + static_cast<int>(rng() % 4); k < flips; ++k)
+        m[rng() % m.size()] = static_cast<std::uint8_t>(rng());
       m.resize(rng() % (m.size() + 4));
     } else {
       m.resize(rng() % 40);
       for (auto& b : m) b = static_cast<std::uint8_t>(rng() % 4 == 0 ? 0 : rng());
-      if (m.size() >= 4 && rng() % 2 == 0) { m[1] = m[2] = 0; m[3] &= 0x80; m[0] %= 4; }
+      if (m.size() >= 4 && rng() % 2 == 0) {
+        m[1] = m[2] = 0;
+        m[3] &= 0x80;
+        m[0] %= 4;
+      }
     }
     for (std::size_t at = 0; at <= m.size(); ++at) CHECK_FALSE(mapFieldPath(m, at).empty());
     const MapDifference d = compareMaps(base, m);

@@ -300,7 +300,8 @@ TEST_CASE("dump: every mutated map that check accepts dumps, matches and rebuild
           map[rng() % map.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
         break;
       case 1:  // insert a byte
-        map.insert(map.begin() + static_cast<std::ptrdiff_t>(rng() % (map.size() + 1)), static_cast<std::uint8_t>(rng()));
+        map.insert(map.begin() + static_cast<std::ptrdiff_t>(rng() % (map.size() + 1)),
+                   static_cast<std::uint8_t>(rng()));
         break;
       case 2:  // delete a byte
         if (!map.empty()) map.erase(map.begin() + static_cast<std::ptrdiff_t>(rng() % map.size()));

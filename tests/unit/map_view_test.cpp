@@ -1,16 +1,16 @@
 // MapView (the zero-copy reader), decodeItemTypes() and MappedFile.
-#include <gdmap/reader/map_view.hpp>
 #include <gdmap/io/mapped_file.hpp>
+#include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/type.hpp>
 
 #include "tests/support/map_bytes.hpp"
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 using gdmap::Bytes;
 using gdmap::ByteSpan;
@@ -69,7 +69,7 @@ TEST_CASE("map view: a huge count with a few bytes is an error") {
 }
 
 TEST_CASE("map view: header, entries and heap are read little-endian") {
-  Bytes bytes = {0x02, 0x00, 0x00, 0x80,              // 2 entries, sorted
+  Bytes bytes = {0x02, 0x00, 0x00, 0x80,                          // 2 entries, sorted
                  0x78, 0x56, 0x34, 0x12, 0x00, 0x00, 0x00, 0x00,  // rva 0x12345678, offset 0
                  0x00, 0x00, 0x00, 0xF0, 0x03, 0x00, 0x00, 0x00,  // rva 0xF0000000, offset 3
                  0x02, 0x01, 0x08, 0x02, 0x01, 0x0E};
@@ -321,9 +321,7 @@ TEST_CASE("map view: an unsorted map with the RVA twice is a duplicate-rva error
 
 namespace {
 
-std::string tempPath(const char* name) {
-  return "/tmp/gdmap_map_view_test_" + std::to_string(::getpid()) + "_" + name;
-}
+std::string tempPath(const char* name) { return "/tmp/gdmap_map_view_test_" + std::to_string(::getpid()) + "_" + name; }
 
 }  // namespace
 

@@ -65,8 +65,7 @@ MetadataTables::MetadataTables(ByteSpan stream) : stream_(stream) {
 std::uint32_t MetadataTables::cell(std::uint8_t table, std::uint32_t row, std::size_t column) const {
   // The constructor proved the whole table lies inside the stream; this
   // keeps a caller's bad row or column from reading outside it.
-  if (table > kLastKnownTable || row == 0 || row > rowCount(table) ||
-      column >= tableColumns(table).size()) {
+  if (table > kLastKnownTable || row == 0 || row > rowCount(table) || column >= tableColumns(table).size()) {
     throw MetadataError("internal: cell out of range");
   }
   const TableLayout& layout = layouts_[table];

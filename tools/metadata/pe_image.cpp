@@ -28,8 +28,7 @@ struct DataDirectory {
 
 // The file bytes an RVA range occupies; only bytes present in the file count
 // (the zero-filled tail of a section beyond its raw data is not metadata).
-ByteSpan mapRange(ByteSpan file, const std::vector<Section>& sections, DataDirectory range,
-                  const char* what) {
+ByteSpan mapRange(ByteSpan file, const std::vector<Section>& sections, DataDirectory range, const char* what) {
   for (const Section& s : sections) {
     if (range.rva < s.virtualAddress) continue;
     const std::uint64_t delta = range.rva - s.virtualAddress;
@@ -43,8 +42,7 @@ ByteSpan mapRange(ByteSpan file, const std::vector<Section>& sections, DataDirec
     }
     return file.subspan(static_cast<std::size_t>(start), range.size);
   }
-  throw MetadataError(std::string(what) + " RVA " + std::to_string(range.rva) +
-                      " is in no section");
+  throw MetadataError(std::string(what) + " RVA " + std::to_string(range.rva) + " is in no section");
 }
 
 }  // namespace
@@ -85,7 +83,7 @@ ByteSpan findMetadataRoot(ByteSpan file) {
   if (directoriesEnd > optionalHeaderSize) {
     in.fail(optionalHeader, "data directories overflow the optional header");
   }
-  in.seek(optionalHeader + directoryCountOffset + 4 + kCliHeaderDirectory * 8);
+  in.seek(optionalHeader + directoryCountOffset + 4 + std::size_t{kCliHeaderDirectory} * 8);
   DataDirectory cliHeader{in.u32(), in.u32()};
   if (cliHeader.rva == 0) in.fail(in.position() - 8, "not a .NET assembly (no CLI header)");
 

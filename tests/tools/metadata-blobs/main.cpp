@@ -1,12 +1,12 @@
 // gdmap-metadata-blobs: prints the signature blobs of .NET assemblies, one
 // lowercase hex blob per line, or a gdmap description built from them. The
 // real-world corpus tests (tests/cli/) feed its output to gdmap.
-#include <gdmap/metadata/metadata_heaps.hpp>
-#include "description_writer.hpp"
 #include <gdmap/metadata/metadata_error.hpp>
+#include <gdmap/metadata/metadata_heaps.hpp>
 #include <gdmap/metadata/metadata_streams.hpp>
 #include <gdmap/metadata/metadata_tables.hpp>
 #include <gdmap/metadata/pe_image.hpp>
+#include "description_writer.hpp"
 #include "signature_skipper.hpp"
 
 #include <gdmap/schema/hex.hpp>
@@ -126,8 +126,7 @@ Bytes readFile(const std::string& path) {
 
 // Calls visit(blob) for the blob column of every row of `table`.
 template <typename Visit>
-void forEachBlob(const MetadataTables& tables, ByteSpan heap, std::uint8_t table,
-                 std::size_t column, Visit visit) {
+void forEachBlob(const MetadataTables& tables, ByteSpan heap, std::uint8_t table, std::size_t column, Visit visit) {
   for (std::uint32_t row = 1; row <= tables.rowCount(table); ++row) {
     visit(blobAt(heap, tables.cell(table, row, column)));
   }
@@ -142,8 +141,7 @@ constexpr std::size_t kTypeNamespace = 2;
 
 // "0x02000005 Namespace.Name" for every row of TypeDef or TypeRef: what
 // the ilasm test needs to learn which token ilasm gave each class.
-void appendTypeNames(const MetadataTables& tables, ByteSpan strings, std::uint8_t table,
-                     std::string& lines) {
+void appendTypeNames(const MetadataTables& tables, ByteSpan strings, std::uint8_t table, std::string& lines) {
   for (std::uint32_t row = 1; row <= tables.rowCount(table); ++row) {
     const std::string name = stringAt(strings, tables.cell(table, row, kTypeName));
     const std::string space = stringAt(strings, tables.cell(table, row, kTypeNamespace));
@@ -164,8 +162,7 @@ std::vector<std::string> hexList(const std::vector<ByteSpan>& spans) {
 // Reads one assembly and appends what the mode asks for to `lines` (or the
 // description). Everything goes to a buffer first so that a malformed file
 // adds nothing to the output.
-void processAssembly(const Options& options, const Bytes& file, std::string& lines,
-                     DescriptionWriter& description) {
+void processAssembly(const Options& options, const Bytes& file, std::string& lines, DescriptionWriter& description) {
   const MetadataStreams streams = readStreams(findMetadataRoot(file));
   const MetadataTables tables(streams.tables);
   const ByteSpan heap = streams.blobs;
@@ -175,12 +172,8 @@ void processAssembly(const Options& options, const Bytes& file, std::string& lin
   };
   std::vector<std::vector<std::string>> found;
   switch (options.mode) {
-    case Mode::TypeSpec:
-      forEachBlob(tables, heap, table::kTypeSpec, kTypeSpecSignature, line);
-      break;
-    case Mode::MethodSpec:
-      forEachBlob(tables, heap, table::kMethodSpec, kMethodSpecInstantiation, line);
-      break;
+    case Mode::TypeSpec: forEachBlob(tables, heap, table::kTypeSpec, kTypeSpecSignature, line); break;
+    case Mode::MethodSpec: forEachBlob(tables, heap, table::kMethodSpec, kMethodSpecInstantiation, line); break;
     case Mode::MethodSpecArgs:
       forEachBlob(tables, heap, table::kMethodSpec, kMethodSpecInstantiation, [&](ByteSpan blob) {
         for (ByteSpan argument : methodSpecArguments(blob)) line(argument);
@@ -192,23 +185,17 @@ void processAssembly(const Options& options, const Bytes& file, std::string& lin
         line(blob);
       });
       break;
-    case Mode::TypeDefs:
-      appendTypeNames(tables, streams.strings, table::kTypeDef, lines);
-      break;
-    case Mode::TypeRefs:
-      appendTypeNames(tables, streams.strings, table::kTypeRef, lines);
-      break;
+    case Mode::TypeDefs: appendTypeNames(tables, streams.strings, table::kTypeDef, lines); break;
+    case Mode::TypeRefs: appendTypeNames(tables, streams.strings, table::kTypeRef, lines); break;
     case Mode::Description:
-      forEachBlob(tables, heap, table::kMethodSpec, kMethodSpecInstantiation, [&](ByteSpan blob) {
-        found.push_back(hexList(methodSpecArguments(blob)));
-      });
+      forEachBlob(tables, heap, table::kMethodSpec, kMethodSpecInstantiation,
+                  [&](ByteSpan blob) { found.push_back(hexList(methodSpecArguments(blob))); });
       forEachBlob(tables, heap, table::kTypeSpec, kTypeSpecSignature, [&](ByteSpan blob) {
         if (auto arguments = genericInstanceArguments(blob)) found.push_back(hexList(*arguments));
       });
       for (auto& dictionary : found) description.add(std::move(dictionary));
       break;
-    case Mode::None:
-      break;
+    case Mode::None: break;
   }
 }
 

@@ -55,26 +55,41 @@ class Skipper {
     if (depth > kMaxDepth) fail("nesting too deep");
     const std::uint8_t element = byte();
     switch (element) {
-      case 0x01: case 0x02: case 0x03: case 0x04: case 0x05: case 0x06: case 0x07:
-      case 0x08: case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x0E:
-      case 0x16: case 0x18: case 0x19: case 0x1C:
-        return;
-      case 0x0F: case 0x10: case 0x1D: case 0x45:  // PTR, BYREF, SZARRAY, PINNED
+      case 0x01:
+      case 0x02:
+      case 0x03:
+      case 0x04:
+      case 0x05:
+      case 0x06:
+      case 0x07:
+      case 0x08:
+      case 0x09:
+      case 0x0A:
+      case 0x0B:
+      case 0x0C:
+      case 0x0D:
+      case 0x0E:
+      case 0x16:
+      case 0x18:
+      case 0x19:
+      case 0x1C: return;
+      case 0x0F:
+      case 0x10:
+      case 0x1D:
+      case 0x45:  // PTR, BYREF, SZARRAY, PINNED
         return type(depth + 1);
-      case 0x1F: case 0x20:  // CMOD_REQD, CMOD_OPT before any type
+      case 0x1F:
+      case 0x20:  // CMOD_REQD, CMOD_OPT before any type
         token();
         return type(depth + 1);
-      case 0x11: case 0x12:
-        return token();
-      case 0x13: case 0x1E:
-        compressed();
-        return;
+      case 0x11:
+      case 0x12: return token();
+      case 0x13:
+      case 0x1E: compressed(); return;
       case 0x14: arrayShape(depth); return;
       case 0x15: genericInstance(depth); return;
       case 0x1B: functionPointer(depth); return;
-      default:
-        position_--;
-        fail("unknown element type");
+      default: position_--; fail("unknown element type");
     }
   }
 

@@ -11,7 +11,7 @@
 namespace gdmap {
 
 struct CheckOptions {
-  bool strict = false;              // warnings count as errors
+  bool strict = false;               // warnings count as errors
   std::size_t maxDiagnostics = 100;  // stop collecting after this many
 };
 

@@ -10,10 +10,10 @@ namespace gdmap {
 
 struct MapDifference {
   bool identical = true;
-  std::size_t firstOffset = 0;   // first differing byte (or where one map ends)
-  std::string field;             // "directory[2].rva", "heap@0x1c(directory[0]).type[1].token"
-  std::string expected;          // the field's value in the expected map ("0x00001040", hex bytes, "end of map")
-  std::string found;             // the same in the actual map
+  std::size_t firstOffset = 0;     // first differing byte (or where one map ends)
+  std::string field;               // "directory[2].rva", "heap@0x1c(directory[0]).type[1].token"
+  std::string expected;            // the field's value in the expected map ("0x00001040", hex bytes, "end of map")
+  std::string found;               // the same in the actual map
   std::size_t differingBytes = 0;  // positions that differ, counting a length difference
   std::size_t expectedSize = 0;
   std::size_t actualSize = 0;

@@ -51,9 +51,18 @@ class [[nodiscard]] Expected {
   bool ok() const { return state_.index() == 0; }
   explicit operator bool() const { return ok(); }
 
-  T& value() & { check(); return std::get<0>(state_); }
-  const T& value() const& { check(); return std::get<0>(state_); }
-  T&& value() && { check(); return std::get<0>(std::move(state_)); }
+  T& value() & {
+    check();
+    return std::get<0>(state_);
+  }
+  const T& value() const& {
+    check();
+    return std::get<0>(state_);
+  }
+  T&& value() && {
+    check();
+    return std::get<0>(std::move(state_));
+  }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T* operator->() { return &value(); }

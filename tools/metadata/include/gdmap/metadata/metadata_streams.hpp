@@ -6,9 +6,9 @@
 namespace gdmap::metadata {
 
 struct MetadataStreams {
-  ByteSpan tables;  // "#~" (compressed) or "#-" (uncompressed, edit-and-continue)
-  ByteSpan blobs;   // "#Blob"; empty when the stream is absent
-  ByteSpan strings; // "#Strings"; empty when the stream is absent
+  ByteSpan tables;   // "#~" (compressed) or "#-" (uncompressed, edit-and-continue)
+  ByteSpan blobs;    // "#Blob"; empty when the stream is absent
+  ByteSpan strings;  // "#Strings"; empty when the stream is absent
 };
 
 // Throws MetadataError on a malformed root, a stream outside the metadata,

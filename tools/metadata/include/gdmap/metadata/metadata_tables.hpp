@@ -25,7 +25,7 @@ class MetadataTables {
 
  private:
   struct TableLayout {
-    std::size_t offset = 0;   // from the start of the stream
+    std::size_t offset = 0;  // from the start of the stream
     std::size_t rowSize = 0;
     std::array<std::uint8_t, 9> columnOffsets{};  // no table has more than 9 columns
     std::array<std::uint8_t, 9> columnWidths{};

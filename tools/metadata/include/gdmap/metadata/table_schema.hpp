@@ -9,7 +9,7 @@
 
 namespace gdmap::metadata {
 
-inline constexpr std::size_t kTableCount = 64;       // bits of the Valid mask
+inline constexpr std::size_t kTableCount = 64;         // bits of the Valid mask
 inline constexpr std::uint8_t kLastKnownTable = 0x2C;  // GenericParamConstraint
 
 // Tables this tool reads columns of.
@@ -31,15 +31,25 @@ enum class ColumnKind : std::uint8_t {
 };
 
 enum class CodedIndex : std::uint8_t {
-  TypeDefOrRef, HasConstant, HasCustomAttribute, HasFieldMarshal, HasDeclSecurity,
-  MemberRefParent, HasSemantics, MethodDefOrRef, MemberForwarded, Implementation,
-  CustomAttributeType, ResolutionScope, TypeOrMethodDef,
+  TypeDefOrRef,
+  HasConstant,
+  HasCustomAttribute,
+  HasFieldMarshal,
+  HasDeclSecurity,
+  MemberRefParent,
+  HasSemantics,
+  MethodDefOrRef,
+  MemberForwarded,
+  Implementation,
+  CustomAttributeType,
+  ResolutionScope,
+  TypeOrMethodDef,
 };
 
 struct Column {
   ColumnKind kind = ColumnKind::Fixed;
-  std::uint8_t fixedSize = 0;   // Fixed
-  std::uint8_t table = 0;       // TableIndex
+  std::uint8_t fixedSize = 0;                   // Fixed
+  std::uint8_t table = 0;                       // TableIndex
   CodedIndex coded = CodedIndex::TypeDefOrRef;  // CodedIndex
 };
 

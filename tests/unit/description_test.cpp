@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <fstream>
 #include <random>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -995,13 +994,12 @@ TEST_CASE("description: the JSON Schema is valid JSON describing the format") {
   CHECK(dictionary.at("oneOf").size() == 3);
   CHECK(schema.at("$defs").at("rva").at("oneOf").size() == 2);
   CHECK(schema.at("$defs").at("typeList").at("minItems") == 1);
-  // A raw item has at least one byte (empty-raw-item): the pattern says so too.
-  const std::regex rawPattern(dictionary.at("oneOf").at(2).at("properties").at("raw").at("pattern").get<std::string>());
-  CHECK(std::regex_match("02 01 08", rawPattern));
-  CHECK(std::regex_match(" 0201\n", rawPattern));
-  CHECK_FALSE(std::regex_match("", rawPattern));
-  CHECK_FALSE(std::regex_match("  ", rawPattern));
-  CHECK_FALSE(std::regex_match("021", rawPattern));
+  // A raw item has at least one byte (empty-raw-item): the pattern says so
+  // too, with `+` over whole digit pairs (pairs of digits, white space
+  // anywhere). Compared as text: g++ 12's std::regex trips -Wmaybe-uninitialized
+  // under the sanitizers.
+  CHECK(dictionary.at("oneOf").at(2).at("properties").at("raw").at("pattern").get<std::string>() ==
+        "^[\\s]*([0-9a-fA-F][\\s]*[0-9a-fA-F][\\s]*)+$");
 
   // The description the docs start from passes our own reader, $schema
   // key included.

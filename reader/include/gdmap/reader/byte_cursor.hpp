@@ -80,28 +80,10 @@ class ByteCursor {
   // the width and whether the form was the shortest. On failure: 0, no
   // advance; the error's message says why (describe(CompressedIntError)).
   std::uint32_t compressedUInt(std::string_view rule = {}, DecodedUInt* decoded = nullptr) {
-    DecodedUInt v;
-    if (!ok()) return 0;
-    const CompressedIntError e = decodeCompressedUInt(rest(), v);
-    if (e != CompressedIntError::None) {
-      fail(offset(), std::string(describe(e)), rule);
-      return 0;
-    }
-    position_ += v.length;
-    if (decoded != nullptr) *decoded = v;
-    return v.value;
+    return compressed<decodeCompressedUInt>(rule, decoded);
   }
   std::int32_t compressedInt(std::string_view rule = {}, DecodedInt* decoded = nullptr) {
-    DecodedInt v;
-    if (!ok()) return 0;
-    const CompressedIntError e = decodeCompressedInt(rest(), v);
-    if (e != CompressedIntError::None) {
-      fail(offset(), std::string(describe(e)), rule);
-      return 0;
-    }
-    position_ += v.length;
-    if (decoded != nullptr) *decoded = v;
-    return v.value;
+    return compressed<decodeCompressedInt>(rule, decoded);
   }
 
   // The next `count` bytes (empty span and no advance on failure).
@@ -140,6 +122,21 @@ class ByteCursor {
   void fail(std::string message, std::string_view rule = {}) { fail(offset(), std::move(message), rule); }
 
  private:
+  // Both compressed forms: decode at the position, advance on success only.
+  template <auto decode, typename Decoded>
+  auto compressed(std::string_view rule, Decoded* decoded) -> decltype(Decoded{}.value) {
+    Decoded v;
+    if (!ok()) return 0;
+    const CompressedIntError e = decode(rest(), v);
+    if (e != CompressedIntError::None) {
+      fail(offset(), std::string(describe(e)), rule);
+      return 0;
+    }
+    position_ += v.length;
+    if (decoded != nullptr) *decoded = v;
+    return v.value;
+  }
+
   bool require(std::size_t count, std::string_view rule) {
     if (!ok()) return false;
     if (count <= remaining()) return true;

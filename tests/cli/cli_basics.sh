@@ -1,20 +1,12 @@
 # The CLI's contract: sig vectors, stdin mode, exit statuses, diagnostics that
 # say where, verify naming the first differing field, lookup, atomic output.
-# Arguments: GDMAP SOURCE_ROOT BIN_DIR (see tests/CMakeLists.txt).
+# Arguments: GDMAP SOURCE_ROOT BLOBS_DRIVER (see tests/CMakeLists.txt).
 set -euo pipefail
 gdmap=$1
 root=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-# expect STATUS COMMAND...: run, capture stdout/stderr in $work/out, $work/err.
-expect() {
-  local want=$1 got=0
-  shift
-  "$@" >"$work/out" 2>"$work/err" </dev/null || got=$?
-  [ "$got" -eq "$want" ] || { cat "$work/err" >&2; fail "'$*' exited $got, expected $want"; }
-}
-has() { grep -qF -- "$2" "$work/$1" || { cat "$work/$1" >&2; fail "$1 lacks: $2"; }; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cli_test.bash"
 
 # sig: the issue's vectors, both directions.
 expect 0 "$gdmap" sig encode 'class 0x01000012<int32, !0[]>'
@@ -95,5 +87,11 @@ expect 2 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 0x1g
 # A broken item is an error naming the entry, the item and the byte.
 expect 1 "$gdmap" lookup "$root/examples/maps/malformed-raw.gdmap" 0x2010
 has err "directory[1] -> heap@0x3 (byte 0x00000020)"
+# Bit 31 set, RVAs descending (0x2000, then 0x1000): never "no dictionary",
+# but the rule and the field that breaks the order.
+printf '\x02\x00\x00\x80\x00\x20\x00\x00\x00\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x04\x01\x08' >"$work/lying.gdmap"
+expect 1 "$gdmap" lookup "$work/lying.gdmap" 0x1000
+has err "directory[1].rva (byte 0x0000000c)"
+has err "[rva-not-ascending]"
 
 echo "cli basics: all checks passed"

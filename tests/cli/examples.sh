@@ -1,7 +1,7 @@
 # Every bundled example: the checked-in map is what `gdmap build` writes for
 # its description, `verify` agrees, `check` gives the expected verdict, and a
 # valid map dumps to a description that rebuilds it byte for byte.
-# Arguments: GDMAP SOURCE_ROOT BIN_DIR (see tests/CMakeLists.txt).
+# Arguments: GDMAP SOURCE_ROOT BLOBS_DRIVER (see tests/CMakeLists.txt).
 set -euo pipefail
 gdmap=$1
 examples=$2/examples/maps

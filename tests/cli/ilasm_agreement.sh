@@ -9,7 +9,7 @@
 # the corpus text. TypeRef tokens are whatever ilasm chose: the script reads
 # the TypeRef table to learn them and puts them into the gdmap text.
 #
-# Usage (as CTest runs it): ilasm_agreement.sh GDMAP SOURCE_ROOT BIN_DIR
+# Usage (as CTest runs it): ilasm_agreement.sh GDMAP SOURCE_ROOT BLOBS_DRIVER
 # Exit: 0 all agree, 1 a difference or error, 77 skipped (no ilasm).
 set -euo pipefail
 

@@ -2,7 +2,7 @@
 # "diagnostics" array of {severity, rule, message, ...location}, for
 # success, invalid input, I/O errors and usage errors alike; the exit status
 # is the one text mode gives; nothing goes to stderr.
-# Arguments: GDMAP SOURCE_ROOT BIN_DIR (see tests/CMakeLists.txt).
+# Arguments: GDMAP SOURCE_ROOT BLOBS_DRIVER (see tests/CMakeLists.txt).
 set -euo pipefail
 gdmap=$1
 root=$2

@@ -3,7 +3,7 @@
 # FIFO or a device is written in place (the node stays); an existing output
 # is untouched when the command fails; no temporary file is left behind; and
 # every message names the path the user gave, never the temporary.
-# Arguments: GDMAP SOURCE_ROOT BIN_DIR (see tests/CMakeLists.txt).
+# Arguments: GDMAP SOURCE_ROOT BLOBS_DRIVER (see tests/CMakeLists.txt).
 set -euo pipefail
 gdmap=$1
 root=$2
@@ -15,14 +15,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect() {
-  local want=$1 got=0
-  shift
-  "$@" >"$work/out" 2>"$work/err" </dev/null || got=$?
-  [ "$got" -eq "$want" ] || { cat "$work/err" >&2; fail "'$*' exited $got, expected $want"; }
-}
-has() { grep -qF -- "$2" "$work/$1" || { cat "$work/$1" >&2; fail "$1 lacks: $2"; }; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cli_test.bash"
 no_temporaries() {
   local dir
   for dir in "$@"; do

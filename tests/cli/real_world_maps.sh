@@ -7,7 +7,7 @@
 # description, and not change when the description is shuffled (order,
 # instantiation names, shared versus inline, RVA spelling all differ).
 #
-# Usage (as CTest runs it): real_world_maps.sh GDMAP SOURCE_ROOT BIN_DIR
+# Usage (as CTest runs it): real_world_maps.sh GDMAP SOURCE_ROOT BLOBS_DRIVER
 # Environment: GDMAP_MONO_ASSEMBLIES overrides where the assemblies are
 # looked for (a space-separated list of directories).
 # Exit: 0 pass, 1 fail, 77 skipped (no Mono).

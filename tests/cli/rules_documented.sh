@@ -15,7 +15,7 @@
 #           rule, Error, Severity, error( or warning(: an undeclared id.
 #      A rule built at run time from pieces, or passed through a variable
 #      that is not named like that, escapes pattern b.
-# Arguments: GDMAP SOURCE_ROOT BIN_DIR (only the source root is used).
+# Arguments: GDMAP SOURCE_ROOT BLOBS_DRIVER (only the source root is used).
 set -euo pipefail
 root=$2
 rules_header=$root/schema/include/gdmap/schema/rules.hpp

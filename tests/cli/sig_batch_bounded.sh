@@ -3,7 +3,7 @@
 # are counted in a final too-many-diagnostics note, no input line is echoed
 # (an 8 MiB line gives a message of a few dozen bytes), and every line still
 # gets its result line. Sizes, not times: the checks are on bytes and counts.
-# Arguments: GDMAP SOURCE_ROOT BIN_DIR (see tests/CMakeLists.txt).
+# Arguments: GDMAP SOURCE_ROOT BLOBS_DRIVER (see tests/CMakeLists.txt).
 set -euo pipefail
 gdmap=$1
 work=$(mktemp -d)

@@ -5,7 +5,7 @@
 # Field signature without its leading 06). gdmap-metadata-blobs extracts
 # them; duplicates are removed first so the whole corpus takes seconds.
 #
-# Usage (as CTest runs it): sig_corpus.sh GDMAP SOURCE_ROOT BIN_DIR
+# Usage (as CTest runs it): sig_corpus.sh GDMAP SOURCE_ROOT BLOBS_DRIVER
 # Environment: GDMAP_MONO_ASSEMBLIES overrides where the assemblies are
 # looked for (a space-separated list of directories).
 # Exit: 0 every blob round-trips, 1 some do not, 77 skipped (no Mono).

@@ -4,6 +4,7 @@
 #include "file_io.hpp"
 #include "report.hpp"
 
+#include <gdmap/reader/map_compare.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
@@ -36,8 +37,10 @@ std::optional<std::uint32_t> parseRva(std::string_view text) {
   return value;
 }
 
-// A map error, at its byte, in the map named `file`.
-int brokenMap(Report& report, const Error& error, std::string path, const std::string& file) {
+// A map error, at its byte, in the map named `file`; without a path, the
+// field that holds the error's byte names it (`directory[1].rva`).
+int brokenMap(Report& report, const Error& error, std::string path, const std::string& file, ByteSpan map) {
+  if (path.empty()) path = mapFieldPath(map, error.offset);
   Diagnostic d = binaryDiagnostic(error, std::move(path));
   d.file = file;
   report.add(std::move(d));
@@ -55,11 +58,11 @@ int lookup(const LookupOptions& options, Report& report, bool& answered) {
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
   auto view = MapView::open(input->bytes());
-  if (!view) return brokenMap(report, view.error(), {}, name);
+  if (!view) return brokenMap(report, view.error(), {}, name, input->bytes());
   // find() refuses a map whose order (or uniqueness) of RVAs the answer
   // would depend on: rva-not-ascending or duplicate-rva, never "not found".
   const auto found = view->find(*rva);
-  if (!found) return brokenMap(report, found.error(), {}, name);
+  if (!found) return brokenMap(report, found.error(), {}, name, input->bytes());
   const std::optional<std::uint32_t> index = *found;
   if (!index) {
     answered = true;
@@ -80,12 +83,12 @@ int lookup(const LookupOptions& options, Report& report, bool& answered) {
     if (entry.offset >= view->heap().size()) {
       Error error = item.error();
       error.offset = static_cast<std::size_t>(directoryOffsetOffset(*index));
-      return brokenMap(report, error, directoryOffsetPath(*index), name);
+      return brokenMap(report, error, directoryOffsetPath(*index), name, input->bytes());
     }
-    return brokenMap(report, item.error(), where + " -> " + heapPath(entry.offset), name);
+    return brokenMap(report, item.error(), where + " -> " + heapPath(entry.offset), name, input->bytes());
   }
   auto types = decodeItemTypes(*item);
-  if (!types) return brokenMap(report, types.error(), where + " -> " + heapPath(entry.offset), name);
+  if (!types) return brokenMap(report, types.error(), where + " -> " + heapPath(entry.offset), name, input->bytes());
 
   answered = true;
   if (report.json()) {
@@ -115,7 +118,9 @@ int lookup(const LookupOptions& options, Report& report, bool& answered) {
 
 void addLookupCommand(CLI::App& app, int& status) {
   auto options = std::make_shared<LookupOptions>();
-  auto* command = app.add_subcommand("lookup", "Print the types of the dictionary at an RVA, one per line");
+  auto* command = app.add_subcommand("lookup",
+                                     "Print the types of the dictionary at an RVA, one per line; exit 1 when absent or "
+                                     "when the map's order cannot be trusted");
   command->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
   command->add_option("RVA", options->rva, "The dictionary's RVA (decimal or 0x hex)")->required();
   command->add_flag("--json", options->json, "Write the answer and diagnostics as JSON on stdout");

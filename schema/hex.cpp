@@ -84,4 +84,15 @@ std::string shortHex(std::uint64_t value) {
   return out;
 }
 
+std::optional<std::uint32_t> parsePrefixedHex32(std::string_view text) {
+  if (text.size() < 3 || text.size() > 10 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) return std::nullopt;
+  std::uint32_t value = 0;
+  for (const char c : text.substr(2)) {
+    const int digit = hexDigitValue(c);
+    if (digit < 0) return std::nullopt;
+    value = value << 4 | static_cast<std::uint32_t>(digit);
+  }
+  return value;
+}
+
 }  // namespace gdmap

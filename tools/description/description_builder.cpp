@@ -192,15 +192,8 @@ std::optional<Bytes> DescriptionBuilder::rawFromHex(const std::string& hex, cons
 
 std::optional<std::uint32_t> DescriptionBuilder::rvaFromString(const std::string& text, const Site& site) {
   // Exactly the JSON Schema's pattern: ^0[xX][0-9a-fA-F]{1,8}$.
-  const bool prefixed = text.size() >= 3 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-  std::uint32_t value = 0;
-  bool ok = prefixed && text.size() <= 10;
-  for (std::size_t i = 2; ok && i < text.size(); ++i) {
-    const int digit = hexDigitValue(text[i]);
-    ok = digit >= 0;
-    value = value << 4 | static_cast<std::uint32_t>(digit & 0xF);
-  }
-  if (!ok) {
+  const std::optional<std::uint32_t> value = parsePrefixedHex32(text);
+  if (!value) {
     diagnostics_.error(rules::kInvalidRva, site, [&] {
       return "invalid RVA " + quoteInput(text) + ": expected \"0x\" and 1 to 8 hex digits, or an integer";
     });

@@ -100,6 +100,7 @@ class DiagnosticList {
 
   // Shared with the Sites, which count the pointers they build.
   DiagnosticWork& work() { return work_; }
+  const DiagnosticWork& work() const { return work_; }
 
  private:
   struct Pending {

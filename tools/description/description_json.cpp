@@ -9,6 +9,7 @@
 #include "description_builder.hpp"
 #include "description_diagnostics.hpp"
 #include "description_parse.hpp"
+#include "json_sax.hpp"
 
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -109,81 +110,11 @@ KeyMeaning hexTypeKey(const std::string& k) {
   return {};
 }
 
-// One open JSON container.
-struct Frame {
-  Expect role = Expect::Anything;  // what this container is (Anything: being skipped)
-  bool object = false;
-  std::size_t index = 0;  // arrays: the index of the current element
-  std::string key;        // objects: the key of the current member
-  // Objects: the ordinal of the current member (npos when not known), and
-  // how many members were read.
-  std::size_t member = Diagnostic::npos;
-  std::size_t members = 0;
-  Expect expect = Expect::Anything;  // what the current member or element must be
-  unsigned seen = 0;                 // KnownKey bits seen in this object
-};
+using Frame = description::JsonFrame<Expect>;
+using ReaderSite = description::FrameSite<Expect>;
 
 Frame openFrame(Expect role, bool object, Expect firstExpect = Expect::Anything) {
-  Frame f;
-  f.role = role;
-  f.object = object;
-  f.expect = firstExpect;
-  return f;
-}
-
-// Where the reader is: the value being read, or the container just closed.
-// Diagnostics are only reported from the format's own containers (at most
-// six deep), never from inside a skipped value, so walking the frames is a
-// few steps.
-class ReaderSite final : public Site {
- public:
-  ReaderSite(description::DiagnosticWork& work, const std::vector<Frame>& frames) : Site(work), frames_(frames) {}
-
-  std::string buildPointer() const override {
-    std::string out;
-    for (const Frame& f : frames_) {
-      out += '/';
-      if (f.object) out += escapePointerToken(f.key);
-      else out += std::to_string(f.index);
-    }
-    return out;
-  }
-  std::size_t pointerBound() const override {
-    // Escaping at most doubles a key; an index has at most 20 digits.
-    std::size_t bound = 0;
-    for (const Frame& f : frames_) bound += 1 + (f.object ? 2 * f.key.size() : 20);
-    return bound;
-  }
-  std::size_t member() const override {
-    return !frames_.empty() && frames_.back().object ? frames_.back().member : Diagnostic::npos;
-  }
-
- private:
-  const std::vector<Frame>& frames_;
-};
-
-// nlohmann's message with what it quotes of the input bounded:
-// "... - invalid string: missing closing quote; last read: '\"aaaa...'" and
-// "number overflow parsing '1e999'" quote the token read so far, which is
-// the rest of the file for an unterminated string. The position is
-// reported separately, in the same form as every other diagnostic:
-// "[json.exception.parse_error.101] parse error at line 1, column 9: " is
-// dropped.
-std::string syntaxErrorMessage(const std::string& what, const std::string& token) {
-  std::string message = what;
-  const auto dropThrough = [&](std::string_view separator) {
-    if (const std::size_t at = message.find(separator); at != std::string::npos)
-      message.erase(0, at + separator.size());
-  };
-  if (message.starts_with("[json.exception.")) dropThrough("] ");
-  if (message.starts_with("parse error")) dropThrough(": ");
-  if (token.empty()) return message;
-  std::string quotedToken = "'";
-  quotedToken += token;
-  quotedToken += '\'';
-  const std::size_t quoted = message.find(quotedToken);
-  if (quoted == std::string::npos) return message;
-  return message.substr(0, quoted) + quoteInput(token) + message.substr(quoted + quotedToken.size());
+  return description::openFrame(role, object, firstExpect);
 }
 
 class DescriptionReader {
@@ -345,7 +276,7 @@ class DescriptionReader {
   bool parse_error(std::size_t position, const std::string& lastToken, const json::exception& e) {
     // `position` counts the characters read, the offending one included.
     syntaxErrorOffset = position == 0 ? 0 : position - 1;
-    syntaxError = syntaxErrorMessage(e.what(), lastToken);
+    syntaxError = description::syntaxErrorMessage(e.what(), lastToken);
     return false;
   }
 
@@ -445,16 +376,9 @@ DescriptionParse parseDescription(std::string_view jsonText, DiagnosticWork& wor
   DescriptionParse result;
   const bool wellFormed = json::sax_parse(jsonText, &reader);
   if (!wellFormed) {
-    // What was read before the syntax error may have problems too, but
-    // positions come from the text, which must be well-formed for that:
-    // report the syntax error alone.
-    DiagnosticList syntax;
-    syntax.errorAt(rules::kInvalidJson, reader.syntaxErrorOffset, reader.syntaxError);
-    result.diagnostics = syntax.finish(jsonText);
+    result.diagnostics = description::syntaxErrorDiagnostics(jsonText, reader.syntaxErrorOffset,
+                                                             std::move(reader.syntaxError), diagnostics, work);
     result.errorCount = 1;
-    work = diagnostics.work();  // what was built before the syntax error, and dropped
-    work.messageBytes += syntax.work().messageBytes;
-    work.textBytesScanned += syntax.work().textBytesScanned;
     return result;
   }
   result.description = builder.finish();

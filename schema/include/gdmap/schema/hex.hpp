@@ -6,6 +6,7 @@
 #include <gdmap/schema/expected.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -43,5 +44,9 @@ void appendHex8(std::uint8_t value, std::string& out);
 // "0x1c": no padding, as heap offsets appear in field paths ("heap@0x1c").
 std::string shortHex(std::uint64_t value);
 void appendShortHex(std::uint64_t value, std::string& out);
+
+// The value of "0x" (or "0X") and 1 to 8 hex digits, nothing else: how the
+// JSON descriptions spell a u32 as a string. nullopt for any other text.
+std::optional<std::uint32_t> parsePrefixedHex32(std::string_view text);
 
 }  // namespace gdmap

@@ -88,6 +88,7 @@ struct Method {
   bool verbatimMap = false;
   std::vector<Bound> bounds;  // when !verbatimMap
   std::vector<ApiEntry> map;  // when verbatimMap
+  friend bool operator==(const Method&, const Method&) = default;
 };
 
 // The index of the first bound whose native offset is below the previous

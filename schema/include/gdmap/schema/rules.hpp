@@ -86,6 +86,9 @@ inline constexpr char kBinaryToTerminal[] = "binary-to-terminal";
 inline constexpr char kRvaNotFound[] = "rva-not-found";
 inline constexpr char kMapDiffers[] = "map-differs";
 inline constexpr char kRebuildDiffers[] = "rebuild-differs";
+// CLI: `gdmap il` (a method the command line names, a form it asks for)
+inline constexpr char kIlMethodNotFound[] = "il-method-not-found";
+inline constexpr char kIlMapNotCompressible[] = "il-map-not-compressible";
 
 // IL-to-native maps (FORMAT.md §3): the bounds encoders (encodeBounds), the
 // strict decoders (openBounds, openApiMap, checkBounds), the canonical check
@@ -105,6 +108,13 @@ inline constexpr char kIlTruncated[] = "il-truncated";
 inline constexpr char kIlVarintOverflow[] = "il-varint-overflow";
 inline constexpr char kIlVarintTooLong[] = "il-varint-too-long";
 inline constexpr char kIlWidthTooLarge[] = "il-width-too-large";
+// IL-to-native descriptions (JSON): parseIlDescription. They also report
+// the description rules above (wrong-type, unknown-key, missing-field...),
+// il-bounds-not-ascending and il-duplicate-token.
+inline constexpr char kInvalidNumber[] = "invalid-number";
+inline constexpr char kIlCodeSizeBelowBound[] = "il-code-size-below-bound";
+inline constexpr char kIlRepeatedSourceFlag[] = "il-repeated-source-flag";
+inline constexpr char kIlUnknownSourceFlag[] = "il-unknown-source-flag";
 // IL-to-native maps: canonical form (warnings)
 inline constexpr char kIlNonMinimalVarint[] = "il-non-minimal-varint";
 inline constexpr char kIlWideField[] = "il-wide-field";

@@ -1,0 +1,518 @@
+// Reads an IL-to-native description with nlohmann's SAX interface, as
+// description_json.cpp reads a dictionary description: a description may
+// hold 10^5 methods or a method of 10^6 bounds, and a DOM would hold all of
+// it (a few hundred bytes a value) before the first value is looked at.
+// Each value goes straight into the method being read; the only other state
+// is one frame per open container (the format nests five deep; deeper
+// unexpected values are skipped with a frame each, no recursion).
+#include <gdmap/description/il_description_json.hpp>
+
+#include "description_diagnostics.hpp"
+#include "json_sax.hpp"
+
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gdmap {
+namespace {
+
+using json = nlohmann::json;
+using description::DiagnosticList;
+using description::Site;
+
+// What the value at the current position must be.
+enum class Expect : std::uint8_t {
+  Anything,  // the value of an unknown key, or inside a wrong value: skipped
+  Root,      // the description object
+  Schema,    // /$schema: a string, ignored
+  Methods,   // /methods: an array of methods
+  Method,    // /methods/N: an object
+  Token,     // the numbers of a method, a bound and an entry
+  CodeSize,
+  Native,
+  Il,
+  NativeStart,
+  NativeEnd,
+  Bounds,      // /methods/N/bounds: an array of bounds
+  Bound,       // /methods/N/bounds/K: an object
+  Source,      // /methods/N/bounds/K/source: an array of flags
+  SourceFlag,  // a flag name or "0x..."
+  Map,         // /methods/N/map: an array of API entries
+  MapEntry,    // /methods/N/map/K: an object
+};
+
+using Frame = description::JsonFrame<Expect>;
+using ReaderSite = description::FrameSite<Expect>;
+
+const char* describe(Expect e) {
+  switch (e) {
+    case Expect::Root: return "an object (the description)";
+    case Expect::Schema: return "a string (the JSON Schema's URI)";
+    case Expect::Methods: return "an array of methods";
+    case Expect::Method: return "an object with \"token\" and one of \"bounds\" or \"map\"";
+    case Expect::Token:
+    case Expect::CodeSize:
+    case Expect::Native:
+    case Expect::NativeStart:
+    case Expect::NativeEnd: return "an integer or a \"0x...\" hex string";
+    case Expect::Il: return "an integer, a \"0x...\" hex string, \"prolog\", \"epilog\" or \"no_mapping\"";
+    case Expect::Bounds: return "an array of bounds";
+    case Expect::Bound: return "an object with \"native\", \"il\" and optionally \"source\"";
+    case Expect::Source: return "an array of source flag names";
+    case Expect::SourceFlag: return "a source flag name (such as \"stack_empty\") or a \"0x...\" hex string";
+    case Expect::Map: return "an array of API entries";
+    case Expect::MapEntry: return "an object with \"il\", \"nativeStart\" and \"nativeEnd\"";
+    case Expect::Anything: break;
+  }
+  return "anything";
+}
+
+bool isNumber(Expect e) {
+  switch (e) {
+    case Expect::Token:
+    case Expect::CodeSize:
+    case Expect::Native:
+    case Expect::Il:
+    case Expect::NativeStart:
+    case Expect::NativeEnd: return true;
+    default: return false;
+  }
+}
+
+// Keys the format knows, as bits, for spotting a key given twice in one
+// object (which JSON parsers silently resolve to the last).
+enum KnownKey : unsigned {
+  kSchema = 1u << 0,
+  kMethods = 1u << 1,
+  kToken = 1u << 2,
+  kCodeSize = 1u << 3,
+  kBounds = 1u << 4,
+  kMap = 1u << 5,
+  kNative = 1u << 6,
+  kIl = 1u << 7,
+  kSource = 1u << 8,
+  kNativeStart = 1u << 9,
+  kNativeEnd = 1u << 10,
+};
+
+struct KeyMeaning {
+  unsigned bit = 0;  // 0: a key the object does not know
+  Expect expect = Expect::Anything;
+};
+
+KeyMeaning keyMeaning(Expect container, const std::string& k) {
+  switch (container) {
+    case Expect::Root:
+      if (k == "$schema") return {kSchema, Expect::Schema};
+      if (k == "methods") return {kMethods, Expect::Methods};
+      break;
+    case Expect::Method:
+      if (k == "token") return {kToken, Expect::Token};
+      if (k == "codeSize") return {kCodeSize, Expect::CodeSize};
+      if (k == "bounds") return {kBounds, Expect::Bounds};
+      if (k == "map") return {kMap, Expect::Map};
+      break;
+    case Expect::Bound:
+      if (k == "native") return {kNative, Expect::Native};
+      if (k == "il") return {kIl, Expect::Il};
+      if (k == "source") return {kSource, Expect::Source};
+      break;
+    case Expect::MapEntry:
+      if (k == "il") return {kIl, Expect::Il};
+      if (k == "nativeStart") return {kNativeStart, Expect::NativeStart};
+      if (k == "nativeEnd") return {kNativeEnd, Expect::NativeEnd};
+      break;
+    default: break;
+  }
+  return {};
+}
+
+const char* containerName(Expect role) {
+  switch (role) {
+    case Expect::Root: return "the description (expected \"methods\")";
+    case Expect::Method: return "a method (expected \"token\", \"codeSize\", \"bounds\" or \"map\")";
+    case Expect::Bound: return "a bound (expected \"native\", \"il\" or \"source\")";
+    case Expect::MapEntry: return "an API entry (expected \"il\", \"nativeStart\" or \"nativeEnd\")";
+    default: return "this object";
+  }
+}
+
+const char* fieldName(Expect e) {
+  switch (e) {
+    case Expect::Token: return "token";
+    case Expect::CodeSize: return "code size";
+    case Expect::Native: return "native offset";
+    case Expect::Il: return "IL offset";
+    case Expect::NativeStart: return "native start";
+    case Expect::NativeEnd: return "native end";
+    default: return "value";
+  }
+}
+
+constexpr std::size_t kMaxIndexDigits = 20;
+
+// /methods/N/token, for the duplicate tokens found after the whole file.
+class MethodTokenSite final : public Site {
+ public:
+  MethodTokenSite(description::DiagnosticWork& work, std::size_t index) : Site(work), index_(index) {}
+  std::string buildPointer() const override { return "/methods/" + std::to_string(index_) + "/token"; }
+  std::size_t pointerBound() const override { return std::strlen("/methods//token") + kMaxIndexDigits; }
+
+ private:
+  std::size_t index_;
+};
+
+class IlDescriptionReader {
+ public:
+  explicit IlDescriptionReader(DiagnosticList& diagnostics) : diagnostics_(diagnostics) {}
+
+  // nlohmann's SAX interface.
+  bool null() { return scalar("null"); }
+  bool boolean(bool) { return scalar("a boolean"); }
+  bool number_integer(json::number_integer_t value) {
+    // The parser uses this only for negative numbers.
+    if (!isNumber(expected())) return scalar("a number");
+    error(rules::kInvalidNumber, [&] { return std::string(fieldName(expected())) + ' ' + std::to_string(value) + " is negative"; });
+    return done();
+  }
+  bool number_unsigned(json::number_unsigned_t value) {
+    if (!isNumber(expected())) return scalar("a number");
+    if (value > 0xFFFFFFFFu) {
+      error(rules::kInvalidNumber, [&] {
+        return std::string(fieldName(expected())) + ' ' + std::to_string(value) + " does not fit in 32 bits";
+      });
+    } else {
+      store(static_cast<std::uint32_t>(value));
+    }
+    return done();
+  }
+  bool number_float(json::number_float_t, const json::string_t& text) {
+    if (!isNumber(expected())) return scalar("a number");
+    // Integers too large for 64 bits arrive here too.
+    error(rules::kInvalidNumber, [&] {
+      return std::string(fieldName(expected())) + ' ' + quoteInput(text) + " is not an integer below 2^32";
+    });
+    return done();
+  }
+  bool string(json::string_t& value) {
+    const Expect e = expected();
+    if (e == Expect::Schema) return done();
+    if (e == Expect::SourceFlag) {
+      addSourceFlag(value);
+      return done();
+    }
+    if (!isNumber(e)) return scalar("a string");
+    std::optional<std::uint32_t> number = parsePrefixedHex32(value);
+    if (!number && e == Expect::Il) number = il::parseSpecialIl(value);
+    if (number) {
+      store(*number);
+    } else {
+      error(rules::kInvalidNumber, [&] {
+        return "invalid " + std::string(fieldName(e)) + ' ' + quoteInput(value) + ": expected \"0x\" and 1 to 8 hex digits" +
+               (e == Expect::Il ? ", \"prolog\", \"epilog\", \"no_mapping\"" : "") + " or an integer";
+      });
+    }
+    return done();
+  }
+  bool binary(json::binary_t&) { return scalar("binary data"); }
+
+  bool start_object(std::size_t) {
+    const Expect e = expected();
+    switch (e) {
+      case Expect::Root: break;
+      case Expect::Method:
+        method_ = {};
+        methodIndex_ = frames_.back().index;
+        methodForms_ = 0;
+        break;
+      case Expect::Bound: bound_ = {}; break;
+      case Expect::MapEntry: entry_ = {}; break;
+      default:
+        wrongType(e, "an object");
+        frames_.push_back(description::openFrame(Expect::Anything, true, Expect::Anything));
+        return true;
+    }
+    frames_.push_back(description::openFrame(e, true, Expect::Anything));
+    return true;
+  }
+
+  bool key(json::string_t& k) {
+    Frame& f = frames_.back();
+    f.member = f.members++;
+    if (f.role == Expect::Anything) return true;  // inside a skipped value
+    const KeyMeaning meaning = keyMeaning(f.role, k);
+    f.key = std::move(k);
+    f.expect = meaning.expect;
+    if (meaning.bit == 0) {
+      error(rules::kUnknownKey, [&] { return "unknown key " + quoteInput(f.key) + " in " + containerName(f.role); });
+    } else if (f.seen & meaning.bit) {
+      error(rules::kDuplicateKey, [&] { return "key " + quoteInput(f.key) + " is given more than once"; });
+      f.expect = Expect::Anything;
+    } else if (f.role == Expect::Method && (meaning.bit & (kBounds | kMap))) {
+      ++methodForms_;
+    }
+    f.seen |= meaning.bit;
+    return true;
+  }
+
+  bool end_object() {
+    const Frame f = std::move(frames_.back());
+    frames_.pop_back();
+    switch (f.role) {
+      case Expect::Root:
+        if (!(f.seen & kMethods))
+          error(rules::kMissingField, [] { return std::string("the description has no \"methods\" array"); });
+        break;
+      case Expect::Method: endMethod(f); break;
+      case Expect::Bound: endBound(f); break;
+      case Expect::MapEntry: endMapEntry(f); break;
+      default: break;
+    }
+    return done();
+  }
+
+  bool start_array(std::size_t) {
+    const Expect e = expected();
+    Expect element = Expect::Anything;
+    switch (e) {
+      case Expect::Methods: element = Expect::Method; break;
+      case Expect::Bounds:
+        element = Expect::Bound;
+        method_.verbatimMap = false;
+        break;
+      case Expect::Map:
+        element = Expect::MapEntry;
+        method_.verbatimMap = true;
+        break;
+      case Expect::Source: element = Expect::SourceFlag; break;
+      default:
+        wrongType(e, "an array");
+        frames_.push_back(description::openFrame(Expect::Anything, false, Expect::Anything));
+        return true;
+    }
+    frames_.push_back(description::openFrame(e, false, element));
+    return true;
+  }
+
+  bool end_array() {
+    frames_.pop_back();
+    return done();
+  }
+
+  bool parse_error(std::size_t position, const std::string& lastToken, const json::exception& e) {
+    // `position` counts the characters read, the offending one included.
+    syntaxErrorOffset = position == 0 ? 0 : position - 1;
+    syntaxError = description::syntaxErrorMessage(e.what(), lastToken);
+    return false;
+  }
+
+  // The cross-method check (unique tokens), then the methods, or nullopt
+  // after any error.
+  std::optional<std::vector<il::Method>> finish() {
+    reportDuplicateTokens();
+    if (diagnostics_.errorCount() != 0) return std::nullopt;
+    return std::move(methods_);
+  }
+
+  std::size_t syntaxErrorOffset = 0;
+  std::string syntaxError;
+
+ private:
+  Expect expected() const { return frames_.empty() ? Expect::Root : frames_.back().expect; }
+  Expect container() const { return frames_.empty() ? Expect::Root : frames_.back().role; }
+
+  template <typename Message>
+  void error(const char* rule, Message&& message) {
+    diagnostics_.error(rule, site_, std::forward<Message>(message));
+  }
+
+  // A problem with a member of the object just closed: the frame of that
+  // member is put back for as long as the diagnostic takes.
+  template <typename Message>
+  void memberError(Severity severity, const char* rule, const char* member, Message&& message) {
+    frames_.push_back(description::openFrame(Expect::Anything, true, Expect::Anything));
+    frames_.back().key = member;
+    if (severity == Severity::Warning) diagnostics_.warning(rule, site_, std::forward<Message>(message));
+    else diagnostics_.error(rule, site_, std::forward<Message>(message));
+    frames_.pop_back();
+  }
+
+  // A value has ended: the container moves on to its next element.
+  bool done() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    return true;
+  }
+
+  bool scalar(const char* found) {
+    wrongType(expected(), found);
+    return done();
+  }
+
+  void wrongType(Expect e, const char* found) {
+    if (e == Expect::Anything) return;
+    error(rules::kWrongType, [&] { return std::string("expected ") + describe(e) + ", found " + found; });
+  }
+
+  void store(std::uint32_t value) {
+    switch (expected()) {
+      case Expect::Token: token_ = value; break;
+      case Expect::CodeSize: method_.codeSize = value; break;
+      case Expect::Native: native_ = value; break;
+      case Expect::Il:
+        il_ = value;
+        if (container() == Expect::MapEntry) entry_.ilOffset = value;
+        break;
+      case Expect::NativeStart:
+        entry_.nativeStartOffset = value;
+        nativeStart_ = true;
+        break;
+      case Expect::NativeEnd:
+        entry_.nativeEndOffset = value;
+        nativeEnd_ = true;
+        break;
+      default: break;
+    }
+  }
+
+  void addSourceFlag(const std::string& name) {
+    std::optional<std::uint32_t> flag = il::parseSourceFlag(name);
+    if (!flag) flag = parsePrefixedHex32(name);
+    if (!flag) {
+      error(rules::kIlUnknownSourceFlag, [&] {
+        return "unknown source flag " + quoteInput(name) +
+               ": expected sequence_point, stack_empty, call_site, native_end_offset_unknown, call_instruction, "
+               "async or a \"0x...\" value";
+      });
+      return;
+    }
+    if (bound_.source & *flag) {
+      diagnostics_.warning(rules::kIlRepeatedSourceFlag, site_,
+                           [&] { return "source flag " + quoteInput(name) + " is given more than once"; });
+    }
+    bound_.source |= *flag;
+  }
+
+  void endBound(const Frame& f) {
+    const bool complete = native_ && il_;
+    if (!(f.seen & kNative)) error(rules::kMissingField, [] { return std::string("a bound needs a \"native\" offset"); });
+    if (!(f.seen & kIl)) error(rules::kMissingField, [] { return std::string("a bound needs an \"il\" offset"); });
+    if (complete) {
+      bound_.nativeOffset = *native_;
+      bound_.ilOffset = *il_;
+      if (lastNative_ && bound_.nativeOffset < *lastNative_) {
+        memberError(Severity::Error, rules::kIlBoundsNotAscending, "native", [&] {
+          return "native offset " + std::to_string(bound_.nativeOffset) + " is below the previous bound's (" +
+                 std::to_string(*lastNative_) + "): bounds ascend by native offset";
+        });
+      }
+      lastNative_ = bound_.nativeOffset;
+      method_.bounds.push_back(bound_);
+    }
+    native_.reset();
+    il_.reset();
+  }
+
+  void endMapEntry(const Frame& f) {
+    if (!(f.seen & kIl)) error(rules::kMissingField, [] { return std::string("an API entry needs an \"il\" offset"); });
+    if (!(f.seen & kNativeStart))
+      error(rules::kMissingField, [] { return std::string("an API entry needs a \"nativeStart\""); });
+    if (!(f.seen & kNativeEnd))
+      error(rules::kMissingField, [] { return std::string("an API entry needs a \"nativeEnd\""); });
+    if (il_ && nativeStart_ && nativeEnd_) method_.map.push_back(entry_);
+    il_.reset();
+    nativeStart_ = nativeEnd_ = false;
+  }
+
+  void endMethod(const Frame& f) {
+    if (!(f.seen & kToken)) error(rules::kMissingField, [] { return std::string("a method needs a \"token\""); });
+    if (methodForms_ == 0) {
+      error(rules::kMissingField, [] { return std::string("a method needs one of \"bounds\" or \"map\""); });
+    } else if (methodForms_ > 1) {
+      error(rules::kConflictingFields,
+            [] { return std::string("a method has exactly one of \"bounds\" or \"map\", not both"); });
+    }
+    if (method_.codeSize && !method_.verbatimMap && !method_.bounds.empty() &&
+        *method_.codeSize < method_.bounds.back().nativeOffset) {
+      memberError(Severity::Warning, rules::kIlCodeSizeBelowBound, "codeSize", [&] {
+        return "code size " + std::to_string(*method_.codeSize) + " is below the last bound's native offset " +
+               std::to_string(method_.bounds.back().nativeOffset) + ": the last API entry would end before it starts";
+      });
+    }
+    if (token_) {
+      method_.token = *token_;
+      tokenKeys_.emplace_back(*token_, methodIndex_);
+    }
+    methods_.push_back(std::move(method_));
+    method_ = {};
+    token_.reset();
+    lastNative_.reset();
+  }
+
+  // Sorting (token, index) pairs once finds every repeated token without a
+  // hash node per method; each repeat is reported at its own token.
+  void reportDuplicateTokens() {
+    std::sort(tokenKeys_.begin(), tokenKeys_.end());
+    std::size_t first = 0;  // the first pair with the current token
+    for (std::size_t i = 1; i < tokenKeys_.size(); ++i) {
+      const auto [token, index] = tokenKeys_[i];
+      if (token != tokenKeys_[first].first) {
+        first = i;
+        continue;
+      }
+      const std::size_t firstIndex = tokenKeys_[first].second;
+      diagnostics_.error(rules::kIlDuplicateToken, MethodTokenSite(diagnostics_.work(), index), [&] {
+        return "token " + hex32(token) + " is already the token of /methods/" + std::to_string(firstIndex) +
+               ": tokens identify methods and must be unique";
+      });
+    }
+  }
+
+  DiagnosticList& diagnostics_;
+  std::vector<Frame> frames_;
+  const ReaderSite site_{diagnostics_.work(), frames_};
+  std::vector<il::Method> methods_;
+  std::vector<std::pair<std::uint32_t, std::size_t>> tokenKeys_;  // (token, method index)
+  // The one method, bound and entry that can be open at a time.
+  il::Method method_;
+  std::size_t methodIndex_ = 0;
+  unsigned methodForms_ = 0;
+  std::optional<std::uint32_t> token_;
+  std::optional<std::uint32_t> lastNative_;
+  il::Bound bound_;
+  il::ApiEntry entry_;
+  std::optional<std::uint32_t> native_;
+  std::optional<std::uint32_t> il_;
+  bool nativeStart_ = false;
+  bool nativeEnd_ = false;
+};
+
+}  // namespace
+
+IlDescriptionParse parseIlDescription(std::string_view jsonText) {
+  DiagnosticList diagnostics;
+  IlDescriptionReader reader(diagnostics);
+  IlDescriptionParse result;
+  if (!json::sax_parse(jsonText, &reader)) {
+    description::DiagnosticWork work;
+    result.diagnostics = description::syntaxErrorDiagnostics(jsonText, reader.syntaxErrorOffset,
+                                                             std::move(reader.syntaxError), diagnostics, work);
+    result.errorCount = 1;
+    return result;
+  }
+  result.methods = reader.finish();
+  result.diagnostics = diagnostics.finish(jsonText);
+  result.errorCount = diagnostics.errorCount();
+  result.warningCount = diagnostics.warningCount();
+  return result;
+}
+
+}  // namespace gdmap

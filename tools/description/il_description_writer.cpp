@@ -1,0 +1,98 @@
+// writeIlDescription: text written directly, as writeDescription does, so
+// the key order is this code's and a method of 10^6 bounds costs one
+// string, one line a bound.
+#include <gdmap/description/il_description_json.hpp>
+
+#include <gdmap/schema/hex.hpp>
+
+#include <string>
+
+namespace gdmap {
+namespace {
+
+void appendIl(std::uint32_t il, std::string& out) {
+  const std::string_view special = il::specialIlName(il);
+  if (special.empty()) {
+    out += std::to_string(il);
+  } else {
+    out += '"';
+    out += special;
+    out += '"';
+  }
+}
+
+// Flags by name, low bit first; a bit without a name as "0x40", which the
+// reader takes back.
+void appendSource(std::uint32_t source, std::string& out) {
+  out += '[';
+  bool first = true;
+  for (std::uint32_t bit = 1; bit != 0; bit <<= 1) {
+    if ((source & bit) == 0) continue;
+    if (!first) out += ", ";
+    first = false;
+    out += '"';
+    out += il::sourceFlagName(bit);
+    out += '"';
+  }
+  out += ']';
+}
+
+void appendBounds(const std::vector<il::Bound>& bounds, std::string& out) {
+  out += "      \"bounds\": [";
+  for (std::size_t i = 0; i < bounds.size(); ++i) {
+    const il::Bound& b = bounds[i];
+    out += i == 0 ? "\n        { \"native\": " : ",\n        { \"native\": ";
+    out += std::to_string(b.nativeOffset);
+    out += ", \"il\": ";
+    appendIl(b.ilOffset, out);
+    if (b.source != 0) {
+      out += ", \"source\": ";
+      appendSource(b.source, out);
+    }
+    out += " }";
+  }
+  out += bounds.empty() ? "]" : "\n      ]";
+}
+
+void appendMap(const std::vector<il::ApiEntry>& entries, std::string& out) {
+  out += "      \"map\": [";
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const il::ApiEntry& e = entries[i];
+    out += i == 0 ? "\n        { \"il\": " : ",\n        { \"il\": ";
+    appendIl(e.ilOffset, out);
+    out += ", \"nativeStart\": ";
+    out += std::to_string(e.nativeStartOffset);
+    out += ", \"nativeEnd\": ";
+    out += std::to_string(e.nativeEndOffset);
+    out += " }";
+  }
+  out += entries.empty() ? "]" : "\n      ]";
+}
+
+}  // namespace
+
+std::string writeIlDescription(std::span<const il::Method> methods) {
+  std::string out;
+  std::size_t lines = 0;
+  for (const il::Method& m : methods) lines += 1 + (m.verbatimMap ? m.map.size() : m.bounds.size());
+  out.reserve(32 + lines * 56);
+  out += "{\n  \"methods\": [";
+  for (std::size_t i = 0; i < methods.size(); ++i) {
+    const il::Method& m = methods[i];
+    out += i == 0 ? "\n    {\n      \"token\": \"" : ",\n    {\n      \"token\": \"";
+    appendHex32(m.token, out);
+    out += "\",\n";
+    if (m.codeSize) {
+      out += "      \"codeSize\": ";
+      out += std::to_string(*m.codeSize);
+      out += ",\n";
+    }
+    if (m.verbatimMap) appendMap(m.map, out);
+    else appendBounds(m.bounds, out);
+    out += "\n    }";
+  }
+  out += methods.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return out;
+}
+
+}  // namespace gdmap

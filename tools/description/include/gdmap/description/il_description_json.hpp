@@ -1,0 +1,42 @@
+#pragma once
+// The JSON description of IL-to-native maps (FORMAT.md §3.4, docs/il-map.md;
+// schema/gdmap-il-description.schema.json): methods, each with `bounds` (the
+// runtime's view) or a verbatim API `map`, read with diagnostics that say
+// where, and written back.
+//
+// Part of the gdmap::description library; like description_json.hpp it
+// includes no JSON library.
+#include <gdmap/schema/diagnostic.hpp>
+#include <gdmap/schema/il_map.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gdmap {
+
+struct IlDescriptionParse {
+  // The methods in file order; empty when any error was found.
+  std::optional<std::vector<il::Method>> methods;
+  // Errors and warnings with rule, JSON pointer, byte offset, line and
+  // column, in file order, capped as parseDescription()'s are.
+  std::vector<Diagnostic> diagnostics;
+  std::size_t errorCount = 0;
+  std::size_t warningCount = 0;
+};
+
+// Reports every problem it can: syntax, unknown and repeated keys, wrong
+// types, numbers outside u32, unknown IL names and source flags, a method
+// with both or neither of `bounds` and `map`, bounds out of native order,
+// tokens given twice. Time and memory linear in the text.
+IlDescriptionParse parseIlDescription(std::string_view jsonText);
+
+// Deterministic JSON (two-space indent, one bound or entry per line, tokens
+// as "0x06000001", offsets as integers, IL specials and flags by name) that
+// parseIlDescription() reads back to the same methods.
+std::string writeIlDescription(std::span<const il::Method> methods);
+
+}  // namespace gdmap

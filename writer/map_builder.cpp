@@ -49,23 +49,48 @@ Status MapBuilder::add(std::uint32_t rva, std::span<const Type> types) {
 }
 
 Status MapBuilder::addEncoded(std::uint32_t rva, std::uint32_t typeCount, ByteSpan typeBytes) {
-  Expected<std::uint32_t> length = detail::itemLength(typeCount, typeBytes.size());
-  if (!length) return length.error();
-  const std::uint32_t item = state_->items.internTyped(*length, typeCount, typeBytes);
-  state_->entries.push_back({rva, item});
+  Expected<ItemId> item = internEncoded(typeCount, typeBytes);
+  if (!item) return item.error();
+  addItem(rva, *item);
   return Success{};
 }
 
 Status MapBuilder::addRaw(std::uint32_t rva, ByteSpan itemBytes) {
-  if (Status s = detail::checkRawItem(itemBytes); !s) return s;
-  const std::uint32_t item = state_->items.internRaw(itemBytes);
-  state_->entries.push_back({rva, item});
+  Expected<ItemId> item = internRaw(itemBytes);
+  if (!item) return item.error();
+  addItem(rva, *item);
   return Success{};
 }
 
+Expected<MapBuilder::ItemId> MapBuilder::internEncoded(std::uint32_t typeCount, ByteSpan typeBytes) {
+  Expected<std::uint32_t> length = detail::itemLength(typeCount, typeBytes.size());
+  if (!length) return length.error();
+  return state_->items.internTyped(*length, typeCount, typeBytes);
+}
+
+Expected<MapBuilder::ItemId> MapBuilder::internRaw(ByteSpan itemBytes) {
+  if (Status s = detail::checkRawItem(itemBytes); !s) return s.error();
+  return state_->items.internRaw(itemBytes);
+}
+
+void MapBuilder::addItem(std::uint32_t rva, ItemId item) { state_->entries.push_back({rva, item}); }
+
+void MapBuilder::setItem(std::size_t index, ItemId item) { state_->entries[index].item = item; }
+
+void MapBuilder::setSorted(bool sorted) { state_->sorted = sorted; }
+
 std::size_t MapBuilder::size() const { return state_->entries.size(); }
 
+std::uint32_t MapBuilder::rvaAt(std::size_t index) const { return state_->entries[index].rva; }
+
+ByteSpan MapBuilder::itemAt(std::size_t index) const { return state_->items.item(state_->entries[index].item); }
+
 Expected<Bytes> MapBuilder::finish() {
+  for (std::size_t i = 0; i < state_->entries.size(); ++i) {
+    if (state_->entries[i].item == kItemLater)
+      return Error{0, "dictionary " + std::to_string(i) + " (in insertion order) was never given its item",
+                   rules::kUndefinedInstantiation};
+  }
   return detail::layoutMap(state_->sorted, state_->entries, state_->items,
                            [](std::size_t first, std::size_t second, std::uint32_t rva) {
                              return "duplicate RVA " + hex32(rva) + ": dictionaries " + std::to_string(first) +

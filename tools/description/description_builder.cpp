@@ -6,6 +6,7 @@
 #include <gdmap/schema/map_description.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
+#include <gdmap/writer/type_encoder.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -86,11 +87,24 @@ bool DescriptionBuilder::beginNamed(const std::string& name, const Site& site) {
   names_.emplace(name, currentNamed_);
   named_.push_back({name, {}, std::nullopt});
   used_.push_back(false);
+  if (streaming_) namedItems_.push_back(MapBuilder::kItemLater);
   return true;
 }
 
-void DescriptionBuilder::setNamedTypes(std::vector<Type> types) {
-  if (currentNamed_ < named_.size()) named_[currentNamed_].types = std::move(types);
+void DescriptionBuilder::setNamedTypes(TypeList&& types) {
+  if (currentNamed_ >= named_.size()) return;
+  if (!streaming_) {
+    named_[currentNamed_].types = std::move(types.types);
+    return;
+  }
+  if (!feeding()) return;
+  Expected<MapBuilder::ItemId> item = map_.internEncoded(types.count, types.encoded);
+  if (item) {
+    namedItems_[currentNamed_] = *item;
+  } else {
+    diagnostics_.error(item.error().rule, NamedSite(diagnostics_.work(), named_[currentNamed_].name),
+                       [&] { return item.error().message; });
+  }
 }
 
 void DescriptionBuilder::addDictionary(DictionaryFields fields) {
@@ -100,6 +114,41 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
   if (!fields.rva) return;
   rvaKeys_.push_back(std::uint64_t{*fields.rva} << 32 | (fields.jsonIndex & 0xFFFFFFFFu));
   if (fields.forms != 1) return;
+
+  if (streaming_) {
+    if (!feeding()) {
+      // No map any more, but names are still checked (used, defined).
+      if (fields.instantiation) {
+        const auto it = names_.find(*fields.instantiation);
+        if (it != names_.end()) used_[it->second] = true;
+        else pendingNames_.push_back({SIZE_MAX, fields.jsonIndex, std::move(*fields.instantiation)});
+      }
+      return;
+    }
+    Expected<MapBuilder::ItemId> item = MapBuilder::kItemLater;
+    if (fields.instantiation) {
+      const auto it = names_.find(*fields.instantiation);
+      if (it != names_.end()) {
+        item = namedItems_[it->second];
+        used_[it->second] = true;
+      } else {
+        pendingNames_.push_back({map_.size(), fields.jsonIndex, std::move(*fields.instantiation)});
+      }
+    } else if (fields.types) {
+      item = map_.internEncoded(fields.types->count, fields.types->encoded);
+    } else if (fields.raw) {
+      item = map_.internRaw(*fields.raw);
+    } else {
+      return;  // the form's value was malformed, and reported
+    }
+    if (!item) {
+      diagnostics_.error(item.error().rule, DictionaryMemberSite(diagnostics_.work(), fields.jsonIndex, "types"),
+                         [&] { return item.error().message; });
+      return;
+    }
+    map_.addItem(*fields.rva, *item);
+    return;
+  }
 
   DictionaryDescription d;
   d.rva = *fields.rva;
@@ -114,7 +163,7 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
     }
   } else if (fields.types) {
     d.instantiation = unnamed_.size() | kUnnamedFlag;
-    unnamed_.push_back({{}, std::move(*fields.types), std::nullopt});
+    unnamed_.push_back({{}, std::move(fields.types->types), std::nullopt});
   } else if (fields.raw) {
     d.instantiation = unnamed_.size() | kUnnamedFlag;
     unnamed_.push_back({{}, {}, std::move(*fields.raw)});
@@ -122,6 +171,68 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
     return;  // the form's value was malformed, and reported
   }
   dictionaries_.push_back(d);
+}
+
+bool DescriptionBuilder::addTypeText(TypeList& list, const std::string& text, const Site& site) {
+  if (streaming_) {
+    const Bytes* bytes = encodedText(text, site);
+    if (!bytes) return false;
+    list.encoded.insert(list.encoded.end(), bytes->begin(), bytes->end());
+  } else {
+    std::optional<Type> type = typeFromText(text, site);
+    if (!type) return false;
+    list.types.push_back(std::move(*type));
+  }
+  ++list.count;
+  return true;
+}
+
+bool DescriptionBuilder::addTypeHex(TypeList& list, const std::string& hex, const Site& site) {
+  if (streaming_) {
+    const Bytes* bytes = encodedHex(hex, site);
+    if (!bytes) return false;
+    list.encoded.insert(list.encoded.end(), bytes->begin(), bytes->end());
+  } else {
+    std::optional<Type> type = typeFromHex(hex, site);
+    if (!type) return false;
+    list.types.push_back(std::move(*type));
+  }
+  ++list.count;
+  return true;
+}
+
+namespace {
+
+// The canonical bytes of a valid type, cached under its spelling: a
+// description repeats few distinct types millions of times, so each is
+// parsed or decoded, and encoded, once. Past `limit` entries a type is
+// encoded every time (into `scratch`) rather than cached, so a description
+// of only distinct types does not hold them twice.
+template <typename Decode>
+const Bytes* cachedEncoding(std::unordered_map<std::string, Bytes>& cache, std::size_t limit, Bytes& scratch,
+                            const std::string& spelling, Decode&& decode) {
+  if (const auto it = cache.find(spelling); it != cache.end()) return &it->second;
+  std::optional<Type> type = decode();
+  if (!type) return nullptr;
+  Bytes bytes;
+  // A type the parser or decoder accepted always encodes (both enforce
+  // the encoder's limits).
+  if (!encodeType(*type, bytes)) return nullptr;
+  if (cache.size() >= limit) {
+    scratch = std::move(bytes);
+    return &scratch;
+  }
+  return &cache.emplace(spelling, std::move(bytes)).first->second;
+}
+
+}  // namespace
+
+const Bytes* DescriptionBuilder::encodedText(const std::string& text, const Site& site) {
+  return cachedEncoding(textBytes_, kTypeCacheLimit, scratch_, text, [&] { return typeFromText(text, site); });
+}
+
+const Bytes* DescriptionBuilder::encodedHex(const std::string& hex, const Site& site) {
+  return cachedEncoding(hexBytes_, kTypeCacheLimit, scratch_, hex, [&] { return typeFromHex(hex, site); });
 }
 
 std::optional<Type> DescriptionBuilder::typeFromText(const std::string& text, const Site& site) {
@@ -138,7 +249,7 @@ std::optional<Type> DescriptionBuilder::typeFromText(const std::string& text, co
         e.offset);
     return std::nullopt;
   }
-  if (textTypes_.size() < kTypeCacheLimit) textTypes_.emplace(text, *parsed);
+  if (!streaming_ && textTypes_.size() < kTypeCacheLimit) textTypes_.emplace(text, *parsed);
   return std::move(parsed).value();
 }
 
@@ -164,7 +275,7 @@ std::optional<Type> DescriptionBuilder::typeFromHex(const std::string& hex, cons
         digitIndexOfByte(hex, e.offset));
     return std::nullopt;
   }
-  if (hexTypes_.size() < kTypeCacheLimit) hexTypes_.emplace(hex, *decoded);
+  if (!streaming_ && hexTypes_.size() < kTypeCacheLimit) hexTypes_.emplace(hex, *decoded);
   return std::move(decoded).value();
 }
 
@@ -211,8 +322,9 @@ void DescriptionBuilder::resolvePendingNames() {
                          [&] { return "instantiation " + quoteInput(p.name) + " is not defined in /instantiations"; });
       continue;
     }
-    dictionaries_[p.dictionary].instantiation = it->second;
     used_[it->second] = true;
+    if (!streaming_) dictionaries_[p.dictionary].instantiation = it->second;
+    else if (feeding()) map_.setItem(p.dictionary, namedItems_[it->second]);
   }
   pendingNames_.clear();
 }
@@ -233,6 +345,34 @@ void DescriptionBuilder::reportDuplicateRvas() {
         [&] { return "duplicate RVA " + hex32(rva) + ": " + dictionaryPointer(firstIndex) + "/rva has it too"; });
   }
   rvaKeys_ = {};
+}
+
+void DescriptionBuilder::reportUnusedNames(const std::vector<InstantiationDescription>& named) {
+  for (std::size_t i = 0; i < used_.size(); ++i) {
+    if (used_[i]) continue;
+    // From the name itself, not instantiationPointer(): the name "" is a
+    // key of /instantiations too, which a MapDescription cannot tell from
+    // an unnamed instantiation.
+    const std::string& name = named[i].name;
+    diagnostics_.warning(rules::kUnusedInstantiation, NamedSite(diagnostics_.work(), name),
+                         [&] { return "instantiation " + quoteInput(name) + " is not used by any dictionary"; });
+  }
+}
+
+std::optional<Bytes> DescriptionBuilder::finishMap() {
+  resolvePendingNames();
+  reportDuplicateRvas();
+  reportUnusedNames(named_);
+  if (diagnostics_.errorCount() != 0) return std::nullopt;
+  map_.setSorted(sorted_);
+  Expected<Bytes> map = map_.finish();
+  if (!map) {
+    // Limits of the whole map (too-many-dictionaries, heap-too-large): no
+    // one place in the text.
+    diagnostics_.errorAt(map.error().rule, Diagnostic::npos, map.error().message);
+    return std::nullopt;
+  }
+  return std::move(map).value();
 }
 
 std::optional<MapDescription> DescriptionBuilder::finish() {
@@ -256,15 +396,7 @@ std::optional<MapDescription> DescriptionBuilder::finish() {
     if (d.instantiation & kUnnamedFlag) d.instantiation = (d.instantiation & ~kUnnamedFlag) + namedCount;
   }
 
-  for (std::size_t i = 0; i < namedCount; ++i) {
-    if (used_[i]) continue;
-    // From the name itself, not instantiationPointer(): the name "" is a
-    // key of /instantiations too, which a MapDescription cannot tell from
-    // an unnamed instantiation.
-    const std::string& name = out.instantiations[i].name;
-    diagnostics_.warning(rules::kUnusedInstantiation, NamedSite(diagnostics_.work(), name),
-                         [&] { return "instantiation " + quoteInput(name) + " is not used by any dictionary"; });
-  }
+  reportUnusedNames(out.instantiations);
   if (diagnostics_.errorCount() != 0) return std::nullopt;
   return out;
 }

@@ -7,6 +7,7 @@
 // stream: nothing here is quadratic, and nothing is kept per dictionary
 // beyond what the result needs.
 #include <gdmap/schema/map_description.hpp>
+#include <gdmap/writer/map_builder.hpp>
 #include "description_diagnostics.hpp"
 
 #include <cstdint>
@@ -17,26 +18,46 @@
 
 namespace gdmap::description {
 
+// A list of types as the JSON reader collects it: the Type trees, for a
+// MapDescription, or (streaming into a map) only their canonical encoding.
+struct TypeList {
+  std::vector<Type> types;  // kept when the builder keeps the model
+  Bytes encoded;            // the types' bytes back to back, when streaming
+  std::uint32_t count = 0;
+  void clear() {
+    types.clear();
+    encoded.clear();
+    count = 0;
+  }
+};
+
 // One dictionary as the JSON reader collected it.
 struct DictionaryFields {
   std::size_t jsonIndex = 0;  // its index in /dictionaries
   std::optional<std::uint32_t> rva;
   std::optional<std::string> instantiation;  // the name, when given as a string
-  std::optional<std::vector<Type>> types;    // when a `types` array was given
+  std::optional<TypeList> types;             // when a valid `types` array was given
   std::optional<Bytes> raw;                  // when a valid `raw` string was given
   unsigned forms = 0;                        // how many of instantiation/types/raw are present
 };
 
 class DescriptionBuilder {
  public:
-  explicit DescriptionBuilder(DiagnosticList& diagnostics) : diagnostics_(diagnostics) {}
+  // What the builder makes of the description: the MapDescription (the
+  // Type model, for library users), or the map itself, streamed: each type
+  // validated and encoded once (cached by its text), each dictionary handed
+  // to a MapBuilder as it comes, no Type kept. Both report exactly the same
+  // diagnostics.
+  enum class Output { Model, Map };
+  DescriptionBuilder(DiagnosticList& diagnostics, Output output = Output::Model)
+      : diagnostics_(diagnostics), streaming_(output == Output::Map) {}
 
   void setSorted(bool sorted) { sorted_ = sorted; }
 
   // A member of /instantiations (`site` is where it is). Returns false (and
   // reports) when the name was already defined; its types then go nowhere.
   bool beginNamed(const std::string& name, const Site& site);
-  void setNamedTypes(std::vector<Type> types);
+  void setNamedTypes(TypeList&& types);
 
   // Takes part in the cross-entry checks and the result only when it has a
   // valid RVA and exactly one form (the reader reports what is missing).
@@ -45,13 +66,19 @@ class DescriptionBuilder {
   // Values; each reports its own problem at `site` (whose pointer is built
   // only when the problem is kept: most values have none, and there are
   // millions) and returns nullopt.
-  std::optional<Type> typeFromText(const std::string& text, const Site& site);
-  std::optional<Type> typeFromHex(const std::string& hex, const Site& site);
+  // A type, appended to `list`; false (reported) when it is not valid.
+  bool addTypeText(TypeList& list, const std::string& text, const Site& site);
+  bool addTypeHex(TypeList& list, const std::string& hex, const Site& site);
   std::optional<Bytes> rawFromHex(const std::string& hex, const Site& site);
   std::optional<std::uint32_t> rvaFromString(const std::string& text, const Site& site);
 
   // The cross-entry checks, then the description (nullopt after any error).
+  // Output::Model only.
   std::optional<MapDescription> finish();
+  // The cross-entry checks, then the map (nullopt after any error), with
+  // the MapBuilder that made it for reading it back. Output::Map only.
+  std::optional<Bytes> finishMap();
+  const MapBuilder& mapBuilder() const { return map_; }
 
  private:
   // An index into unnamed_ rather than named_, until finish() appends them.
@@ -68,8 +95,18 @@ class DescriptionBuilder {
 
   void reportDuplicateRvas();
   void resolvePendingNames();
+  void reportUnusedNames(const std::vector<InstantiationDescription>& named);
+  // The cached canonical bytes of a type given as text or hex (streaming).
+  const Bytes* encodedText(const std::string& text, const Site& site);
+  const Bytes* encodedHex(const std::string& hex, const Site& site);
+  std::optional<Type> typeFromText(const std::string& text, const Site& site);
+  std::optional<Type> typeFromHex(const std::string& hex, const Site& site);
+  // Streaming: whether dictionaries still go to the MapBuilder (not after
+  // an error: there will be no map, only diagnostics).
+  bool feeding() const { return streaming_ && diagnostics_.errorCount() == 0; }
 
   DiagnosticList& diagnostics_;
+  bool streaming_ = false;
   bool sorted_ = true;
   std::vector<InstantiationDescription> named_;
   std::vector<bool> used_;  // per named_ entry
@@ -84,6 +121,13 @@ class DescriptionBuilder {
   std::vector<std::uint64_t> rvaKeys_;
   std::unordered_map<std::string, Type> textTypes_;
   std::unordered_map<std::string, Type> hexTypes_;
+  // Streaming: the map, each named instantiation's item (kItemLater until
+  // its types are known and valid), and the canonical bytes of types.
+  MapBuilder map_;
+  std::vector<MapBuilder::ItemId> namedItems_;
+  std::unordered_map<std::string, Bytes> textBytes_;
+  std::unordered_map<std::string, Bytes> hexBytes_;
+  Bytes scratch_;  // a type's bytes when the caches are full
 };
 
 }  // namespace gdmap::description

@@ -10,6 +10,7 @@
 #include "description_diagnostics.hpp"
 #include "description_parse.hpp"
 #include "json_sax.hpp"
+#include "map_read_back.hpp"
 
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -165,7 +166,7 @@ class DescriptionReader {
       case Expect::InstantiationName: dictionary_.instantiation = std::move(value); break;
       case Expect::Raw: dictionary_.raw = builder_.rawFromHex(value, site_); break;
       case Expect::Hex: hex_ = std::move(value); break;
-      case Expect::TypeItem: addType(builder_.typeFromText(value, site_)); break;
+      case Expect::TypeItem: typesOk_ &= builder_.addTypeText(types_, value, site_); break;
       default: return scalar("a string");
     }
     return done();
@@ -268,7 +269,7 @@ class DescriptionReader {
       } else if (typesOk_) {
         dictionary_.types = std::move(types_);
       }
-      types_ = {};
+      types_.clear();
     }
     return done();
   }
@@ -319,11 +320,6 @@ class DescriptionReader {
     error(rules::kWrongType, [&] { return std::string("expected ") + describe(e) + ", found " + found; });
   }
 
-  void addType(std::optional<Type> type) {
-    if (type) types_.push_back(std::move(*type));
-    else typesOk_ = false;
-  }
-
   void endHexType() {
     if (!hex_) {
       error(rules::kMissingField, [] { return std::string("a {\"hex\": ...} type has no \"hex\" member"); });
@@ -333,9 +329,8 @@ class DescriptionReader {
     // The diagnostics point into the hex string.
     frames_.push_back(openFrame(Expect::TypeItem, true, Expect::Hex));
     frames_.back().key = "hex";
-    std::optional<Type> type = builder_.typeFromHex(*hex_, site_);
+    typesOk_ &= builder_.addTypeHex(types_, *hex_, site_);
     frames_.pop_back();
-    addType(std::move(type));
   }
 
   void endDictionary(const Frame& f) {
@@ -360,7 +355,7 @@ class DescriptionReader {
   // The one dictionary, type list and hex type that can be open at a time
   // (the format does not nest them).
   DictionaryFields dictionary_;
-  std::vector<Type> types_;
+  description::TypeList types_;
   bool typesOk_ = true;
   std::optional<std::string> hex_;
 };
@@ -394,6 +389,35 @@ DescriptionParse parseDescription(std::string_view jsonText, DiagnosticWork& wor
 DescriptionParse parseDescription(std::string_view jsonText) {
   description::DiagnosticWork work;
   return description::parseDescription(jsonText, work);
+}
+
+DescriptionBuild buildMapFromDescription(std::string_view jsonText) {
+  DiagnosticList diagnostics;
+  DescriptionBuilder builder(diagnostics, DescriptionBuilder::Output::Map);
+  DescriptionReader reader(diagnostics, builder);
+  DescriptionBuild result;
+  if (!json::sax_parse(jsonText, &reader)) {
+    description::DiagnosticWork work;
+    result.diagnostics = description::syntaxErrorDiagnostics(jsonText, reader.syntaxErrorOffset,
+                                                             std::move(reader.syntaxError), diagnostics, work);
+    result.errorCount = 1;
+    return result;
+  }
+  result.map = builder.finishMap();
+  if (result.map) {
+    // The map is read back before it is handed out: one that does not hold
+    // what was added is a bug, and must not land.
+    if (Status same = description::readsBack(*result.map, builder.mapBuilder()); !same) {
+      diagnostics.errorAt(rules::kDescriptionMismatch, Diagnostic::npos,
+                          "internal error: the built map does not read back as its description: " +
+                              same.error().message);
+      result.map.reset();
+    }
+  }
+  result.diagnostics = diagnostics.finish(jsonText);
+  result.errorCount = diagnostics.errorCount();
+  result.warningCount = diagnostics.warningCount();
+  return result;
 }
 
 }  // namespace gdmap

@@ -31,12 +31,12 @@ int verify(const VerifyOptions& options, Report& report, bool& compared) {
     return report.fail(kUsageOrIo, rules::kUsage, "only one of DESCRIPTION and MAP can be '-'");
   auto description = openInput(options.description, report);
   if (!description) return kUsageOrIo;
-  auto loaded = loadDescription(*description, report);
-  if (!loaded) return kInvalid;
+  const LoadedDescription loaded = loadDescription(*description, report);
+  if (!loaded.ok()) return loaded.status;
   auto input = openInput(options.map, report);
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
-  const MapDifference d = compareMaps(loaded->map, input->bytes());
+  const MapDifference d = compareMaps(loaded.map, input->bytes());
   compared = true;
   if (report.json()) {
     JsonObject& out = report.object();

@@ -1,27 +1,25 @@
 #include "description_input.hpp"
 
+#include "exit_status.hpp"
+
 #include <gdmap/description/description_json.hpp>
 #include <gdmap/schema/rules.hpp>
-#include <gdmap/writer/map_builder.hpp>
+
+#include <algorithm>
 
 namespace gdmap::cli {
 
-std::optional<LoadedDescription> loadDescription(const InputBytes& input, Report& report) {
-  DescriptionParse parsed = parseDescription(input.text());
-  report.add(std::move(parsed.diagnostics), input.displayName());
-  if (!parsed.description) return std::nullopt;
-  auto map = buildMap(*parsed.description);
-  if (!map) {
-    // The parser accepted it, so the builder should too; its error still
-    // says which rule and where.
-    Diagnostic d = binaryDiagnostic(map.error());
-    d.offset = Diagnostic::npos;
-    if (d.rule.empty()) d.rule = rules::kInvalidType;  // as the builder names a type it cannot write
-    d.file = input.displayName();
-    report.add(std::move(d));
-    return std::nullopt;
-  }
-  return LoadedDescription{std::move(*parsed.description), std::move(map).value()};
+LoadedDescription loadDescription(const InputBytes& input, Report& report) {
+  DescriptionBuild built = buildMapFromDescription(input.text());
+  // A map that does not read back as its description is gdmap's failure,
+  // not the input's: exit status 2, as for any internal error.
+  const bool internal = std::ranges::any_of(
+      built.diagnostics, [](const Diagnostic& d) { return d.rule == rules::kDescriptionMismatch; });
+  report.add(std::move(built.diagnostics), input.displayName());
+  LoadedDescription loaded;
+  if (built.map) loaded.map = std::move(*built.map);
+  else loaded.status = internal ? kUsageOrIo : kInvalid;
+  return loaded;
 }
 
 }  // namespace gdmap::cli

@@ -1,23 +1,20 @@
 #pragma once
-// A description for build and verify: parsed (its diagnostics, warnings
-// too, go to the report) and built into the map it describes.
+// A description for build and verify: read and built into the map it
+// describes in one streamed pass (buildMapFromDescription); its
+// diagnostics, warnings too, go to the report.
 #include "file_io.hpp"
 #include "report.hpp"
 
 #include <gdmap/schema/bytes.hpp>
-#include <gdmap/schema/map_description.hpp>
-
-#include <optional>
 
 namespace gdmap::cli {
 
 struct LoadedDescription {
-  MapDescription description;
-  Bytes map;  // the canonical map it describes
+  Bytes map;       // the canonical map it describes, read back and checked
+  int status = 0;  // when the map is empty: kInvalid, or kUsageOrIo for gdmap's own failure
+  bool ok() const { return status == 0; }
 };
 
-// Empty when the description is invalid (status 1; the reasons are in the
-// report).
-std::optional<LoadedDescription> loadDescription(const InputBytes& input, Report& report);
+LoadedDescription loadDescription(const InputBytes& input, Report& report);
 
 }  // namespace gdmap::cli

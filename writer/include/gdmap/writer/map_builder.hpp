@@ -45,7 +45,30 @@ class MapBuilder {
   // are accepted, even a wrong or truncated length prefix.
   Status addRaw(std::uint32_t rva, ByteSpan itemBytes);
 
+  // Items by handle, for callers that meet one instantiation many times
+  // (a description's named instantiations) or learn a dictionary's item
+  // after the dictionary (a name defined later in the file): each item is
+  // interned once and added by id, in the order the dictionaries come.
+  using ItemId = std::uint32_t;
+  // An item not known yet: setItem() must give it before finish().
+  static constexpr ItemId kItemLater = 0xFFFFFFFF;
+  // The item of `typeCount` types encoded back to back in `typeBytes`
+  // (trusted, not decoded), or of `itemBytes` verbatim: the same checks and
+  // errors as addEncoded() and addRaw().
+  Expected<ItemId> internEncoded(std::uint32_t typeCount, ByteSpan typeBytes);
+  Expected<ItemId> internRaw(ByteSpan itemBytes);
+  // A dictionary at `rva` whose item is `item` (from intern*, or kItemLater).
+  void addItem(std::uint32_t rva, ItemId item);
+  // Gives dictionary `index` (in insertion order) its item.
+  void setItem(std::size_t index, ItemId item);
+  // The order of the map, for a caller that learns it after the dictionaries.
+  void setSorted(bool sorted);
+
   std::size_t size() const;
+  // Dictionary `index` (in insertion order): its RVA and its item's bytes,
+  // length prefix included, for reading a built map back.
+  std::uint32_t rvaAt(std::size_t index) const;
+  ByteSpan itemAt(std::size_t index) const;
 
   // Lays out the map. Errors: two dictionaries with one RVA (duplicate-rva;
   // the message names both by insertion index), 2^31 or more dictionaries

@@ -39,6 +39,26 @@ struct DescriptionParse {
 // than a few dozen bytes of it (pointers in `path` are exact).
 DescriptionParse parseDescription(std::string_view jsonText);
 
+struct DescriptionBuild {
+  // The canonical map the description describes (what buildMap() gives for
+  // parseDescription()'s result, byte for byte), read back and checked
+  // before it is returned; empty after any error.
+  std::optional<Bytes> map;
+  // As DescriptionParse's: the same diagnostics for the same text, plus,
+  // when a map was built and does not read back as its dictionaries, one
+  // description-mismatch error (a bug in gdmap, never in the input).
+  std::vector<Diagnostic> diagnostics;
+  std::size_t errorCount = 0;
+  std::size_t warningCount = 0;
+};
+
+// parseDescription() and buildMap() in one pass over the text, without the
+// Type model: each dictionary goes to the map builder as it is read, each
+// distinct type is parsed and encoded once, instantiations are deduplicated
+// as bytes. This is what `gdmap build` and `verify` run; it is several
+// times faster and smaller than the two calls it replaces.
+DescriptionBuild buildMapFromDescription(std::string_view jsonText);
+
 // Deterministic, human-readable JSON (two-space indent, keys in a fixed
 // order, RVAs as "0x0000xxxx" strings, types as ILAsm text, raw items as
 // hex) that parseDescription() reads back to the same description.

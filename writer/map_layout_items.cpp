@@ -1,63 +1,15 @@
 // ItemStore: every heap item's bytes in one arena, deduplicated through an
 // open-addressing table of indices, so interning allocates nothing per item
 // beyond amortised vector growth.
+#include <gdmap/schema/bytes_hash.hpp>
 #include <gdmap/writer/compressed_int.hpp>
 #include "map_layout.hpp"
 
 #include <cassert>
-#include <chrono>
 #include <cstring>
-#include <random>
 
 namespace gdmap::detail {
-namespace {
-
-// splitmix64's finaliser: cheap and mixes every input bit into the low bits
-// the table indexes with.
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
-
-// A per-process secret mixed into every hash. The hash is invertible, so
-// without it a description could be crafted whose items all hash alike,
-// making each intern probe every earlier item (quadratic). The output does
-// not depend on it: items are deduplicated by content and placed by first
-// reference; only the table's layout changes between runs.
-std::uint64_t processSeed() {
-  static const std::uint64_t seed = [] {
-    try {
-      std::random_device device;
-      return std::uint64_t{device()} << 32 ^ device();
-    } catch (...) {
-      // No entropy source: the address of a local under ASLR, and the time.
-      int local = 0;
-      return mix(reinterpret_cast<std::uintptr_t>(&local) ^
-                 static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
-    }
-  }();
-  return seed;
-}
-
-}  // namespace
-
-std::uint64_t hashItemBytes(ByteSpan bytes) {
-  std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ processSeed() ^ bytes.size();
-  const std::uint8_t* p = bytes.data();
-  std::size_t n = bytes.size();
-  for (; n >= 8; p += 8, n -= 8) {
-    std::uint64_t word;
-    std::memcpy(&word, p, 8);
-    h = mix(h ^ word);
-  }
-  std::uint64_t tail = 0;
-  if (n != 0) std::memcpy(&tail, p, n);
-  return mix(h ^ tail ^ (std::uint64_t{n} << 59));
-}
+std::uint64_t hashItemBytes(ByteSpan bytes) { return hashBytes(bytes); }
 
 void ItemStore::reserve(std::size_t items, std::size_t bytes) {
   arena_.reserve(bytes);

@@ -76,6 +76,13 @@ class NamedSite final : public Site {
 
 }  // namespace
 
+void DescriptionBuilder::reserveForText(std::size_t textBytes) {
+  // The shortest dictionary, {"rva":0,"raw":"0"} and a comma, takes 20 bytes.
+  const std::size_t dictionaries = textBytes / 20;
+  rvaKeys_.reserve(dictionaries);
+  if (streaming_) map_.reserve(dictionaries, textBytes / 2);
+}
+
 bool DescriptionBuilder::beginNamed(const std::string& name, const Site& site) {
   if (names_.contains(name)) {
     diagnostics_.error(rules::kDuplicateKey, site,
@@ -175,9 +182,7 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
 
 bool DescriptionBuilder::addTypeText(TypeList& list, const std::string& text, const Site& site) {
   if (streaming_) {
-    const Bytes* bytes = encodedText(text, site);
-    if (!bytes) return false;
-    list.encoded.insert(list.encoded.end(), bytes->begin(), bytes->end());
+    if (!appendEncodedText(list, text, site)) return false;
   } else {
     std::optional<Type> type = typeFromText(text, site);
     if (!type) return false;
@@ -189,9 +194,7 @@ bool DescriptionBuilder::addTypeText(TypeList& list, const std::string& text, co
 
 bool DescriptionBuilder::addTypeHex(TypeList& list, const std::string& hex, const Site& site) {
   if (streaming_) {
-    const Bytes* bytes = encodedHex(hex, site);
-    if (!bytes) return false;
-    list.encoded.insert(list.encoded.end(), bytes->begin(), bytes->end());
+    if (!appendEncodedHex(list, hex, site)) return false;
   } else {
     std::optional<Type> type = typeFromHex(hex, site);
     if (!type) return false;
@@ -203,36 +206,39 @@ bool DescriptionBuilder::addTypeHex(TypeList& list, const std::string& hex, cons
 
 namespace {
 
-// The canonical bytes of a valid type, cached under its spelling: a
-// description repeats few distinct types millions of times, so each is
-// parsed or decoded, and encoded, once. Past `limit` entries a type is
-// encoded every time (into `scratch`) rather than cached, so a description
-// of only distinct types does not hold them twice.
+// The canonical bytes of a valid type, cached under its spelling: each
+// distinct type is parsed or decoded, and encoded, once. Past the cache's
+// size a type is encoded every time, into `scratch`.
 template <typename Decode>
-const Bytes* cachedEncoding(std::unordered_map<std::string, Bytes>& cache, std::size_t limit, Bytes& scratch,
-                            const std::string& spelling, Decode&& decode) {
-  if (const auto it = cache.find(spelling); it != cache.end()) return &it->second;
+std::optional<ByteSpan> cachedEncoding(TypeBytesCache& cache, Bytes& scratch, const std::string& spelling,
+                                       Decode&& decode) {
+  if (std::optional<ByteSpan> cached = cache.find(spelling)) return cached;
   std::optional<Type> type = decode();
-  if (!type) return nullptr;
-  Bytes bytes;
+  if (!type) return std::nullopt;
+  scratch.clear();
   // A type the parser or decoder accepted always encodes (both enforce
   // the encoder's limits).
-  if (!encodeType(*type, bytes)) return nullptr;
-  if (cache.size() >= limit) {
-    scratch = std::move(bytes);
-    return &scratch;
-  }
-  return &cache.emplace(spelling, std::move(bytes)).first->second;
+  if (!encodeType(*type, scratch)) return std::nullopt;
+  cache.insert(spelling, scratch);
+  return ByteSpan(scratch);
 }
 
 }  // namespace
 
-const Bytes* DescriptionBuilder::encodedText(const std::string& text, const Site& site) {
-  return cachedEncoding(textBytes_, kTypeCacheLimit, scratch_, text, [&] { return typeFromText(text, site); });
+bool DescriptionBuilder::appendEncodedText(TypeList& list, const std::string& text, const Site& site) {
+  const std::optional<ByteSpan> bytes =
+      cachedEncoding(textBytes_, scratch_, text, [&] { return typeFromText(text, site); });
+  if (!bytes) return false;
+  list.encoded.insert(list.encoded.end(), bytes->begin(), bytes->end());
+  return true;
 }
 
-const Bytes* DescriptionBuilder::encodedHex(const std::string& hex, const Site& site) {
-  return cachedEncoding(hexBytes_, kTypeCacheLimit, scratch_, hex, [&] { return typeFromHex(hex, site); });
+bool DescriptionBuilder::appendEncodedHex(TypeList& list, const std::string& hex, const Site& site) {
+  const std::optional<ByteSpan> bytes =
+      cachedEncoding(hexBytes_, scratch_, hex, [&] { return typeFromHex(hex, site); });
+  if (!bytes) return false;
+  list.encoded.insert(list.encoded.end(), bytes->begin(), bytes->end());
+  return true;
 }
 
 std::optional<Type> DescriptionBuilder::typeFromText(const std::string& text, const Site& site) {

@@ -9,6 +9,7 @@
 #include <gdmap/schema/map_description.hpp>
 #include <gdmap/writer/map_builder.hpp>
 #include "description_diagnostics.hpp"
+#include "type_bytes_cache.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -53,6 +54,10 @@ class DescriptionBuilder {
       : diagnostics_(diagnostics), streaming_(output == Output::Map) {}
 
   void setSorted(bool sorted) { sorted_ = sorted; }
+  // Streaming: room for every dictionary a text of this size can hold, so
+  // that no table is copied as it grows (the pages a reservation does not
+  // use are never touched, so they cost address space, not memory).
+  void reserveForText(std::size_t textBytes);
 
   // A member of /instantiations (`site` is where it is). Returns false (and
   // reports) when the name was already defined; its types then go nowhere.
@@ -96,9 +101,9 @@ class DescriptionBuilder {
   void reportDuplicateRvas();
   void resolvePendingNames();
   void reportUnusedNames(const std::vector<InstantiationDescription>& named);
-  // The cached canonical bytes of a type given as text or hex (streaming).
-  const Bytes* encodedText(const std::string& text, const Site& site);
-  const Bytes* encodedHex(const std::string& hex, const Site& site);
+  // Streaming: appends a type's canonical bytes (cached by spelling).
+  bool appendEncodedText(TypeList& list, const std::string& text, const Site& site);
+  bool appendEncodedHex(TypeList& list, const std::string& hex, const Site& site);
   std::optional<Type> typeFromText(const std::string& text, const Site& site);
   std::optional<Type> typeFromHex(const std::string& hex, const Site& site);
   // Streaming: whether dictionaries still go to the MapBuilder (not after
@@ -125,9 +130,9 @@ class DescriptionBuilder {
   // its types are known and valid), and the canonical bytes of types.
   MapBuilder map_;
   std::vector<MapBuilder::ItemId> namedItems_;
-  std::unordered_map<std::string, Bytes> textBytes_;
-  std::unordered_map<std::string, Bytes> hexBytes_;
-  Bytes scratch_;  // a type's bytes when the caches are full
+  TypeBytesCache textBytes_{kTypeCacheLimit};
+  TypeBytesCache hexBytes_{kTypeCacheLimit};
+  Bytes scratch_;  // a type's bytes as encoded on a cache miss
 };
 
 }  // namespace gdmap::description

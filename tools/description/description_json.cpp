@@ -394,6 +394,7 @@ DescriptionParse parseDescription(std::string_view jsonText) {
 DescriptionBuild buildMapFromDescription(std::string_view jsonText) {
   DiagnosticList diagnostics;
   DescriptionBuilder builder(diagnostics, DescriptionBuilder::Output::Map);
+  builder.reserveForText(jsonText.size());
   DescriptionReader reader(diagnostics, builder);
   DescriptionBuild result;
   if (!json::sax_parse(jsonText, &reader)) {

@@ -1,0 +1,58 @@
+#include <gdmap/schema/bytes_hash.hpp>
+
+#include <chrono>
+#include <cstring>
+#include <random>
+
+namespace gdmap {
+namespace {
+
+// splitmix64's finaliser: cheap and mixes every input bit into the low bits
+// the table indexes with.
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+// The per-process secret of bytes_hash.hpp.
+std::uint64_t processSeed() {
+  static const std::uint64_t seed = [] {
+    try {
+      std::random_device device;
+      return std::uint64_t{device()} << 32 ^ device();
+    } catch (...) {
+      // No entropy source: the address of a local under ASLR, and the time.
+      int local = 0;
+      return mix(reinterpret_cast<std::uintptr_t>(&local) ^
+                 static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+    }
+  }();
+  return seed;
+}
+
+}  // namespace
+
+std::uint64_t hashBytes(std::string_view text) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
+  std::size_t n = text.size();
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ processSeed() ^ n;
+  for (; n >= 8; p += 8, n -= 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p, 8);
+    h = mix(h ^ word);
+  }
+  std::uint64_t tail = 0;
+  if (n != 0) std::memcpy(&tail, p, n);
+  return mix(h ^ tail ^ (std::uint64_t{n} << 59));
+}
+
+
+std::uint64_t hashBytes(ByteSpan bytes) {
+  return hashBytes(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+}  // namespace gdmap

@@ -21,6 +21,7 @@
 #include "map_check_item.hpp"
 #include "map_check_sink.hpp"
 #include "map_check_types.hpp"
+#include "radix_sort.hpp"
 
 #include <algorithm>
 #include <string>
@@ -52,7 +53,8 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> repeatedRvas(const MapView&
 
 // Header and directory: the entries' own fields. Returns the distinct
 // in-heap offsets, in heap order, each with its first referencing entry.
-std::vector<CheckedItem> checkDirectory(const MapView& view, DiagnosticSink& sink) {
+std::vector<CheckedItem> checkDirectory(const MapView& view, DiagnosticSink& sink,
+                                       std::vector<std::uint32_t>* itemOfEntry) {
   const std::size_t heapSize = view.heap().size();
   std::vector<std::pair<std::uint32_t, std::uint32_t>> repeats;
   if (!view.sorted()) repeats = repeatedRvas(view);
@@ -90,15 +92,18 @@ std::vector<CheckedItem> checkDirectory(const MapView& view, DiagnosticSink& sin
       refs.push_back(std::uint64_t{e.offset} << 32 | i);
     }
   }
-  std::sort(refs.begin(), refs.end());
+  radixSortByHigh32(refs);  // pushed in entry order: now by (offset, entry)
   std::vector<CheckedItem> items;
+  if (itemOfEntry) itemOfEntry->assign(view.size(), kNoItem);
   for (const std::uint64_t r : refs) {
     const auto offset = static_cast<std::uint32_t>(r >> 32);
-    if (!items.empty() && items.back().heapOffset == offset) continue;
-    CheckedItem item;
-    item.heapOffset = offset;
-    item.firstEntry = static_cast<std::uint32_t>(r);
-    items.push_back(item);
+    if (items.empty() || items.back().heapOffset != offset) {
+      CheckedItem item;
+      item.heapOffset = offset;
+      item.firstEntry = static_cast<std::uint32_t>(r);
+      items.push_back(item);
+    }
+    if (itemOfEntry) (*itemOfEntry)[static_cast<std::uint32_t>(r)] = static_cast<std::uint32_t>(items.size() - 1);
   }
   return items;
 }
@@ -264,7 +269,7 @@ MapAnalysis analyzeMap(ByteSpan map, const CheckOptions& options, CheckReport& r
     a.sorted = view->sorted();
     a.count = view->size();
     a.heapStart = view->heapStart();
-    a.items = checkDirectory(*view, sink);
+    a.items = checkDirectory(*view, sink, wantFirstOfRule ? &a.itemOfEntry : nullptr);
     checkItems(map, a, sink);
     checkDuplicates(map, a, sink);
   }
@@ -283,6 +288,13 @@ namespace gdmap {
 CheckReport checkMap(ByteSpan map, const CheckOptions& options) {
   CheckReport report;
   (void)detail::analyzeMap(map, options, report, false);
+  return report;
+}
+
+CheckReport checkMap(ByteSpan map, const CheckOptions& options, CanonicalReport& canonical) {
+  CheckReport report;
+  const detail::MapAnalysis a = detail::analyzeMap(map, options, report, true);
+  canonical = report.errors == 0 ? detail::judgeCanonical(a, report) : CanonicalReport{};
   return report;
 }
 

@@ -26,7 +26,15 @@ struct MapAnalysis {
   std::size_t heapStart = 0;
   std::vector<CheckedItem> items;       // in heap order, one per distinct in-heap offset
   std::vector<Diagnostic> firstOfRule;  // filled only when asked for
+  // Per directory entry, the index in `items` of what it references
+  // (kNoItem: an offset outside the heap); filled with firstOfRule.
+  std::vector<std::uint32_t> itemOfEntry;
 };
+inline constexpr std::uint32_t kNoItem = 0xFFFFFFFF;
+
+// The canonical verdict (checkCanonical) from an analysis made with
+// wantFirstOfRule, and the report it filled.
+CanonicalReport judgeCanonical(const MapAnalysis& a, const CheckReport& report);
 
 // Which items repeat the bytes of an earlier one: (index, index of the
 // earliest item with the same bytes) pairs, sorted. Linear for distinct

@@ -48,43 +48,37 @@ Diagnostic reason(const Diagnostic& finding, const RuleMapping& m) {
 // Items must appear in the heap in the order the directory first references
 // them, each starting where the previous one ends. Meaningful only when the
 // items tile the heap (no gap, no overlap).
-void checkItemOrder(ByteSpan map, const detail::MapAnalysis& a, std::vector<Diagnostic>& reasons) {
+void checkItemOrder(const detail::MapAnalysis& a, std::vector<Diagnostic>& reasons) {
   std::vector<bool> seen(a.items.size(), false);
   std::size_t next = 0;  // heap offset where the next newly referenced item belongs
   for (std::uint32_t i = 0; i < a.count; ++i) {
-    const auto offsetAt = static_cast<std::size_t>(directoryOffsetOffset(i));
-    const std::uint32_t offset = readU32(map, offsetAt);
-    const auto it =
-        std::lower_bound(a.items.begin(), a.items.end(), offset,
-                         [](const detail::CheckedItem& item, std::uint32_t o) { return item.heapOffset < o; });
-    const auto index = static_cast<std::size_t>(it - a.items.begin());
-    if (seen[index]) continue;
-    if (offset != next) {
+    const std::uint32_t index = a.itemOfEntry[i];
+    if (index == detail::kNoItem || seen[index]) continue;
+    const detail::CheckedItem& item = a.items[index];
+    if (item.heapOffset != next) {
+      const auto offsetAt = static_cast<std::size_t>(directoryOffsetOffset(i));
       Diagnostic d;
       d.severity = Severity::Warning;
       d.rule = rules::kCanonicalItemOrder;
       d.path = directoryOffsetPath(i);
       d.offset = offsetAt;
-      d.message = "directory[" + std::to_string(i) + "] is the first to reference " + heapPath(offset) +
+      d.message = "directory[" + std::to_string(i) + "] is the first to reference " + heapPath(item.heapOffset) +
                   ", but the builder would place the next new item at " + heapPath(next) +
                   " (items in order of first reference from the directory)";
       reasons.push_back(std::move(d));
       return;
     }
     seen[index] = true;
-    next = it->end - a.heapStart;
+    next = item.end - a.heapStart;
   }
 }
 
 }  // namespace
 
-CanonicalReport checkCanonical(ByteSpan map) {
-  CanonicalReport result;
-  CheckReport report;
-  CheckOptions options;
-  options.maxDiagnostics = 0;  // only the first finding of each rule is needed
-  const detail::MapAnalysis a = detail::analyzeMap(map, options, report, true);
+namespace detail {
 
+CanonicalReport judgeCanonical(const MapAnalysis& a, const CheckReport& report) {
+  CanonicalReport result;
   if (report.errors > 0) {
     // The first error (lowest offset) explains why nothing else is judged.
     const Diagnostic* first = nullptr;
@@ -108,11 +102,21 @@ CanonicalReport checkCanonical(ByteSpan map) {
       if (m.canonical == rules::kCanonicalOverlap || m.canonical == rules::kCanonicalGap) tiled = false;
     }
   }
-  if (tiled) checkItemOrder(map, a, result.reasons);
+  if (tiled) checkItemOrder(a, result.reasons);
   std::stable_sort(result.reasons.begin(), result.reasons.end(),
                    [](const Diagnostic& x, const Diagnostic& y) { return x.offset < y.offset; });
   result.canonical = result.reasons.empty();
   return result;
+}
+
+}  // namespace detail
+
+CanonicalReport checkCanonical(ByteSpan map) {
+  CheckReport report;
+  CheckOptions options;
+  options.maxDiagnostics = 0;  // only the first finding of each rule is needed
+  const detail::MapAnalysis a = detail::analyzeMap(map, options, report, true);
+  return detail::judgeCanonical(a, report);
 }
 
 }  // namespace gdmap

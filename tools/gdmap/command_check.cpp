@@ -52,10 +52,9 @@ int check(const CheckCommandOptions& options, Report& report) {
   CheckOptions checkOptions;
   checkOptions.strict = options.strict;
   checkOptions.maxDiagnostics = options.maxDiagnostics;
-  CheckReport checked = checkMap(bytes, checkOptions);
-  closeTruncatedList(checked);
   CanonicalReport canonical;
-  if (checked.errors == 0) canonical = checkCanonical(bytes);
+  CheckReport checked = checkMap(bytes, checkOptions, canonical);
+  closeTruncatedList(checked);
 
   if (report.json()) {
     JsonObject& out = report.object();

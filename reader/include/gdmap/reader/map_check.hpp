@@ -34,4 +34,9 @@ struct CanonicalReport {
 };
 CanonicalReport checkCanonical(ByteSpan map);
 
+// checkMap() and, in the same single pass over the map, checkCanonical():
+// what `gdmap check` runs. `canonical` is judged only when the map has no
+// error (it is left with canonical = false and no reason otherwise).
+CheckReport checkMap(ByteSpan map, const CheckOptions& options, CanonicalReport& canonical);
+
 }  // namespace gdmap

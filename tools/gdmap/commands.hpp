@@ -11,5 +11,6 @@ void addDumpCommand(CLI::App& app, int& status);
 void addCheckCommand(CLI::App& app, int& status);
 void addVerifyCommand(CLI::App& app, int& status);
 void addLookupCommand(CLI::App& app, int& status);
+void addIlCommand(CLI::App& app, int& status);
 
 }  // namespace gdmap::cli

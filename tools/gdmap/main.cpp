@@ -1,4 +1,4 @@
-// gdmap: build, read, check and verify .NET Native generic dictionary maps.
+// gdmap: build, read, check and verify .NET Native generic dictionary maps and IL-to-native maps.
 #include "commands.hpp"
 #include "exit_status.hpp"
 #include "report.hpp"
@@ -25,9 +25,10 @@ bool wantsJson(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace gdmap::cli;
   CLI::App app{
-      "gdmap: build, check, dump and verify .NET Native generic dictionary maps, and convert "
+      "gdmap: build, check, dump and verify .NET Native generic dictionary maps and IL-to-native maps "
+      "(GetILToNativeMapping arrays and the runtime's compressed bounds: `gdmap il`), and convert "
       "ECMA-335 type signatures.\nExit status: 0 success/valid/identical, 1 invalid input, a "
-      "difference or an RVA not found, 2 usage, I/O or internal error.",
+      "difference or an RVA or method not found, 2 usage, I/O or internal error.",
       "gdmap"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "gdmap " GDMAP_VERSION);
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
   addCheckCommand(app, status);
   addVerifyCommand(app, status);
   addLookupCommand(app, status);
+  addIlCommand(app, status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

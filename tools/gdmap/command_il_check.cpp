@@ -1,0 +1,144 @@
+// gdmap il check BLOB --format F [--strict] [--json]: validate a blob
+// against every reader rule of its form and say whether it is canonical.
+#include "exit_status.hpp"
+#include "file_io.hpp"
+#include "il_arguments.hpp"
+#include "il_blob.hpp"
+#include "il_commands.hpp"
+#include "report.hpp"
+
+#include <gdmap/reader/bounds_decoder.hpp>
+#include <gdmap/schema/rules.hpp>
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+namespace gdmap::cli {
+namespace {
+
+struct IlCheckOptions {
+  std::string blob;
+  std::string format;
+  bool strict = false;
+  bool json = false;
+  std::size_t maxDiagnostics = 100;
+};
+
+std::string count(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + ' ' + (n == 1 ? one : many);
+}
+
+// How many bounds or entries a blob the reader accepted holds.
+std::size_t contentSize(ByteSpan blob, il::BoundsForm form) {
+  if (form == il::BoundsForm::Api) return blob.size() / il::kApiEntrySize;
+  const il::BoundsOpenResult opened = il::openBounds(blob, form);
+  return opened ? opened.view->count() : 0;
+}
+
+int check(const IlCheckOptions& options, Report& report) {
+  auto input = openInput(options.blob, report);
+  if (!input) {
+    if (report.json()) {
+      report.object().string("file", options.blob == "-" ? "stdin" : options.blob);
+      report.object().string("format", options.format);
+      report.object().null("valid");  // no verdict
+    }
+    return kUsageOrIo;
+  }
+  const std::string& name = input->displayName();
+  const ByteSpan bytes = input->bytes();
+  const il::BoundsForm form = formOf(options.format);
+  CheckOptions checkOptions;
+  checkOptions.strict = options.strict;
+  checkOptions.maxDiagnostics = options.maxDiagnostics;
+  CheckReport checked = il::checkBounds(bytes, form, checkOptions);
+  // The warnings are exactly the reasons the bytes are not canonical.
+  const bool decodes = checked.errors == 0;
+  const bool canonical = decodes && checked.warnings == 0;
+  std::vector<Diagnostic> reasons;
+  for (Diagnostic& d : checked.diagnostics) {
+    d.file = name;
+    if (d.severity == Severity::Warning) reasons.push_back(d);
+    // --strict asks for the canonical bytes: what is not is an error, as
+    // the dictionary check's --strict makes its warnings errors.
+    if (options.strict && d.severity == Severity::Warning) d.severity = Severity::Error;
+  }
+  if (options.strict) {
+    checked.errors += checked.warnings;
+    checked.warnings = 0;
+  }
+  if (checked.truncated) {
+    const std::size_t listed = checked.diagnostics.size();
+    const std::size_t all = checked.errors + checked.warnings;
+    Diagnostic note = notListedNote(all > listed ? all - listed : 0, listed, checked.errors, checked.warnings);
+    note.file = name;
+    checked.diagnostics.push_back(std::move(note));
+  }
+  const std::size_t size = decodes ? contentSize(bytes, form) : 0;
+  const int status = checked.valid ? kSuccess : kInvalid;
+
+  if (report.json()) {
+    JsonObject& out = report.object();
+    out.string("file", name);
+    out.string("format", options.format);
+    out.boolean("valid", checked.valid);
+    out.number("errors", checked.errors);
+    out.number("warnings", checked.warnings);
+    out.boolean("truncated", checked.truncated);
+    if (decodes) {
+      out.number("count", size);
+      out.boolean("canonical", canonical);
+      out.raw("canonicalReasons", diagnosticsJson(reasons, 2));
+    } else {
+      out.null("count");
+      out.null("canonical");
+      out.null("canonicalReasons");
+    }
+    report.add(std::move(checked.diagnostics), name);
+    return status;
+  }
+
+  report.add(std::move(checked.diagnostics), name);
+  std::cout << name << ": " << (checked.valid ? "valid" : "invalid") << " (" << options.format << ", ";
+  if (decodes) std::cout << contentCount(form, size) << ", ";
+  std::cout << count(checked.errors, "error", "errors") << ", " << count(checked.warnings, "warning", "warnings")
+            << ")";
+  if (canonical) {
+    std::cout << "; canonical";
+  } else if (!reasons.empty()) {
+    const Diagnostic& first = reasons.front();
+    std::cout << "; not canonical: " << (first.path.empty() ? "" : first.path + ": ") << first.message;
+  }
+  std::cout << '\n';
+  return status;
+}
+
+}  // namespace
+
+void addIlCheckCommand(CLI::App& il, int& status) {
+  auto options = std::make_shared<IlCheckOptions>();
+  auto* command =
+      il.add_subcommand("check", "Validate a blob and say whether its bytes are canonical; exit 0 when valid");
+  command->footer(
+      "Every rule of the form's strict reader (FORMAT.md 3.3) is checked; a problem is located by byte, nibble "
+      "or bit and field (header.count, bounds[3].native, entries[2]). Non-minimal varints and wider-than-needed "
+      "widths are valid but not canonical: warnings, errors with --strict.");
+  command->add_option("BLOB", options->blob, "The binary map ('-' for stdin)")->required();
+  command->add_option("--format", options->format, "The blob's form: api, nibble, packed2 or packed3")
+      ->type_name("FORM")
+      ->required()
+      ->check(formArgument());
+  command->add_flag("--strict", options->strict,
+                    "Also require the canonical bytes (shortest varints, minimal widths), as gdmap writes them");
+  command->add_flag("--json", options->json, "Write the verdict and diagnostics as JSON on stdout");
+  command->add_option("--max-diagnostics", options->maxDiagnostics, "Stop listing problems after this many")
+      ->type_name("N")
+      ->default_val(100);
+  command->callback([options, &status] {
+    Report report(options->json);
+    status = report.finish(check(*options, report));
+  });
+}
+
+}  // namespace gdmap::cli

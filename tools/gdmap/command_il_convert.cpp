@@ -1,0 +1,132 @@
+// gdmap il convert BLOB --from F --to F [--code-size N] [-o OUT] [--json]:
+// one binary form to another, as the writer would write it.
+#include "exit_status.hpp"
+#include "file_io.hpp"
+#include "il_arguments.hpp"
+#include "il_blob.hpp"
+#include "il_commands.hpp"
+#include "report.hpp"
+
+#include <gdmap/schema/rules.hpp>
+#include <gdmap/writer/bounds_encoder.hpp>
+
+#include <memory>
+#include <string>
+
+namespace gdmap::cli {
+namespace {
+
+struct IlConvertOptions {
+  std::string blob;
+  std::string from;
+  std::string to;
+  std::string codeSize;
+  std::string output = "-";
+  bool json = false;
+};
+
+// The bytes of `decoded` in `to`, or empty (reported, status 1). The
+// conversions the forms alone rule out were refused before (possible()).
+std::optional<Bytes> convertBlob(const DecodedBlob& decoded, il::BoundsForm to, std::optional<std::uint32_t> codeSize,
+                                 const std::string& file, Report& report) {
+  // Validated, so copied as is: the api form is canonical whenever valid.
+  if (decoded.form == il::BoundsForm::Api) return il::encodeApiEntries(decoded.entries);
+  auto bytes = il::encodeBounds(decoded.bounds, to, codeSize);
+  if (bytes) return std::move(bytes).value();
+  // "bounds[3].source: the packed2 form cannot store ...": the input's
+  // bound, by index, as the path.
+  const Error& e = bytes.error();
+  const std::size_t colon = e.message.find(": ");
+  const bool named = e.message.rfind("bounds[", 0) == 0 && colon != std::string::npos;
+  Diagnostic d;
+  d.rule = e.rule;
+  d.path = named ? e.message.substr(0, colon) : std::string();
+  d.message = named ? e.message.substr(colon + 2) : e.message;
+  d.file = file;
+  report.add(std::move(d));
+  return std::nullopt;
+}
+
+// The conversions the forms alone rule out, whatever the blob: refused
+// before anything is read, as the command line's fault (status 2).
+bool possible(const IlConvertOptions& options, Report& report) {
+  const il::BoundsForm from = formOf(options.from);
+  const il::BoundsForm to = formOf(options.to);
+  if (from == il::BoundsForm::Api && to != il::BoundsForm::Api) {
+    report.fail(kUsageOrIo, rules::kIlMapNotCompressible,
+                "--from api --to " + options.to +
+                    ": the api form cannot be turned back into bounds (entries merged, ends computed, order "
+                    "sorted); only --to api is possible from it");
+    return false;
+  }
+  if (from != il::BoundsForm::Api && to == il::BoundsForm::Api && options.codeSize.empty()) {
+    report.fail(kUsageOrIo, rules::kIlCodeSizeRequired,
+                "--to api from bounds needs the method's code size, where the last entry ends: give --code-size N");
+    return false;
+  }
+  return true;
+}
+
+int convert(const IlConvertOptions& options, Report& report) {
+  if (!possible(options, report)) return kUsageOrIo;
+  auto input = openInput(options.blob, report);
+  if (!input) return kUsageOrIo;
+  const std::string& name = input->displayName();
+  // Before any work: `-o BLOB` must not destroy the blob.
+  auto output = Output::resolve(options.output, OutputKind::Binary, {input->identity()}, report);
+  if (!output) return kUsageOrIo;
+  auto decoded = decodeBlob(input->bytes(), formOf(options.from), name, report);
+  if (!decoded) return kInvalid;
+  auto bytes = convertBlob(*decoded, formOf(options.to), optionalU32(options.codeSize), name, report);
+  if (!bytes) return kInvalid;
+  if (!output->write(asText(*bytes), report)) return kUsageOrIo;
+  if (report.json()) {
+    report.object().number("count", decoded->count());
+    report.object().string("output", options.output);
+    report.object().number("size", bytes->size());
+  }
+  return kSuccess;
+}
+
+}  // namespace
+
+void addIlConvertCommand(CLI::App& il, int& status) {
+  auto options = std::make_shared<IlConvertOptions>();
+  auto* command = il.add_subcommand("convert", "Re-encode a valid blob in another form");
+  command->footer(
+      "Compressed bounds go to another compressed form (a source flag the target cannot store is an error naming "
+      "the bound, never dropped) or to the api array (needs --code-size). The api array cannot be turned back "
+      "into bounds. The same form again gives the canonical bytes.");
+  command->add_option("BLOB", options->blob, "The binary map ('-' for stdin)")->required();
+  command->add_option("--from", options->from, "The blob's form: api, nibble, packed2 or packed3")
+      ->type_name("FORM")
+      ->required()
+      ->check(formArgument());
+  command->add_option("--to", options->to, "The form to write: api, nibble, packed2 or packed3")
+      ->type_name("FORM")
+      ->required()
+      ->check(formArgument());
+  command
+      ->add_option("--code-size", options->codeSize,
+                   "The method's code size in bytes, where the last api entry ends (for --to api from bounds)")
+      ->type_name("N")
+      ->check(u32Argument());
+  command
+      ->add_option("-o,--output", options->output,
+                   "Where to write the bytes ('-', the default, for stdout; refused on a terminal)")
+      ->type_name("FILE");
+  command->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");
+  command->callback([options, &status] {
+    Report report(options->json);
+    if (report.json()) {
+      report.object().string("file", options->blob == "-" ? "stdin" : options->blob);
+      report.object().string("from", options->from);
+      report.object().string("to", options->to);
+    }
+    const int result = convert(*options, report);
+    if (report.json()) report.object().boolean("written", result == kSuccess);
+    status = report.finish(result);
+  });
+}
+
+}  // namespace gdmap::cli

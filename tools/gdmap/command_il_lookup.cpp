@@ -1,0 +1,227 @@
+// gdmap il lookup DESC.json [--method TOKEN] [--capacity N] [--native X |
+// --il X] [--json]: GetILToNativeMapping's two-call protocol, played on the
+// method table of a description (reader/il_to_native_map.h).
+#include "exit_status.hpp"
+#include "file_io.hpp"
+#include "il_arguments.hpp"
+#include "il_commands.hpp"
+#include "il_description_input.hpp"
+#include "report.hpp"
+
+#include <gdmap/reader/il_map_table.hpp>
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
+
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace gdmap::cli {
+namespace {
+
+struct IlLookupOptions {
+  std::string description;
+  std::string method;
+  std::string capacity;
+  std::string native;
+  std::string il;
+  bool json = false;
+};
+
+std::string hresultName(gdmap_hresult hr) {
+  switch (hr) {
+    case GDMAP_S_OK: return "S_OK";
+    case GDMAP_E_FAIL: return "E_FAIL";
+    case GDMAP_E_INVALIDARG: return "E_INVALIDARG";
+    default: return hex32(static_cast<std::uint32_t>(hr));
+  }
+}
+
+// {"il": 5 | "prolog", "nativeStart": 10, "nativeEnd": 17}
+void appendEntryJson(const gdmap_il_to_native_map& e, std::string& out) {
+  out += "{\"il\": ";
+  const std::string_view special = il::specialIlName(e.ilOffset);
+  if (special.empty()) {
+    out += std::to_string(e.ilOffset);
+  } else {
+    appendJsonString(special, out);
+  }
+  out += ", \"nativeStart\": " + std::to_string(e.nativeStartOffset) +
+         ", \"nativeEnd\": " + std::to_string(e.nativeEndOffset) + "}";
+}
+
+std::string entriesJson(const std::vector<gdmap_il_to_native_map>& entries) {
+  if (entries.empty()) return "[]";
+  std::string out = "[";
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    out += i == 0 ? "\n    " : ",\n    ";
+    appendEntryJson(entries[i], out);
+  }
+  out += "\n  ]";
+  return out;
+}
+
+// The readable answer: a header line, then one aligned row per entry.
+void printTable(std::uint32_t token, const std::string& header, const std::vector<gdmap_il_to_native_map>& entries) {
+  std::ostringstream out;
+  out << tokenText(token) << ": " << header << '\n';
+  if (!entries.empty()) {
+    std::size_t ilWidth = 2;
+    for (const auto& e : entries) ilWidth = std::max(ilWidth, il::ilText(e.ilOffset).size());
+    out << std::left << std::setw(static_cast<int>(ilWidth)) << "il"
+        << "  " << std::right << std::setw(12) << "native start"
+        << "  " << std::setw(10) << "native end" << '\n';
+    for (const auto& e : entries) {
+      out << std::left << std::setw(static_cast<int>(ilWidth)) << il::ilText(e.ilOffset) << "  " << std::right
+          << std::setw(12) << e.nativeStartOffset << "  " << std::setw(10) << e.nativeEndOffset << '\n';
+    }
+  }
+  std::cout << out.str();
+}
+
+int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
+  auto input = openInput(options.description, report);
+  if (!input) return kUsageOrIo;
+  const std::string& name = input->displayName();
+  auto methods = loadIlDescription(*input, report);
+  if (!methods) return kInvalid;
+  // The token asked for need not be in the description: that is the
+  // protocol's E_FAIL. Without --method, the one method is meant.
+  std::uint32_t token = 0;
+  if (auto given = optionalU32(options.method)) {
+    token = *given;
+  } else {
+    int status = kSuccess;
+    const auto index = chooseMethod(*methods, std::nullopt, name, report, status);
+    if (!index) return status;
+    token = (*methods)[*index].token;
+  }
+  if (report.json()) report.object().string("method", tokenText(token));
+
+  auto table = il::buildMethodTable(*methods);
+  if (!table) {
+    // "methods[i]: ...": at the method's pointer.
+    const Error& e = table.error();
+    Diagnostic d;
+    d.rule = e.rule;
+    d.path = methodPointer(e.offset);
+    d.message = e.message;
+    d.file = name;
+    report.add(std::move(d));
+    return kInvalid;
+  }
+
+  // The two calls a profiler makes: the count, then the entries.
+  std::uint32_t count = 0;
+  const gdmap_hresult first = table->getILToNativeMapping(token, 0, &count, nullptr);
+  const std::uint32_t capacity = options.capacity.empty() ? count : *optionalU32(options.capacity);
+  gdmap_hresult hr = first;
+  std::vector<gdmap_il_to_native_map> entries;
+  if (first == GDMAP_S_OK) {
+    // Room for what can be copied: never more than the count, whatever
+    // --capacity says, and never a null buffer when cMap > 0.
+    entries.resize(std::max<std::size_t>(1, std::min(capacity, count)));
+    hr = table->getILToNativeMapping(token, capacity, &count, entries.data());
+    entries.resize(hr == GDMAP_S_OK ? std::min(capacity, count) : 0);
+  }
+  answered = true;
+  const bool ok = hr == GDMAP_S_OK;
+  const bool truncated = ok && count > capacity;
+  const std::size_t copied = entries.size();
+
+  const bool filtered = !options.native.empty() || !options.il.empty();
+  if (auto x = optionalU32(options.native)) {
+    std::erase_if(entries, [&](const auto& e) { return !(e.nativeStartOffset <= *x && *x < e.nativeEndOffset); });
+  } else if (!options.il.empty()) {
+    const std::uint32_t ilOffset = *parseIlOffset(options.il);
+    std::erase_if(entries, [&](const auto& e) { return e.ilOffset != ilOffset; });
+  }
+
+  if (report.json()) {
+    JsonObject& out = report.object();
+    out.string("hr", hresultName(hr));
+    if (ok) {
+      out.number("count", count);
+      out.number("capacity", capacity);
+      out.number("copied", copied);
+      out.boolean("truncated", truncated);
+    } else {
+      out.null("count");  // *pcMap is left untouched on failure
+      out.null("capacity");
+      out.null("copied");
+      out.boolean("truncated", false);
+    }
+    out.raw("entries", entriesJson(entries));
+  } else if (ok) {
+    std::string header = "S_OK, count " + std::to_string(count) + ", " + std::to_string(copied) + " copied";
+    if (truncated) header += " (truncated: capacity " + std::to_string(capacity) + ")";
+    if (filtered) header += ", " + std::to_string(entries.size()) + " matching";
+    printTable(token, header, entries);
+  } else {
+    std::cout << tokenText(token) << ": " << hresultName(hr) << '\n';
+  }
+  if (ok) return kSuccess;
+  Diagnostic d;
+  d.rule = rules::kIlMethodNotFound;
+  d.path = "/methods";
+  d.file = name;
+  d.message =
+      hresultName(hr) + ": " +
+      (hr == GDMAP_E_FAIL ? "no method " + tokenText(token) + " in the table (" + std::to_string(methods->size()) +
+                                (methods->size() == 1 ? " method" : " methods") + ")"
+                          : "the protocol refused the call for method " + tokenText(token));
+  report.add(std::move(d));
+  return kInvalid;
+}
+
+}  // namespace
+
+void addIlLookupCommand(CLI::App& il, int& status) {
+  auto options = std::make_shared<IlLookupOptions>();
+  auto* command = il.add_subcommand(
+      "lookup", "Answer GetILToNativeMapping for a method of a description: HRESULT, count and entries");
+  command->footer(
+      "Plays the two-call protocol on the table of the whole description: first cMap = 0 for the count, then "
+      "cMap = --capacity. Prints the HRESULT, the full count (*pcMap, greater than the capacity when truncated) "
+      "and the copied entries, filtered by --native or --il. Exit 0 for S_OK, 1 for E_FAIL (no such token).");
+  command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
+  command
+      ->add_option("--method", options->method,
+                   "The method's token (decimal or 0x hex); a token not in the description gives E_FAIL. May be "
+                   "left out when the description has one method")
+      ->type_name("TOKEN")
+      ->check(u32Argument());
+  command
+      ->add_option("--capacity", options->capacity,
+                   "cMap of the second call, in entries (default: the count the first call returned)")
+      ->type_name("N")
+      ->check(u32Argument());
+  auto* native = command
+                     ->add_option("--native", options->native,
+                                  "Keep the copied entries whose range holds this native offset (start <= X < end): "
+                                  "which IL an instruction pointer came from")
+                     ->type_name("X")
+                     ->check(u32Argument());
+  auto* ilOption = command
+                       ->add_option("--il", options->il,
+                                    "Keep the copied entries of this IL offset (decimal, 0x hex, prolog, epilog or "
+                                    "no_mapping)")
+                       ->type_name("X")
+                       ->check(ilOffsetArgument());
+  native->excludes(ilOption);
+  command->add_flag("--json", options->json, "Write the answer and diagnostics as JSON on stdout");
+  command->callback([options, &status] {
+    Report report(options->json);
+    if (report.json()) report.object().string("file", options->description == "-" ? "stdin" : options->description);
+    bool answered = false;
+    const int result = lookup(*options, report, answered);
+    if (report.json() && !answered) report.object().null("hr");
+    status = report.finish(result);
+  });
+}
+
+}  // namespace gdmap::cli

@@ -1,0 +1,122 @@
+// gdmap il verify DESC.json BLOB --format F [--method TOKEN] [--json]: is
+// BLOB byte for byte what `gdmap il build` writes for that method?
+#include "exit_status.hpp"
+#include "file_io.hpp"
+#include "il_arguments.hpp"
+#include "il_blob.hpp"
+#include "il_commands.hpp"
+#include "il_compare.hpp"
+#include "il_description_input.hpp"
+#include "report.hpp"
+
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+namespace gdmap::cli {
+namespace {
+
+struct IlVerifyOptions {
+  std::string description;
+  std::string blob;
+  std::string format;
+  std::string method;
+  bool json = false;
+};
+
+std::string bytes(std::size_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
+
+int verify(const IlVerifyOptions& options, Report& report, bool& compared) {
+  if (options.description == "-" && options.blob == "-")
+    return report.fail(kUsageOrIo, rules::kUsage, "only one of DESCRIPTION and BLOB can be '-'");
+  auto description = openInput(options.description, report);
+  if (!description) return kUsageOrIo;
+  auto methods = loadIlDescription(*description, report);
+  if (!methods) return kInvalid;
+  int status = kSuccess;
+  const auto index = chooseMethod(*methods, optionalU32(options.method), description->displayName(), report, status);
+  if (!index) return status;
+  const il::Method& method = (*methods)[*index];
+  if (report.json()) report.object().string("method", tokenText(method.token));
+  const il::BoundsForm form = formOf(options.format);
+  auto expected = encodeMethod(method, *index, form, description->displayName(), report);
+  if (!expected) return kInvalid;
+  auto input = openInput(options.blob, report);
+  if (!input) return kUsageOrIo;
+  const std::string& name = input->displayName();
+
+  const IlDifference d = compareIlBlobs(*expected, input->bytes(), form);
+  // A blob that differs and does not even decode: its reader's error says
+  // more than a byte offset does.
+  const bool decodes = d.identical || decodeBlob(input->bytes(), form, name, report).has_value();
+  compared = true;
+  if (report.json()) {
+    JsonObject& out = report.object();
+    out.boolean("identical", d.identical);
+    out.number("expectedSize", d.expectedSize);
+    out.number("actualSize", d.actualSize);
+    if (d.identical) {
+      out.null("firstDifference");
+    } else {
+      out.number("firstDifference", d.firstOffset);
+      out.string("field", d.field);
+    }
+  }
+  if (d.identical) {
+    if (!report.json())
+      std::cout << name << ": identical to the " << il::formName(form) << " bytes of method " << tokenText(method.token)
+                << " (" << bytes(d.actualSize) << ")\n";
+    return kSuccess;
+  }
+  Diagnostic differs;
+  differs.rule = rules::kMapDiffers;
+  differs.path = d.field;
+  differs.offset = d.firstOffset;
+  differs.file = name;
+  differs.message = "differs from the " + std::string(il::formName(form)) + " bytes of method " +
+                    tokenText(method.token) + (decodes ? ": " + d.detail : "") + " (expected " + bytes(d.expectedSize) +
+                    ", found " + std::to_string(d.actualSize) + ")";
+  report.add(std::move(differs));
+  return kInvalid;
+}
+
+}  // namespace
+
+void addIlVerifyCommand(CLI::App& il, int& status) {
+  auto options = std::make_shared<IlVerifyOptions>();
+  auto* command =
+      il.add_subcommand("verify", "Compare a blob byte for byte with what `gdmap il build` writes for a method");
+  command->footer(
+      "Exit 0 when identical. Otherwise exit 1 with map-differs at the first differing byte, naming the field "
+      "(entries[i].nativeEndOffset; for the compressed forms the first bound that differs, bounds[i].il, or "
+      "header.count) with both values; a blob that only differs in being not canonical says so.");
+  command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
+  command->add_option("BLOB", options->blob, "The binary map to verify ('-' for stdin)")->required();
+  command->add_option("--format", options->format, "The blob's form: api, nibble, packed2 or packed3")
+      ->type_name("FORM")
+      ->required()
+      ->check(formArgument());
+  command
+      ->add_option("--method", options->method,
+                   "The method's token (decimal or 0x hex); may be left out when the description has one method")
+      ->type_name("TOKEN")
+      ->check(u32Argument());
+  command->add_flag("--json", options->json, "Write the verdict and diagnostics as JSON on stdout");
+  command->callback([options, &status] {
+    Report report(options->json);
+    if (report.json()) {
+      report.object().string("file", options->blob == "-" ? "stdin" : options->blob);
+      report.object().string("format", options->format);
+    }
+    bool compared = false;
+    const int result = verify(*options, report, compared);
+    // No verdict was reached: say so rather than leave the key out.
+    if (report.json() && !compared) report.object().null("identical");
+    status = report.finish(result);
+  });
+}
+
+}  // namespace gdmap::cli

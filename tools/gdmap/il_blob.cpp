@@ -1,0 +1,35 @@
+#include "il_blob.hpp"
+
+#include <gdmap/reader/bounds_decoder.hpp>
+
+namespace gdmap::cli {
+
+std::optional<DecodedBlob> decodeBlob(ByteSpan blob, il::BoundsForm form, const std::string& file, Report& report) {
+  DecodedBlob decoded;
+  decoded.form = form;
+  const auto fail = [&](const il::BoundsProblem& problem) {
+    Diagnostic d = il::toDiagnostic(problem);
+    d.file = file;
+    report.add(std::move(d));
+    return std::nullopt;
+  };
+  if (form == il::BoundsForm::Api) {
+    il::ApiOpenResult api = il::openApiMap(blob);
+    if (!api) return fail(api.error);
+    decoded.entries = api.view->toVector();
+    return decoded;
+  }
+  il::BoundsOpenResult bounds = il::openBounds(blob, form);
+  if (!bounds) return fail(bounds.error);
+  decoded.bounds = bounds.view->toVector();
+  return decoded;
+}
+
+std::string contentCount(il::BoundsForm form, std::size_t n) {
+  if (form == il::BoundsForm::Api) return std::to_string(n) + (n == 1 ? " entry" : " entries");
+  return std::to_string(n) + (n == 1 ? " bound" : " bounds");
+}
+
+std::string_view asText(ByteSpan bytes) { return {reinterpret_cast<const char*>(bytes.data()), bytes.size()}; }
+
+}  // namespace gdmap::cli

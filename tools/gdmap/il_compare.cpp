@@ -1,0 +1,114 @@
+#include "il_compare.hpp"
+
+#include <gdmap/reader/bounds_decoder.hpp>
+#include <gdmap/schema/hex.hpp>
+
+#include <algorithm>
+#include <array>
+
+namespace gdmap::cli {
+namespace {
+
+std::string expectedFound(const std::string& expected, const std::string& found) {
+  return "expected " + expected + ", found " + found;
+}
+
+std::string number(std::uint32_t value) { return std::to_string(value); }
+
+// The api form: the entry and field are where the byte is.
+void nameApiField(ByteSpan expected, ByteSpan actual, IlDifference& d) {
+  const std::size_t index = d.firstOffset / il::kApiEntrySize;
+  const std::string entry = "entries[" + std::to_string(index) + "]";
+  const std::size_t start = index * il::kApiEntrySize;
+  const bool inExpected = start + il::kApiEntrySize <= expected.size();
+  const bool inActual = start + il::kApiEntrySize <= actual.size();
+  if (!inExpected || !inActual) {
+    d.field = entry;
+    d.detail = inExpected
+                   ? "the entry is missing (" + std::to_string(expected.size() / il::kApiEntrySize) +
+                         " entries expected, " + std::to_string(actual.size() / il::kApiEntrySize) + " found)"
+                   : "an entry the description does not have (" + std::to_string(expected.size() / il::kApiEntrySize) +
+                         " entries expected, " + std::to_string(actual.size() / il::kApiEntrySize) + " found)";
+    return;
+  }
+  static constexpr std::array<const char*, 3> kFields = {"ilOffset", "nativeStartOffset", "nativeEndOffset"};
+  const std::size_t field = (d.firstOffset - start) / 4;
+  const il::ApiEntry e = il::ApiMapView(expected).entry(index);
+  const il::ApiEntry a = il::ApiMapView(actual).entry(index);
+  const std::array<std::uint32_t, 3> ev = {e.ilOffset, e.nativeStartOffset, e.nativeEndOffset};
+  const std::array<std::uint32_t, 3> av = {a.ilOffset, a.nativeStartOffset, a.nativeEndOffset};
+  d.field = entry + "." + kFields[field];
+  d.detail = field == 0 ? expectedFound(il::ilText(ev[0]), il::ilText(av[0]))
+                        : expectedFound(number(ev[field]), number(av[field]));
+}
+
+// The compressed forms: a byte says little (a delta, a nibble of a varint),
+// so both blobs are decoded and the first bound that differs is named.
+void nameBoundsField(ByteSpan expected, ByteSpan actual, il::BoundsForm form, IlDifference& d) {
+  const il::BoundsOpenResult e = il::openBounds(expected, form);
+  const il::BoundsOpenResult a = il::openBounds(actual, form);
+  if (!e || !a) {
+    d.field = "";
+    d.detail = "the bytes differ";
+    return;
+  }
+  il::BoundsView::Cursor ec = e.view->cursor();
+  il::BoundsView::Cursor ac = a.view->cursor();
+  il::Bound eb;
+  il::Bound ab;
+  for (std::size_t i = 0;; ++i) {
+    const bool eMore = ec.next(eb);
+    const bool aMore = ac.next(ab);
+    if (!eMore || !aMore) break;
+    const std::string bound = "bounds[" + std::to_string(i) + "]";
+    if (eb.nativeOffset != ab.nativeOffset) {
+      d.field = bound + ".native";
+      d.detail = expectedFound(number(eb.nativeOffset), number(ab.nativeOffset));
+      return;
+    }
+    if (eb.ilOffset != ab.ilOffset) {
+      d.field = bound + ".il";
+      d.detail = expectedFound(il::ilText(eb.ilOffset), il::ilText(ab.ilOffset));
+      return;
+    }
+    if (eb.source != ab.source) {
+      d.field = bound + ".source";
+      d.detail = expectedFound(il::sourceText(eb.source), il::sourceText(ab.source));
+      return;
+    }
+  }
+  if (e.view->count() != a.view->count()) {
+    d.field = "header.count";
+    d.detail = expectedFound(number(e.view->count()), number(a.view->count())) + " bounds";
+    return;
+  }
+  // Same content, other bytes: a non-minimal varint or a wider width.
+  const il::BoundsCanonicalReport canonical = il::checkBoundsCanonical(actual, form, 1);
+  if (!canonical.reasons.empty()) {
+    d.field = canonical.reasons.front().path;
+    d.detail = "same bounds, not canonical bytes: " + canonical.reasons.front().message;
+    return;
+  }
+  d.field = "";
+  d.detail = "same bounds, not canonical bytes";
+}
+
+}  // namespace
+
+IlDifference compareIlBlobs(ByteSpan expected, ByteSpan actual, il::BoundsForm form) {
+  IlDifference d;
+  d.expectedSize = expected.size();
+  d.actualSize = actual.size();
+  const auto mismatch = std::mismatch(expected.begin(), expected.end(), actual.begin(), actual.end());
+  d.identical = mismatch.first == expected.end() && mismatch.second == actual.end();
+  if (d.identical) return d;
+  d.firstOffset = static_cast<std::size_t>(mismatch.first - expected.begin());
+  if (form == il::BoundsForm::Api) {
+    nameApiField(expected, actual, d);
+  } else {
+    nameBoundsField(expected, actual, form, d);
+  }
+  return d;
+}
+
+}  // namespace gdmap::cli

@@ -1,0 +1,27 @@
+#pragma once
+// Where two binary IL-to-native maps of one form first differ, named as a
+// profiler engineer reads them: the byte, and the entry or bound and field
+// that differ with both values (`gdmap il verify`).
+#include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/il_map.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace gdmap::cli {
+
+struct IlDifference {
+  bool identical = true;
+  std::size_t expectedSize = 0;
+  std::size_t actualSize = 0;
+  std::size_t firstOffset = 0;  // the first differing byte (or the shorter size)
+  std::string field;            // "entries[2].nativeEndOffset", "bounds[3].native", "header.count"
+  std::string detail;           // "expected 17, found 18"
+};
+
+// `expected` is the writer's bytes; `actual` must be valid in `form` (its
+// content is decoded to name the field; the writer's always is).
+IlDifference compareIlBlobs(ByteSpan expected, ByteSpan actual, il::BoundsForm form);
+
+}  // namespace gdmap::cli

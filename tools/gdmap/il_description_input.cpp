@@ -1,0 +1,115 @@
+#include "il_description_input.hpp"
+
+#include "exit_status.hpp"
+#include "il_arguments.hpp"
+
+#include <gdmap/description/il_description_json.hpp>
+#include <gdmap/schema/rules.hpp>
+#include <gdmap/writer/bounds_encoder.hpp>
+
+#include <string>
+
+namespace gdmap::cli {
+namespace {
+
+// A few tokens of the description, for a message that says what there is.
+std::string someTokens(const std::vector<il::Method>& methods) {
+  constexpr std::size_t kListed = 4;
+  std::string out;
+  for (std::size_t i = 0; i < methods.size() && i < kListed; ++i) {
+    if (i != 0) out += ", ";
+    out += tokenText(methods[i].token);
+  }
+  if (methods.size() > kListed) out += ", ...";
+  return out;
+}
+
+std::string methodCount(std::size_t n) { return std::to_string(n) + (n == 1 ? " method" : " methods"); }
+
+void methodError(Report& report, std::string rule, std::string path, std::string message, const std::string& file) {
+  Diagnostic d;
+  d.rule = std::move(rule);
+  d.path = std::move(path);
+  d.message = std::move(message);
+  d.file = file;
+  report.add(std::move(d));
+}
+
+// The pointer of the field an encoder error names: its message starts with
+// "bounds[j].field: " and its offset is j.
+std::string boundPointer(std::size_t method, const Error& error) {
+  std::string pointer = methodPointer(method) + "/bounds";
+  const std::string prefix = "bounds[" + std::to_string(error.offset) + "].";
+  if (error.message.rfind(prefix, 0) != 0) return pointer;
+  const std::size_t end = error.message.find(':', prefix.size());
+  if (end == std::string::npos) return pointer;
+  return pointer + '/' + std::to_string(error.offset) + '/' + error.message.substr(prefix.size(), end - prefix.size());
+}
+
+}  // namespace
+
+std::optional<std::vector<il::Method>> loadIlDescription(const InputBytes& input, Report& report) {
+  IlDescriptionParse parsed = parseIlDescription(input.text());
+  report.add(std::move(parsed.diagnostics), input.displayName());
+  if (!parsed.methods) return std::nullopt;
+  return std::move(*parsed.methods);
+}
+
+std::string methodPointer(std::size_t index) { return "/methods/" + std::to_string(index); }
+
+std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, std::optional<std::uint32_t> token,
+                                        const std::string& file, Report& report, int& status) {
+  if (token) {
+    for (std::size_t i = 0; i < methods.size(); ++i)
+      if (methods[i].token == *token) return i;
+    status = kInvalid;
+    methodError(report, rules::kIlMethodNotFound, "/methods",
+                "no method " + tokenText(*token) + " in the description (" + methodCount(methods.size()) +
+                    (methods.empty() ? "" : ": " + someTokens(methods)) + ")",
+                file);
+    return std::nullopt;
+  }
+  if (methods.size() == 1) return 0;
+  if (methods.empty()) {
+    status = kInvalid;
+    methodError(report, rules::kIlMethodNotFound, "/methods", "the description has no method", file);
+    return std::nullopt;
+  }
+  status = kUsageOrIo;
+  report.fail(kUsageOrIo, rules::kUsage,
+              "the description has " + methodCount(methods.size()) + " (" + someTokens(methods) +
+                  "): choose one with --method TOKEN");
+  return std::nullopt;
+}
+
+std::optional<Bytes> encodeMethod(const il::Method& method, std::size_t index, il::BoundsForm form,
+                                  const std::string& file, Report& report) {
+  const std::string pointer = methodPointer(index);
+  const std::string name = "method " + tokenText(method.token);
+  if (method.verbatimMap) {
+    if (form == il::BoundsForm::Api) return il::encodeApiEntries(method.map);
+    methodError(report, rules::kIlMapNotCompressible, pointer + "/map",
+                name +
+                    " has a verbatim `map`, the API form, which cannot be turned back into bounds; only "
+                    "--format api can be built from it",
+                file);
+    return std::nullopt;
+  }
+  if (form == il::BoundsForm::Api && !method.codeSize) {
+    methodError(report, rules::kIlCodeSizeRequired, pointer,
+                name + ": the api form derived from bounds needs the method's `codeSize` (the last entry ends there)",
+                file);
+    return std::nullopt;
+  }
+  auto bytes = il::encodeBounds(method.bounds, form, method.codeSize);
+  if (!bytes) {
+    const Error& e = bytes.error();
+    const bool aboutBound = e.rule == rules::kIlFlagNotStorable || e.rule == rules::kIlBoundsNotAscending;
+    methodError(report, e.rule, aboutBound ? boundPointer(index, e) : pointer + "/bounds", name + ": " + e.message,
+                file);
+    return std::nullopt;
+  }
+  return std::move(bytes).value();
+}
+
+}  // namespace gdmap::cli

@@ -1,0 +1,42 @@
+#pragma once
+// An IL-map description for `gdmap il build`, `verify` and `lookup`: parsed
+// whole (every diagnostic, warnings too, goes to the report, whichever
+// method is asked for), one method chosen by --method, and that method
+// turned into one of the four binary forms. Problems of a method name it by
+// its JSON pointer ("/methods/2/bounds/3/source") and its token.
+#include "file_io.hpp"
+#include "report.hpp"
+
+#include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/il_map.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace gdmap::cli {
+
+// The description's methods, or empty when it is invalid (status 1; the
+// reasons are in the report).
+std::optional<std::vector<il::Method>> loadIlDescription(const InputBytes& input, Report& report);
+
+// The index of the method --method names (`token`), or of the only method
+// when no token is given. Otherwise empty, with `status` set and the reason
+// reported: kInvalid (il-method-not-found) for a token the description does
+// not have or a description without methods, kUsageOrIo (usage) when several
+// methods leave the choice open.
+std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, std::optional<std::uint32_t> token,
+                                        const std::string& file, Report& report, int& status);
+
+// "/methods/2": the JSON pointer of methods[index].
+std::string methodPointer(std::size_t index);
+
+// methods[index] in `form`: the API array derived from bounds (needs the
+// code size) or written verbatim from `map`; a compressed form from bounds
+// (a `map` cannot be compressed: il-map-not-compressible). Empty on error
+// (status 1, reported at the method's pointer).
+std::optional<Bytes> encodeMethod(const il::Method& method, std::size_t index, il::BoundsForm form,
+                                  const std::string& file, Report& report);
+
+}  // namespace gdmap::cli

@@ -381,10 +381,13 @@ CheckReport checkBounds(ByteSpan blob, BoundsForm form, const CheckOptions& opti
     report.errors = 1;
     return report;
   }
-  for (const BoundsProblem& p : canonical.reasons) report.diagnostics.push_back(toDiagnostic(p, Severity::Warning));
-  report.warnings = canonical.reasonCount;
+  // --strict asks for the canonical bytes: what is not is an error, as
+  // checkMap()'s strict makes its warnings errors.
+  const Severity severity = options.strict ? Severity::Error : Severity::Warning;
+  for (const BoundsProblem& p : canonical.reasons) report.diagnostics.push_back(toDiagnostic(p, severity));
+  (options.strict ? report.errors : report.warnings) = canonical.reasonCount;
   report.truncated = canonical.reasonCount > canonical.reasons.size();
-  report.valid = !(options.strict && report.warnings > 0);
+  report.valid = report.errors == 0;
   return report;
 }
 

@@ -64,6 +64,8 @@ has err "[il-method-not-found]"
 # a verbatim map cannot be compressed
 expect 1 "$gdmap" il build "$desc" --format packed2 --method 0x06000002 --json -o "$w/x"
 is '.written == false and .diagnostics[0].rule == "il-map-not-compressible" and .diagnostics[0].path == "/methods/1/map"'
+# located in the description's text, as the parser's own diagnostics are
+is '.diagnostics[0].line == 10 and .diagnostics[0].column == 12'
 [ ! -e "$w/x" ] || fail "a failed build wrote its output"
 # bounds without codeSize: no api form; a flag packed2/packed3 cannot store
 cat >"$w/nocs.json" <<'EOF'

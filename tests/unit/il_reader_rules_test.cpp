@@ -197,7 +197,13 @@ TEST_CASE("il reader: non-minimal varints are valid but not canonical (il-non-mi
   CHECK(lenient.diagnostics[0].message.rfind("nibble 0: ", 0) == 0);
   gdmap::CheckOptions strict;
   strict.strict = true;
-  CHECK_FALSE(gdmap::il::checkBounds(blob, BoundsForm::Nibble, strict).valid);
+  const auto strictReport = gdmap::il::checkBounds(blob, BoundsForm::Nibble, strict);
+  CHECK_FALSE(strictReport.valid);
+  CHECK(strictReport.errors == 1);
+  CHECK(strictReport.warnings == 0);
+  REQUIRE(strictReport.diagnostics.size() == 1);
+  CHECK(strictReport.diagnostics[0].severity == gdmap::Severity::Error);
+  CHECK(strictReport.diagnostics[0].rule == "il-non-minimal-varint");
 }
 
 TEST_CASE("il reader: wider-than-needed widths are valid but not canonical (il-wide-field)") {

@@ -44,12 +44,12 @@ int build(const IlBuildOptions& options, Report& report) {
   auto methods = loadIlDescription(*input, report);
   if (!methods) return kInvalid;
   int status = kSuccess;
-  const auto index = chooseMethod(*methods, optionalU32(options.method), name, report, status);
+  const auto index = chooseMethod(*methods, optionalU32(options.method), *input, report, status);
   if (!index) return status;
   const il::Method& method = (*methods)[*index];
   const il::BoundsForm form = formOf(options.format);
   if (report.json()) report.object().string("method", tokenText(method.token));
-  auto bytes = encodeMethod(method, *index, form, name, report);
+  auto bytes = encodeMethod(method, *index, form, *input, report);
   if (!bytes) return kInvalid;
   if (!readsBack(*bytes, method, form)) {
     return report.fail(kUsageOrIo, rules::kDescriptionMismatch,

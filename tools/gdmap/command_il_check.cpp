@@ -10,6 +10,7 @@
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/schema/rules.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -53,20 +54,16 @@ int check(const IlCheckOptions& options, Report& report) {
   checkOptions.strict = options.strict;
   checkOptions.maxDiagnostics = options.maxDiagnostics;
   CheckReport checked = il::checkBounds(bytes, form, checkOptions);
-  // The warnings are exactly the reasons the bytes are not canonical.
-  const bool decodes = checked.errors == 0;
-  const bool canonical = decodes && checked.warnings == 0;
+  // Besides the one decoding error a blob can have, every diagnostic is a
+  // reason the bytes are not canonical (an error under --strict).
+  const bool decodes = std::ranges::none_of(checked.diagnostics, [](const Diagnostic& d) {
+    return d.rule != rules::kIlNonMinimalVarint && d.rule != rules::kIlWideField;
+  });
+  const bool canonical = decodes && checked.errors + checked.warnings == 0;
   std::vector<Diagnostic> reasons;
   for (Diagnostic& d : checked.diagnostics) {
     d.file = name;
-    if (d.severity == Severity::Warning) reasons.push_back(d);
-    // --strict asks for the canonical bytes: what is not is an error, as
-    // the dictionary check's --strict makes its warnings errors.
-    if (options.strict && d.severity == Severity::Warning) d.severity = Severity::Error;
-  }
-  if (options.strict) {
-    checked.errors += checked.warnings;
-    checked.warnings = 0;
+    if (decodes) reasons.push_back(d);
   }
   if (checked.truncated) {
     const std::size_t listed = checked.diagnostics.size();

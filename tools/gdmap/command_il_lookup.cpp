@@ -96,7 +96,7 @@ int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
     token = *given;
   } else {
     int status = kSuccess;
-    const auto index = chooseMethod(*methods, std::nullopt, name, report, status);
+    const auto index = chooseMethod(*methods, std::nullopt, *input, report, status);
     if (!index) return status;
     token = (*methods)[*index].token;
   }

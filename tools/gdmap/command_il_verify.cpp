@@ -37,12 +37,12 @@ int verify(const IlVerifyOptions& options, Report& report, bool& compared) {
   auto methods = loadIlDescription(*description, report);
   if (!methods) return kInvalid;
   int status = kSuccess;
-  const auto index = chooseMethod(*methods, optionalU32(options.method), description->displayName(), report, status);
+  const auto index = chooseMethod(*methods, optionalU32(options.method), *description, report, status);
   if (!index) return status;
   const il::Method& method = (*methods)[*index];
   if (report.json()) report.object().string("method", tokenText(method.token));
   const il::BoundsForm form = formOf(options.format);
-  auto expected = encodeMethod(method, *index, form, description->displayName(), report);
+  auto expected = encodeMethod(method, *index, form, *description, report);
   if (!expected) return kInvalid;
   auto input = openInput(options.blob, report);
   if (!input) return kUsageOrIo;

@@ -4,6 +4,7 @@
 #include "il_arguments.hpp"
 
 #include <gdmap/description/il_description_json.hpp>
+#include <gdmap/description/json_position.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
 
@@ -26,12 +27,14 @@ std::string someTokens(const std::vector<il::Method>& methods) {
 
 std::string methodCount(std::size_t n) { return std::to_string(n) + (n == 1 ? " method" : " methods"); }
 
-void methodError(Report& report, std::string rule, std::string path, std::string message, const std::string& file) {
+// An error about a method, located in the description's text by its pointer.
+void methodError(Report& report, std::string rule, std::string path, std::string message, const InputBytes& input) {
   Diagnostic d;
   d.rule = std::move(rule);
   d.path = std::move(path);
   d.message = std::move(message);
-  d.file = file;
+  d.file = input.displayName();
+  locateInJson(input.text(), std::span(&d, 1));
   report.add(std::move(d));
 }
 
@@ -58,21 +61,20 @@ std::optional<std::vector<il::Method>> loadIlDescription(const InputBytes& input
 std::string methodPointer(std::size_t index) { return "/methods/" + std::to_string(index); }
 
 std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, std::optional<std::uint32_t> token,
-                                        const std::string& file, Report& report, int& status) {
+                                        const InputBytes& input, Report& report, int& status) {
   if (token) {
     for (std::size_t i = 0; i < methods.size(); ++i)
       if (methods[i].token == *token) return i;
     status = kInvalid;
     methodError(report, rules::kIlMethodNotFound, "/methods",
                 "no method " + tokenText(*token) + " in the description (" + methodCount(methods.size()) +
-                    (methods.empty() ? "" : ": " + someTokens(methods)) + ")",
-                file);
+                    (methods.empty() ? "" : ": " + someTokens(methods)) + ")", input);
     return std::nullopt;
   }
   if (methods.size() == 1) return 0;
   if (methods.empty()) {
     status = kInvalid;
-    methodError(report, rules::kIlMethodNotFound, "/methods", "the description has no method", file);
+    methodError(report, rules::kIlMethodNotFound, "/methods", "the description has no method", input);
     return std::nullopt;
   }
   status = kUsageOrIo;
@@ -83,7 +85,7 @@ std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, 
 }
 
 std::optional<Bytes> encodeMethod(const il::Method& method, std::size_t index, il::BoundsForm form,
-                                  const std::string& file, Report& report) {
+                                  const InputBytes& input, Report& report) {
   const std::string pointer = methodPointer(index);
   const std::string name = "method " + tokenText(method.token);
   if (method.verbatimMap) {
@@ -92,21 +94,19 @@ std::optional<Bytes> encodeMethod(const il::Method& method, std::size_t index, i
                 name +
                     " has a verbatim `map`, the API form, which cannot be turned back into bounds; only "
                     "--format api can be built from it",
-                file);
+                input);
     return std::nullopt;
   }
   if (form == il::BoundsForm::Api && !method.codeSize) {
     methodError(report, rules::kIlCodeSizeRequired, pointer,
-                name + ": the api form derived from bounds needs the method's `codeSize` (the last entry ends there)",
-                file);
+                name + ": the api form derived from bounds needs the method's `codeSize` (the last entry ends there)", input);
     return std::nullopt;
   }
   auto bytes = il::encodeBounds(method.bounds, form, method.codeSize);
   if (!bytes) {
     const Error& e = bytes.error();
     const bool aboutBound = e.rule == rules::kIlFlagNotStorable || e.rule == rules::kIlBoundsNotAscending;
-    methodError(report, e.rule, aboutBound ? boundPointer(index, e) : pointer + "/bounds", name + ": " + e.message,
-                file);
+    methodError(report, e.rule, aboutBound ? boundPointer(index, e) : pointer + "/bounds", name + ": " + e.message, input);
     return std::nullopt;
   }
   return std::move(bytes).value();

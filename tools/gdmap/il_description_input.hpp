@@ -27,7 +27,7 @@ std::optional<std::vector<il::Method>> loadIlDescription(const InputBytes& input
 // not have or a description without methods, kUsageOrIo (usage) when several
 // methods leave the choice open.
 std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, std::optional<std::uint32_t> token,
-                                        const std::string& file, Report& report, int& status);
+                                        const InputBytes& input, Report& report, int& status);
 
 // "/methods/2": the JSON pointer of methods[index].
 std::string methodPointer(std::size_t index);
@@ -35,8 +35,9 @@ std::string methodPointer(std::size_t index);
 // methods[index] in `form`: the API array derived from bounds (needs the
 // code size) or written verbatim from `map`; a compressed form from bounds
 // (a `map` cannot be compressed: il-map-not-compressible). Empty on error
-// (status 1, reported at the method's pointer).
+// (status 1, reported at the method's pointer, with its line and column in
+// `input`, the description).
 std::optional<Bytes> encodeMethod(const il::Method& method, std::size_t index, il::BoundsForm form,
-                                  const std::string& file, Report& report);
+                                  const InputBytes& input, Report& report);
 
 }  // namespace gdmap::cli

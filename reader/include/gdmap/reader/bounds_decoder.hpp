@@ -133,7 +133,8 @@ BoundsCanonicalReport checkBoundsCanonical(ByteSpan blob, BoundsForm form, std::
 
 // `gdmap il check`: the first error (a blob is read in sequence, so nothing
 // after it can be judged) and the not-canonical warnings, as diagnostics.
-// With options.strict the warnings make the blob invalid.
+// With options.strict those are errors instead, as checkMap()'s warnings
+// are, and make the blob invalid.
 CheckReport checkBounds(ByteSpan blob, BoundsForm form, const CheckOptions& options = {});
 
 }  // namespace gdmap::il

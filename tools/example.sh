@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on a bundled example: installs what is missing, builds gdmap,
-# then builds, checks, dumps, verifies and looks up a generic dictionary map.
+# then builds, checks, dumps, verifies and looks up a generic dictionary map,
+# and an IL-to-native map (the worked example of docs/il-map.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh build
@@ -25,3 +26,10 @@ run verify "$out/basic.dump.json" "$out/basic.gdmap"
 run verify examples/maps/basic.json "$out/basic.gdmap"
 run lookup "$out/basic.gdmap" 0x1000
 run sig decode '15 12 49 01 08'
+il=examples/il/worked_example.json
+run il build "$il" --format nibble --method 0x06000001 -o "$out/worked.nibble"
+run il check "$out/worked.nibble" --format nibble --strict
+run il convert "$out/worked.nibble" --from nibble --to api --code-size 40 -o "$out/worked.api"
+run il verify "$il" "$out/worked.api" --format api --method 0x06000001
+run il dump "$out/worked.nibble" --format nibble --code-size 40
+run il lookup "$il" --method 0x06000001 --native 12

@@ -4,6 +4,8 @@
 // components it links (docs/library.md).
 #include <gdmap/reader/il_to_native_map.h>
 #include <gdmap/description/description_json.hpp>
+#include <gdmap/description/il_description_json.hpp>
+#include <gdmap/description/json_position.hpp>
 #include <gdmap/io/file_identity.hpp>
 #include <gdmap/io/mapped_file.hpp>
 #include <gdmap/io/output_file.hpp>
@@ -24,6 +26,7 @@
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/bounds_to_api.hpp>
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/bytes_hash.hpp>
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/element_type.hpp>
 #include <gdmap/schema/expected.hpp>

@@ -27,31 +27,32 @@ int dump(const DumpOptions& options, Report& report) {
   // Before any work: `-o MAP` must not destroy the map.
   auto output = Output::resolve(options.output, OutputKind::Text, {input->identity()}, report);
   if (!output) return kUsageOrIo;
-  CheckReport checked = checkMap(input->bytes());
+  // One pass judges validity and the canonical form; the text is then
+  // written straight from the bytes.
+  CanonicalReport canonical;
+  CheckReport checked = checkMap(input->bytes(), {}, canonical);
   if (!checked.valid) {
     report.add(std::move(checked.diagnostics), name);
     return report.fail(kInvalid, rules::kInvalidMap, "not a valid map; nothing dumped (see `gdmap check`)", name);
   }
-  auto dumped = describeMap(input->bytes());
-  if (!dumped) {
-    Diagnostic d = binaryDiagnostic(dumped.error());
+  auto text = dumpDescription(input->bytes());
+  if (!text) {
+    Diagnostic d = binaryDiagnostic(text.error());
     if (d.rule.empty()) d.rule = rules::kInvalidMap;
     d.file = name;
     report.add(std::move(d));
     return kInvalid;
   }
-  if (!dumped->rebuildDifferences.empty()) {
-    // The same reasons as located diagnostics (rebuildDifferences are
-    // sentences): each canonical rule the map breaks, at its place.
-    for (Diagnostic& note : checkCanonical(input->bytes()).reasons) {
-      note.severity = Severity::Note;
-      note.message = "building this description will not give the same bytes: " + note.message + " (" + note.rule + ")";
-      note.rule = rules::kRebuildDiffers;
-      note.file = name;
-      report.add(std::move(note));
-    }
+  // Each canonical rule the map breaks, at its place: building the dump
+  // gives the same content in other bytes.
+  for (Diagnostic& note : canonical.reasons) {
+    note.severity = Severity::Note;
+    note.message = "building this description will not give the same bytes: " + note.message + " (" + note.rule + ")";
+    note.rule = rules::kRebuildDiffers;
+    note.file = name;
+    report.add(std::move(note));
   }
-  if (!output->write(writeDescription(dumped->description), report)) return kUsageOrIo;
+  if (!output->write(*text, report)) return kUsageOrIo;
   if (report.json()) report.object().string("output", options.output);
   return kSuccess;
 }

@@ -9,7 +9,9 @@
 // (nlohmann/json) is a private dependency: this header, like every other
 // gdmap header, includes no JSON library, and a program that never reads a
 // description does not need one.
+#include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/diagnostic.hpp>
+#include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/map_description.hpp>
 
 #include <cstddef>
@@ -58,6 +60,12 @@ struct DescriptionBuild {
 // as bytes. This is what `gdmap build` and `verify` run; it is several
 // times faster and smaller than the two calls it replaces.
 DescriptionBuild buildMapFromDescription(std::string_view jsonText);
+
+// For a map checkMap() accepts: exactly writeDescription(describeMap(map)
+// .description), written straight from the map's bytes (no MapDescription,
+// no second check): what `gdmap dump` writes. Errors only for bytes that do
+// not even open as a map.
+Expected<std::string> dumpDescription(ByteSpan map);
 
 // Deterministic, human-readable JSON (two-space indent, keys in a fixed
 // order, RVAs as "0x0000xxxx" strings, types as ILAsm text, raw items as

@@ -1,0 +1,114 @@
+// dumpDescription(): the text writeDescription(describeMap(map).description)
+// gives, written straight from the map. No MapDescription and no Type tree
+// outlives the item it is printed from, so memory is the text plus a few
+// words per directory entry, and the map is analysed by the caller's one
+// check, not again here.
+#include <gdmap/description/description_json.hpp>
+
+#include <gdmap/reader/map_view.hpp>
+#include <gdmap/schema/diagnostic.hpp>
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/type_text.hpp>
+
+#include <algorithm>
+#include <vector>
+
+namespace gdmap {
+namespace {
+
+constexpr std::uint32_t kInline = 0xFFFFFFFF;
+
+// An item as describeMap() states it: its types as ILAsm text, or (should
+// they not decode) its bytes verbatim.
+void appendItem(const MapView& view, std::uint32_t heapOffset, std::string& out) {
+  Expected<ItemView> item = view.item(heapOffset);
+  Expected<std::vector<Type>> types =
+      item ? decodeItemTypes(*item) : Expected<std::vector<Type>>(item.error());
+  if (!types) {
+    out += "\"raw\": \"";
+    if (item) appendHex(item->bytes, out);
+    out += '"';
+    return;
+  }
+  out += "\"types\": [";
+  std::string text;
+  for (std::size_t i = 0; i < types->size(); ++i) {
+    if (i != 0) out += ", ";
+    text.clear();
+    formatType((*types)[i], text);
+    appendJsonString(text, out);
+  }
+  out += ']';
+}
+
+}  // namespace
+
+Expected<std::string> dumpDescription(ByteSpan map) {
+  Expected<MapView> opened = MapView::open(map);
+  if (!opened) return opened.error();
+  const MapView& view = *opened;
+  const std::uint32_t n = view.size();
+
+  // Distinct item offsets in heap order, with how many entries reach each.
+  std::vector<std::uint32_t> distinct(n);
+  for (std::uint32_t i = 0; i < n; ++i) distinct[i] = view.entry(i).offset;
+  std::sort(distinct.begin(), distinct.end());
+  std::vector<std::uint32_t> name;  // per distinct item: its instantiation number, or kInline
+  std::size_t unique = 0;
+  for (std::size_t i = 0; i < distinct.size();) {
+    std::size_t j = i;
+    while (j < distinct.size() && distinct[j] == distinct[i]) ++j;
+    distinct[unique++] = distinct[i];
+    name.push_back(j - i >= 2 ? 0 : kInline);
+    i = j;
+  }
+  distinct.resize(unique);
+
+  std::string out;
+  out.reserve(64 + std::size_t{n} * 48);
+  out += "{\n  \"sorted\": ";
+  out += view.sorted() ? "true" : "false";
+  // Shared items become named instantiations i0, i1, ... in heap order
+  // (a shared item whose types do not decode is written inline, as `raw`,
+  // like writeDescription() does with a raw instantiation).
+  std::uint32_t named = 0;
+  bool anyListed = false;
+  std::vector<bool> listed(distinct.size(), false);
+  std::string item;
+  for (std::size_t k = 0; k < distinct.size(); ++k) {
+    if (name[k] == kInline) continue;
+    name[k] = named++;
+    item.clear();
+    appendItem(view, distinct[k], item);
+    if (item.starts_with("\"raw\"")) continue;
+    listed[k] = true;
+    out += anyListed ? ",\n    " : ",\n  \"instantiations\": {\n    ";
+    anyListed = true;
+    out += "\"i";
+    out += std::to_string(name[k]);
+    out += "\": ";
+    out.append(item, std::string_view("\"types\": ").size());
+  }
+  if (anyListed) out += "\n  }";
+  out += ",\n  \"dictionaries\": [";
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const DirectoryEntry e = view.entry(i);
+    out += i == 0 ? "\n    {\"rva\": \"" : ",\n    {\"rva\": \"";
+    appendHex32(e.rva, out);
+    out += "\", ";
+    const std::size_t k =
+        static_cast<std::size_t>(std::lower_bound(distinct.begin(), distinct.end(), e.offset) - distinct.begin());
+    if (listed[k]) {
+      out += "\"instantiation\": \"i";
+      out += std::to_string(name[k]);
+      out += '"';
+    } else {
+      appendItem(view, e.offset, out);
+    }
+    out += '}';
+  }
+  out += n == 0 ? "]\n}\n" : "\n  ]\n}\n";
+  return out;
+}
+
+}  // namespace gdmap

@@ -16,12 +16,12 @@
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
+#include <gdmap/schema/radix_sort.hpp>
 #include <gdmap/schema/rules.hpp>
 #include "map_check_analysis.hpp"
 #include "map_check_item.hpp"
 #include "map_check_sink.hpp"
 #include "map_check_types.hpp"
-#include "radix_sort.hpp"
 
 #include <algorithm>
 #include <string>

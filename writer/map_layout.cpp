@@ -1,7 +1,8 @@
 // layoutMap(): (RVA, item) pairs -> the canonical bytes of FORMAT.md §1, in
-// O(n log n) (one sort of packed keys) and one output allocation.
+// linear time (one radix sort of packed keys) and one output allocation.
 #include "map_layout.hpp"
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/radix_sort.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/writer/compressed_int.hpp>
 
@@ -59,11 +60,10 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
   if (Status s = checkEntryCount(n); !s) return s.error();
 
   // (rva << 32 | insertion index): one sort orders by RVA and, among equal
-  // RVAs, by insertion (a stable sort for free). Unsorted maps need it too,
-  // to find shared RVAs.
+  // RVAs, by insertion. Unsorted maps need it too, to find shared RVAs.
   std::vector<std::uint64_t> keys(n);
   for (std::size_t i = 0; i < n; ++i) keys[i] = std::uint64_t{entries[i].rva} << 32 | i;
-  std::sort(keys.begin(), keys.end());
+  radixSortByHigh32(keys);
   // Report the repeat that comes first in input order: that is where a
   // reader of the input would look first.
   std::size_t repeat = n, repeated = 0;

@@ -4,6 +4,7 @@
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_description.hpp>
+#include <gdmap/schema/radix_sort.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
 #include <gdmap/writer/type_encoder.hpp>
@@ -98,14 +99,33 @@ bool DescriptionBuilder::beginNamed(const std::string& name, const Site& site) {
   return true;
 }
 
-void DescriptionBuilder::setNamedTypes(TypeList&& types) {
-  if (currentNamed_ >= named_.size()) return;
+void DescriptionBuilder::setInlineTypes(DictionaryFields& dictionary, TypeList& types) {
   if (!streaming_) {
-    named_[currentNamed_].types = std::move(types.types);
+    dictionary.types = std::move(types);
+    types.clear();
     return;
   }
   if (!feeding()) return;
   Expected<MapBuilder::ItemId> item = map_.internEncoded(types.count, types.encoded);
+  types.clear();
+  if (item) {
+    dictionary.item = *item;
+  } else {
+    diagnostics_.error(item.error().rule, DictionaryMemberSite(diagnostics_.work(), dictionary.jsonIndex, "types"),
+                       [&] { return item.error().message; });
+  }
+}
+
+void DescriptionBuilder::setNamedTypes(TypeList& types) {
+  if (currentNamed_ >= named_.size()) return;
+  if (!streaming_) {
+    named_[currentNamed_].types = std::move(types.types);
+    types.clear();
+    return;
+  }
+  if (!feeding()) return;
+  Expected<MapBuilder::ItemId> item = map_.internEncoded(types.count, types.encoded);
+  types.clear();
   if (item) {
     namedItems_[currentNamed_] = *item;
   } else {
@@ -141,8 +161,8 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
       } else {
         pendingNames_.push_back({map_.size(), fields.jsonIndex, std::move(*fields.instantiation)});
       }
-    } else if (fields.types) {
-      item = map_.internEncoded(fields.types->count, fields.types->encoded);
+    } else if (fields.item) {
+      item = *fields.item;
     } else if (fields.raw) {
       item = map_.internRaw(*fields.raw);
     } else {
@@ -338,7 +358,7 @@ void DescriptionBuilder::resolvePendingNames() {
 void DescriptionBuilder::reportDuplicateRvas() {
   // Sorting (rva, index) pairs puts each RVA's dictionaries together, the
   // first in the file first.
-  std::sort(rvaKeys_.begin(), rvaKeys_.end());
+  radixSortByHigh32(rvaKeys_);  // pushed in file order: now by (rva, index)
   for (std::size_t i = 1, first = 0; i < rvaKeys_.size(); ++i) {
     if (rvaKeys_[i] >> 32 != rvaKeys_[first] >> 32) {
       first = i;

@@ -37,7 +37,8 @@ struct DictionaryFields {
   std::size_t jsonIndex = 0;  // its index in /dictionaries
   std::optional<std::uint32_t> rva;
   std::optional<std::string> instantiation;  // the name, when given as a string
-  std::optional<TypeList> types;             // when a valid `types` array was given
+  std::optional<TypeList> types;             // when a valid `types` array was given (model)
+  std::optional<MapBuilder::ItemId> item;    // the same, interned (streaming)
   std::optional<Bytes> raw;                  // when a valid `raw` string was given
   unsigned forms = 0;                        // how many of instantiation/types/raw are present
 };
@@ -62,7 +63,11 @@ class DescriptionBuilder {
   // A member of /instantiations (`site` is where it is). Returns false (and
   // reports) when the name was already defined; its types then go nowhere.
   bool beginNamed(const std::string& name, const Site& site);
-  void setNamedTypes(TypeList&& types);
+  // The types of the current member of /instantiations, and of a
+  // dictionary's `types`. Streaming, the list is interned as an item and
+  // left for reuse (cleared); otherwise its types are taken.
+  void setNamedTypes(TypeList& types);
+  void setInlineTypes(DictionaryFields& dictionary, TypeList& types);
 
   // Takes part in the cross-entry checks and the result only when it has a
   // valid RVA and exactly one form (the reader reports what is missing).

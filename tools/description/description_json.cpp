@@ -265,9 +265,9 @@ class DescriptionReader {
         typesOk_ = false;
       }
       if (f.role == Expect::NamedTypes) {
-        if (typesOk_) builder_.setNamedTypes(std::move(types_));
+        if (typesOk_) builder_.setNamedTypes(types_);
       } else if (typesOk_) {
-        dictionary_.types = std::move(types_);
+        builder_.setInlineTypes(dictionary_, types_);
       }
       types_.clear();
     }

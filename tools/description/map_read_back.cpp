@@ -22,10 +22,16 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
   if (view->size() != built.size())
     return Error(0, "the map has " + std::to_string(view->size()) + " dictionaries, not " +
                         std::to_string(built.size()), rules::kDescriptionMismatch);
+  // When the RVAs were added in ascending order (a sorted description), the
+  // directory lists them in insertion order whatever the map's order, and
+  // entry i is compared with directory[i]; otherwise a sorted map is
+  // searched.
+  bool ascending = true;
+  for (std::size_t i = 1; ascending && i < built.size(); ++i) ascending = built.rvaAt(i - 1) < built.rvaAt(i);
   for (std::size_t i = 0; i < built.size(); ++i) {
     const std::uint32_t rva = built.rvaAt(i);
     std::uint32_t at = static_cast<std::uint32_t>(i);
-    if (view->sorted()) {
+    if (view->sorted() && !ascending) {
       Expected<std::optional<std::uint32_t>> found = view->find(rva);
       if (!found) return found.error();
       if (!*found) return mismatch(i, "RVA " + hex32(rva) + " is not in the map");

@@ -10,8 +10,9 @@
 namespace gdmap::description {
 
 // Success, or the first dictionary (in insertion order) the map does not
-// hold as given, and why. Linear for an unsorted map, O(n log n) for a
-// sorted one (a binary search per dictionary); allocates nothing.
+// hold as given, and why. Linear when the RVAs were added in ascending order
+// or the map is unsorted, else a binary search per dictionary; allocates
+// nothing.
 Status readsBack(ByteSpan map, const MapBuilder& built);
 
 }  // namespace gdmap::description

@@ -463,7 +463,10 @@ class IlDescriptionReader {
     std::sort(tokenKeys_.begin(), tokenKeys_.end());
     std::size_t first = 0;  // the first pair with the current token
     for (std::size_t i = 1; i < tokenKeys_.size(); ++i) {
-      const auto [token, index] = tokenKeys_[i];
+      // Named, not a structured binding: clang 14 cannot capture one in the
+      // message's lambda.
+      const std::uint32_t token = tokenKeys_[i].first;
+      const std::size_t index = tokenKeys_[i].second;
       if (token != tokenKeys_[first].first) {
         first = i;
         continue;

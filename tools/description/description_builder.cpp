@@ -148,7 +148,7 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
       if (fields.instantiation) {
         const auto it = names_.find(*fields.instantiation);
         if (it != names_.end()) used_[it->second] = true;
-        else pendingNames_.push_back({SIZE_MAX, fields.jsonIndex, std::move(*fields.instantiation)});
+        else addPending(SIZE_MAX, fields.jsonIndex, *fields.instantiation);
       }
       return;
     }
@@ -159,7 +159,7 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
         item = namedItems_[it->second];
         used_[it->second] = true;
       } else {
-        pendingNames_.push_back({map_.size(), fields.jsonIndex, std::move(*fields.instantiation)});
+        addPending(map_.size(), fields.jsonIndex, *fields.instantiation);
       }
     } else if (fields.item) {
       item = *fields.item;
@@ -186,7 +186,7 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
       used_[it->second] = true;
     } else {
       // Perhaps /instantiations comes after /dictionaries: decide at the end.
-      pendingNames_.push_back({dictionaries_.size(), fields.jsonIndex, std::move(*fields.instantiation)});
+      addPending(dictionaries_.size(), fields.jsonIndex, *fields.instantiation);
     }
   } else if (fields.types) {
     d.instantiation = unnamed_.size() | kUnnamedFlag;
@@ -339,19 +339,27 @@ std::optional<std::uint32_t> DescriptionBuilder::rvaFromString(const std::string
   return value;
 }
 
+void DescriptionBuilder::addPending(std::size_t dictionary, std::size_t jsonIndex, const std::string& name) {
+  pendingNames_.push_back({dictionary, jsonIndex, pendingNameText_.size(), name.size()});
+  pendingNameText_ += name;
+}
+
 void DescriptionBuilder::resolvePendingNames() {
-  for (PendingName& p : pendingNames_) {
-    const auto it = names_.find(p.name);
+  std::string name;
+  for (const PendingName& p : pendingNames_) {
+    name.assign(pendingNameText_, p.nameOffset, p.nameLength);
+    const auto it = names_.find(name);
     if (it == names_.end()) {
       diagnostics_.error(rules::kUndefinedInstantiation,
                          DictionaryMemberSite(diagnostics_.work(), p.jsonIndex, "instantiation"),
-                         [&] { return "instantiation " + quoteInput(p.name) + " is not defined in /instantiations"; });
+                         [&] { return "instantiation " + quoteInput(name) + " is not defined in /instantiations"; });
       continue;
     }
     used_[it->second] = true;
     if (!streaming_) dictionaries_[p.dictionary].instantiation = it->second;
     else if (feeding()) map_.setItem(p.dictionary, namedItems_[it->second]);
   }
+  pendingNameText_ = {};
   pendingNames_.clear();
 }
 
@@ -390,6 +398,13 @@ std::optional<Bytes> DescriptionBuilder::finishMap() {
   reportDuplicateRvas();
   reportUnusedNames(named_);
   if (diagnostics_.errorCount() != 0) return std::nullopt;
+  // What only reading needed goes before the layout's own tables come.
+  textBytes_ = TypeBytesCache(0);
+  hexBytes_ = TypeBytesCache(0);
+  names_ = {};
+  named_ = {};
+  used_ = {};
+  namedItems_ = {};
   map_.setSorted(sorted_);
   Expected<Bytes> map = map_.finish();
   if (!map) {

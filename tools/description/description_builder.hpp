@@ -97,11 +97,16 @@ class DescriptionBuilder {
   // are all different does not hold each one twice.
   static constexpr std::size_t kTypeCacheLimit = 1 << 16;
 
+  // A dictionary naming an instantiation not defined (yet) when it was
+  // read. Its name is kept in pendingNameText_, not in a string of its own:
+  // a description that defines its instantiations last has a million.
   struct PendingName {
-    std::size_t dictionary;  // index into dictionaries_
+    std::size_t dictionary;  // index into dictionaries_ (model) or the MapBuilder's entries
     std::size_t jsonIndex;
-    std::string name;
+    std::size_t nameOffset;  // in pendingNameText_
+    std::size_t nameLength;
   };
+  void addPending(std::size_t dictionary, std::size_t jsonIndex, const std::string& name);
 
   void reportDuplicateRvas();
   void resolvePendingNames();
@@ -126,6 +131,7 @@ class DescriptionBuilder {
   std::vector<DictionaryDescription> dictionaries_;
   // Dictionaries that name an instantiation defined later in the file.
   std::vector<PendingName> pendingNames_;
+  std::string pendingNameText_;
   // rva << 32 | jsonIndex: sorted once at the end to find duplicates without
   // a hash node per dictionary.
   std::vector<std::uint64_t> rvaKeys_;

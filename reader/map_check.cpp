@@ -54,7 +54,7 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> repeatedRvas(const MapView&
 // Header and directory: the entries' own fields. Returns the distinct
 // in-heap offsets, in heap order, each with its first referencing entry.
 std::vector<CheckedItem> checkDirectory(const MapView& view, DiagnosticSink& sink,
-                                       std::vector<std::uint32_t>* itemOfEntry) {
+                                        std::vector<std::uint32_t>* itemOfEntry) {
   const std::size_t heapSize = view.heap().size();
   std::vector<std::pair<std::uint32_t, std::uint32_t>> repeats;
   if (!view.sorted()) repeats = repeatedRvas(view);

@@ -50,7 +50,6 @@ std::uint64_t hashBytes(std::string_view text) {
   return mix(h ^ tail ^ (std::uint64_t{n} << 59));
 }
 
-
 std::uint64_t hashBytes(ByteSpan bytes) {
   return hashBytes(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }

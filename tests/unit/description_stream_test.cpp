@@ -19,8 +19,8 @@ namespace {
 
 using namespace gdmap;
 
-const char* const kTypes[] = {"int32", "string", "class 0x01000012<int32, !0[]>", "valuetype 0x02000003",
-                              "!!1", "int32[0...4]", "method int32 *(int32)", "object modopt(0x1b000001)"};
+const char* const kTypes[] = {"int32", "string",       "class 0x01000012<int32, !0[]>", "valuetype 0x02000003",
+                              "!!1",   "int32[0...4]", "method int32 *(int32)",         "object modopt(0x1b000001)"};
 const char* const kHexTypes[] = {"08", "1d08", "1512490108", "1e00", "c0 80 00 08" /* not a type */, "1d"};
 
 // A description as JSON text: named instantiations before or after the
@@ -155,8 +155,8 @@ TEST_CASE("map builder: items by handle, given later, shared by many dictionarie
   const Expected<Bytes> map = builder.finish();
   REQUIRE(map);
   // Sorted after all: bit 31 set, 0x10 first, its raw item first in the heap.
-  const Bytes expected = {0x03, 0x00, 0x00, 0x80, 0x10, 0, 0, 0, 0, 0, 0, 0, 0x20, 0, 0, 0, 3, 0, 0, 0,
-                          0x30, 0, 0, 0, 3,    0,    0,    0,    0x02, 0x01, 0x0e, 0x02, 0x01, 0x08};
+  const Bytes expected = {0x03, 0x00, 0x00, 0x80, 0x10, 0, 0, 0, 0, 0, 0, 0,    0x20, 0,    0,    0,    3,
+                          0,    0,    0,    0x30, 0,    0, 0, 3, 0, 0, 0, 0x02, 0x01, 0x0e, 0x02, 0x01, 0x08};
   CHECK(*map == expected);
 
   MapBuilder unfinished;

@@ -125,8 +125,8 @@ TEST_CASE("il description: unknown and repeated keys") {
   const IlDescriptionParse p = parseIlDescription(text);
   CHECK_FALSE(p.methods);
   CHECK(p.errorCount == 3);
-  const Diagnostic unknown = parseIlDescription(oneMethod(R"("bounds": [{"native": 0, "il": 0, "nativ": 1}])"))
-                                 .diagnostics.front();
+  const Diagnostic unknown =
+      parseIlDescription(oneMethod(R"("bounds": [{"native": 0, "il": 0, "nativ": 1}])")).diagnostics.front();
   CHECK(unknown.rule == "unknown-key");
   CHECK(unknown.path == "/methods/0/bounds/0/nativ");
   const Diagnostic repeated = only(p, "duplicate-key");
@@ -294,7 +294,8 @@ TEST_CASE("il description: write then parse gives the same methods (seeded rando
   for (int round = 0; round < 200; ++round) {
     std::vector<Method> methods;
     const std::size_t count = rng() % 5;
-    for (std::size_t i = 0; i < count; ++i) methods.push_back(randomMethod(rng, 0x06000001 + static_cast<std::uint32_t>(i)));
+    for (std::size_t i = 0; i < count; ++i)
+      methods.push_back(randomMethod(rng, 0x06000001 + static_cast<std::uint32_t>(i)));
     const std::string text = writeIlDescription(methods);
     const IlDescriptionParse p = parseIlDescription(text);
     REQUIRE_MESSAGE(p.errorCount == 0, text);

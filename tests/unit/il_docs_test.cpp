@@ -90,7 +90,8 @@ Bytes dumpBytes(const std::vector<std::string>& block, std::size_t firstLine) {
     for (;;) {
       REQUIRE(p + 2 <= line.size());
       REQUIRE((isHexDigit(line[p]) && isHexDigit(line[p + 1])));
-      bytes.push_back(static_cast<std::uint8_t>(gdmap::hexDigitValue(line[p]) << 4 | gdmap::hexDigitValue(line[p + 1])));
+      bytes.push_back(
+          static_cast<std::uint8_t>(gdmap::hexDigitValue(line[p]) << 4 | gdmap::hexDigitValue(line[p + 1])));
       p += 2;
       if (p == line.size() || line[p] != ' ' || p + 1 == line.size() || line[p + 1] == ' ') break;
       ++p;
@@ -251,12 +252,9 @@ TEST_CASE("il docs: the examples under examples/il parse and hold FORMAT.md's wo
   REQUIRE(methods.size() == 2);
   using gdmap::il::Bound;
   namespace source = gdmap::il::source;
-  const std::vector<Bound> expected = {{0, gdmap::il::kProlog, source::kStackEmpty},
-                                       {4, 0x0, source::kStackEmpty},
-                                       {10, 0x5, 0},
-                                       {12, 0x5, source::kCallInstruction},
-                                       {17, 0x9, source::kStackEmpty},
-                                       {30, gdmap::il::kEpilog, 0}};
+  const std::vector<Bound> expected = {
+      {0, gdmap::il::kProlog, source::kStackEmpty}, {4, 0x0, source::kStackEmpty},  {10, 0x5, 0},
+      {12, 0x5, source::kCallInstruction},          {17, 0x9, source::kStackEmpty}, {30, gdmap::il::kEpilog, 0}};
   CHECK(methods[0].token == 0x06000001);
   CHECK(methods[0].codeSize == std::optional<std::uint32_t>(40));
   CHECK_FALSE(methods[0].verbatimMap);
@@ -319,7 +317,8 @@ TEST_CASE("il docs: the IL description schema is valid JSON listing what the rea
 
   // The names are the model's (il_map.hpp).
   nlohmann::json flags = nlohmann::json::array();
-  for (std::uint32_t bit = 1; bit & gdmap::il::source::kKnown; bit <<= 1) flags.push_back(gdmap::il::sourceFlagName(bit));
+  for (std::uint32_t bit = 1; bit & gdmap::il::source::kKnown; bit <<= 1)
+    flags.push_back(gdmap::il::sourceFlagName(bit));
   CHECK(flags.size() == 6);
   CHECK(defs.at("sourceFlag").at("oneOf").at(0).at("enum") == flags);
   nlohmann::json specials = nlohmann::json::array();

@@ -101,8 +101,10 @@ bool DescriptionBuilder::beginNamed(const std::string& name, const Site& site) {
 
 void DescriptionBuilder::setInlineTypes(DictionaryFields& dictionary, TypeList& types) {
   if (!streaming_) {
-    dictionary.types = std::move(types);
-    types.clear();
+    // Moved into the dictionary, then reset for the next list (a
+    // moved-from vector is valid but unspecified).
+    dictionary.types.emplace();
+    std::swap(*dictionary.types, types);
     return;
   }
   if (!feeding()) return;

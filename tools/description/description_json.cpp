@@ -29,7 +29,6 @@ using json = nlohmann::json;
 using description::DescriptionBuilder;
 using description::DiagnosticList;
 using description::DictionaryFields;
-using description::Site;
 
 // What the value at the current position must be.
 enum class Expect : std::uint8_t {
@@ -409,9 +408,9 @@ DescriptionBuild buildMapFromDescription(std::string_view jsonText) {
     // The map is read back before it is handed out: one that does not hold
     // what was added is a bug, and must not land.
     if (Status same = description::readsBack(*result.map, builder.mapBuilder()); !same) {
-      diagnostics.errorAt(rules::kDescriptionMismatch, Diagnostic::npos,
-                          "internal error: the built map does not read back as its description: " +
-                              same.error().message);
+      diagnostics.errorAt(
+          rules::kDescriptionMismatch, Diagnostic::npos,
+          "internal error: the built map does not read back as its description: " + same.error().message);
       result.map.reset();
     }
   }

@@ -181,7 +181,8 @@ class IlDescriptionReader {
   bool number_integer(json::number_integer_t value) {
     // The parser uses this only for negative numbers.
     if (!isNumber(expected())) return scalar("a number");
-    error(rules::kInvalidNumber, [&] { return std::string(fieldName(expected())) + ' ' + std::to_string(value) + " is negative"; });
+    error(rules::kInvalidNumber,
+          [&] { return std::string(fieldName(expected())) + ' ' + std::to_string(value) + " is negative"; });
     return done();
   }
   bool number_unsigned(json::number_unsigned_t value) {
@@ -217,7 +218,8 @@ class IlDescriptionReader {
       store(*number);
     } else {
       error(rules::kInvalidNumber, [&] {
-        return "invalid " + std::string(fieldName(e)) + ' ' + quoteInput(value) + ": expected \"0x\" and 1 to 8 hex digits" +
+        return "invalid " + std::string(fieldName(e)) + ' ' + quoteInput(value) +
+               ": expected \"0x\" and 1 to 8 hex digits" +
                (e == Expect::Il ? ", \"prolog\", \"epilog\", \"no_mapping\"" : "") + " or an integer";
       });
     }
@@ -403,7 +405,8 @@ class IlDescriptionReader {
 
   void endBound(const Frame& f) {
     const bool complete = native_ && il_;
-    if (!(f.seen & kNative)) error(rules::kMissingField, [] { return std::string("a bound needs a \"native\" offset"); });
+    if (!(f.seen & kNative))
+      error(rules::kMissingField, [] { return std::string("a bound needs a \"native\" offset"); });
     if (!(f.seen & kIl)) error(rules::kMissingField, [] { return std::string("a bound needs an \"il\" offset"); });
     if (complete) {
       bound_.nativeOffset = *native_;

@@ -22,7 +22,7 @@ namespace gdmap::description {
 // must be; each reader gives its own.
 template <typename Role>
 struct JsonFrame {
-  Role role{};     // what this container is
+  Role role{};  // what this container is
   bool object = false;
   std::size_t index = 0;  // arrays: the index of the current element
   std::string key;        // objects: the key of the current member

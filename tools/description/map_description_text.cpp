@@ -22,8 +22,7 @@ constexpr std::uint32_t kInline = 0xFFFFFFFF;
 // they not decode) its bytes verbatim.
 void appendItem(const MapView& view, std::uint32_t heapOffset, std::string& out) {
   Expected<ItemView> item = view.item(heapOffset);
-  Expected<std::vector<Type>> types =
-      item ? decodeItemTypes(*item) : Expected<std::vector<Type>>(item.error());
+  Expected<std::vector<Type>> types = item ? decodeItemTypes(*item) : Expected<std::vector<Type>>(item.error());
   if (!types) {
     out += "\"raw\": \"";
     if (item) appendHex(item->bytes, out);

@@ -20,8 +20,9 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
   Expected<MapView> view = MapView::open(map);
   if (!view) return view.error();
   if (view->size() != built.size())
-    return Error(0, "the map has " + std::to_string(view->size()) + " dictionaries, not " +
-                        std::to_string(built.size()), rules::kDescriptionMismatch);
+    return Error(0,
+                 "the map has " + std::to_string(view->size()) + " dictionaries, not " + std::to_string(built.size()),
+                 rules::kDescriptionMismatch);
   // When the RVAs were added in ascending order (a sorted description), the
   // directory lists them in insertion order whatever the map's order, and
   // entry i is compared with directory[i]; otherwise a sorted map is
@@ -37,8 +38,8 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
       if (!*found) return mismatch(i, "RVA " + hex32(rva) + " is not in the map");
       at = **found;
     } else if (view->entry(at).rva != rva) {
-      return mismatch(i, "directory[" + std::to_string(i) + "] has RVA " + hex32(view->entry(at).rva) + ", not " +
-                             hex32(rva));
+      return mismatch(
+          i, "directory[" + std::to_string(i) + "] has RVA " + hex32(view->entry(at).rva) + ", not " + hex32(rva));
     }
     // The bytes where the item starts, as many as were given: a raw item
     // may carry a length prefix that does not match its bytes on purpose.

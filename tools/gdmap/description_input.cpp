@@ -13,8 +13,8 @@ LoadedDescription loadDescription(const InputBytes& input, Report& report) {
   DescriptionBuild built = buildMapFromDescription(input.text());
   // A map that does not read back as its description is gdmap's failure,
   // not the input's: exit status 2, as for any internal error.
-  const bool internal = std::ranges::any_of(
-      built.diagnostics, [](const Diagnostic& d) { return d.rule == rules::kDescriptionMismatch; });
+  const bool internal =
+      std::ranges::any_of(built.diagnostics, [](const Diagnostic& d) { return d.rule == rules::kDescriptionMismatch; });
   report.add(std::move(built.diagnostics), input.displayName());
   LoadedDescription loaded;
   if (built.map) loaded.map = std::move(*built.map);

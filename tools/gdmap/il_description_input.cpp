@@ -68,7 +68,8 @@ std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, 
     status = kInvalid;
     methodError(report, rules::kIlMethodNotFound, "/methods",
                 "no method " + tokenText(*token) + " in the description (" + methodCount(methods.size()) +
-                    (methods.empty() ? "" : ": " + someTokens(methods)) + ")", input);
+                    (methods.empty() ? "" : ": " + someTokens(methods)) + ")",
+                input);
     return std::nullopt;
   }
   if (methods.size() == 1) return 0;
@@ -99,14 +100,16 @@ std::optional<Bytes> encodeMethod(const il::Method& method, std::size_t index, i
   }
   if (form == il::BoundsForm::Api && !method.codeSize) {
     methodError(report, rules::kIlCodeSizeRequired, pointer,
-                name + ": the api form derived from bounds needs the method's `codeSize` (the last entry ends there)", input);
+                name + ": the api form derived from bounds needs the method's `codeSize` (the last entry ends there)",
+                input);
     return std::nullopt;
   }
   auto bytes = il::encodeBounds(method.bounds, form, method.codeSize);
   if (!bytes) {
     const Error& e = bytes.error();
     const bool aboutBound = e.rule == rules::kIlFlagNotStorable || e.rule == rules::kIlBoundsNotAscending;
-    methodError(report, e.rule, aboutBound ? boundPointer(index, e) : pointer + "/bounds", name + ": " + e.message, input);
+    methodError(report, e.rule, aboutBound ? boundPointer(index, e) : pointer + "/bounds", name + ": " + e.message,
+                input);
     return std::nullopt;
   }
   return std::move(bytes).value();

@@ -12,7 +12,11 @@
 // - an accepted description builds; the map matches it; without raw items
 //   the map is valid and canonical; a raw item is never empty (defect 6);
 // - writeDescription's JSON parses back without an error, writes the same
-//   JSON again, and builds the same bytes.
+//   JSON again, and builds the same bytes;
+// - the streamed paths say what the model paths say: buildMapFromDescription
+//   gives the same diagnostics (text, pointer, position) and the same map
+//   as parseDescription + buildMap, and dumpDescription of a valid map is
+//   writeDescription(describeMap(map)).
 #include "diagnostic_invariants.hpp"
 #include "fuzz_check.hpp"
 
@@ -40,6 +44,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text = gdmap::fuzz::asText(data, size);
   const DescriptionParse parse = parseDescription(text);
   gdmap::fuzz::checkDiagnostics(parse.diagnostics, parse.description.has_value(), text);
+  const DescriptionBuild streamed = buildMapFromDescription(text);
+  FUZZ_CHECK(streamed.diagnostics.size() == parse.diagnostics.size() && streamed.errorCount == parse.errorCount &&
+                 streamed.warningCount == parse.warningCount,
+             "the streamed build reports differently from the parse");
+  for (std::size_t i = 0; i < parse.diagnostics.size(); ++i) {
+    FUZZ_CHECK(formatDiagnostic(streamed.diagnostics[i]) == formatDiagnostic(parse.diagnostics[i]) &&
+                   streamed.diagnostics[i].path == parse.diagnostics[i].path,
+               "diagnostic " + std::to_string(i) + " differs: " + formatDiagnostic(streamed.diagnostics[i]) +
+                   " | " + formatDiagnostic(parse.diagnostics[i]));
+  }
+  FUZZ_CHECK(streamed.map.has_value() == parse.description.has_value(),
+             "the streamed build and the parse disagree on validity");
   if (!parse.description) return 0;
   const MapDescription& description = *parse.description;
 
@@ -52,6 +68,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   Expected<Bytes> map = buildMap(description);
   FUZZ_CHECK(map.ok(), "an accepted description does not build: " + describeError(map.error()));
+  FUZZ_CHECK(*streamed.map == *map, "the streamed build's map differs from buildMap's: " + hexOf(*streamed.map) +
+                                         " vs " + hexOf(*map));
+  if (checkMap(*map).valid) {
+    const Expected<DumpResult> described = describeMap(*map);
+    const Expected<std::string> dumped = dumpDescription(*map);
+    FUZZ_CHECK(described.ok() && dumped.ok() && *dumped == writeDescription(described->description),
+               "dumpDescription differs from writeDescription(describeMap())");
+  }
   Status matches = matchesDescription(*map, description);
   FUZZ_CHECK(matches.ok(), "the built map does not match its description: " + describeError(matches.error()));
   if (!hasRaw) {

@@ -311,4 +311,9 @@ if command -v script >/dev/null 2>&1; then
   [ "$status" -eq 2 ] || fail "il build to a terminal exited $status, expected 2"
   grep -q "binary-to-terminal" "$w/tty" || fail "il build to a terminal: $(cat "$w/tty")"
 fi
+# a blob that differs and does not decode: map-differs names where it stops decoding
+python3 -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[-1] |= 0xF0; open(sys.argv[2], 'wb').write(b)" \
+  "$w/we.nibble" "$w/bad-padding.nibble"
+expect 1 "$gdmap" il verify "$desc" "$w/bad-padding.nibble" --format nibble --method 0x06000001 --json
+is '.identical == false and .field == "bounds[5].source" and (.diagnostics | map(.rule) | index("map-differs")) != null'
 echo "il cli: ok"

@@ -10,6 +10,7 @@
 #include "report.hpp"
 
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/schema/rules.hpp>
 
 #include <iostream>
@@ -48,10 +49,14 @@ int verify(const IlVerifyOptions& options, Report& report, bool& compared) {
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
 
-  const IlDifference d = compareIlBlobs(*expected, input->bytes(), form);
+  IlDifference d = compareIlBlobs(*expected, input->bytes(), form);
   // A blob that differs and does not even decode: its reader's error says
-  // more than a byte offset does.
+  // more than a byte offset does, and its field is the one to name.
   const bool decodes = d.identical || decodeBlob(input->bytes(), form, name, report).has_value();
+  if (!decodes && d.field.empty()) {
+    const il::BoundsCanonicalReport read = il::checkBoundsCanonical(input->bytes(), form, 1);
+    if (!read.valid && !read.reasons.empty()) d.field = read.reasons.front().path;
+  }
   compared = true;
   if (report.json()) {
     JsonObject& out = report.object();

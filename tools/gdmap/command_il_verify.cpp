@@ -9,8 +9,8 @@
 #include "il_description_input.hpp"
 #include "report.hpp"
 
-#include <gdmap/schema/hex.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
+#include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
 #include <iostream>

@@ -51,8 +51,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t i = 0; i < parse.diagnostics.size(); ++i) {
     FUZZ_CHECK(formatDiagnostic(streamed.diagnostics[i]) == formatDiagnostic(parse.diagnostics[i]) &&
                    streamed.diagnostics[i].path == parse.diagnostics[i].path,
-               "diagnostic " + std::to_string(i) + " differs: " + formatDiagnostic(streamed.diagnostics[i]) +
-                   " | " + formatDiagnostic(parse.diagnostics[i]));
+               "diagnostic " + std::to_string(i) + " differs: " + formatDiagnostic(streamed.diagnostics[i]) + " | " +
+                   formatDiagnostic(parse.diagnostics[i]));
   }
   FUZZ_CHECK(streamed.map.has_value() == parse.description.has_value(),
              "the streamed build and the parse disagree on validity");
@@ -68,8 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   Expected<Bytes> map = buildMap(description);
   FUZZ_CHECK(map.ok(), "an accepted description does not build: " + describeError(map.error()));
-  FUZZ_CHECK(*streamed.map == *map, "the streamed build's map differs from buildMap's: " + hexOf(*streamed.map) +
-                                         " vs " + hexOf(*map));
+  FUZZ_CHECK(*streamed.map == *map,
+             "the streamed build's map differs from buildMap's: " + hexOf(*streamed.map) + " vs " + hexOf(*map));
   if (checkMap(*map).valid) {
     const Expected<DumpResult> described = describeMap(*map);
     const Expected<std::string> dumped = dumpDescription(*map);

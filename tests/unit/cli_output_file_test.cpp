@@ -125,3 +125,35 @@ TEST_CASE("output file: a character device is written in place, never replaced")
   REQUIRE(file->write("discarded"));
   CHECK(fs::is_character_file("/dev/null"));
 }
+
+namespace {
+
+TEST_CASE("output file: produced output arrives whole; a failing producer leaves the old file and no temporary") {
+  TempDir dir;
+  const fs::path target = dir.path / "out.json";
+  put(target, "old");
+  auto file = gdmap::OutputFile::resolve(target.string());
+  REQUIRE(file);
+
+  std::size_t chunks = 0;
+  REQUIRE(file->write([&](const gdmap::OutputEmit& emit) -> gdmap::Status {
+    for (const char* piece : {"one ", "two ", "three"}) {
+      ++chunks;
+      if (gdmap::Status s = emit(piece); !s) return s;
+    }
+    return gdmap::Success{};
+  }));
+  CHECK(chunks == 3);
+  CHECK(contents(target) == "one two three");
+
+  const gdmap::Status failed = file->write([](const gdmap::OutputEmit& emit) -> gdmap::Status {
+    if (gdmap::Status s = emit("half of it"); !s) return s;
+    return gdmap::Error{0, "the producer gave up", gdmap::rules::kInvalidMap};
+  });
+  REQUIRE_FALSE(failed);
+  CHECK(failed.error().message == "the producer gave up");
+  CHECK(contents(target) == "one two three");
+  CHECK_FALSE(hasTemporaries(dir.path));
+}
+
+}  // namespace

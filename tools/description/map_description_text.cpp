@@ -11,6 +11,7 @@
 #include <gdmap/schema/type_text.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 namespace gdmap {
@@ -43,6 +44,16 @@ void appendItem(const MapView& view, std::uint32_t heapOffset, std::string& out)
 }  // namespace
 
 Expected<std::string> dumpDescription(ByteSpan map) {
+  std::string text;
+  Status written = dumpDescription(map, [&](std::string_view chunk) -> Status {
+    text += chunk;
+    return Success{};
+  });
+  if (!written) return written.error();
+  return text;
+}
+
+Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit) {
   Expected<MapView> opened = MapView::open(map);
   if (!opened) return opened.error();
   const MapView& view = *opened;
@@ -63,8 +74,17 @@ Expected<std::string> dumpDescription(ByteSpan map) {
   }
   distinct.resize(unique);
 
+  // The text goes out in pieces of about this size: memory stays a few
+  // words per directory entry whatever the size of the text.
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
   std::string out;
-  out.reserve(64 + std::size_t{n} * 48);
+  out.reserve(kChunk + 4096);
+  const auto flushIfFull = [&]() -> Status {
+    if (out.size() < kChunk) return Success{};
+    Status s = emit(out);
+    out.clear();
+    return s;
+  };
   out += "{\n  \"sorted\": ";
   out += view.sorted() ? "true" : "false";
   // Shared items become named instantiations i0, i1, ... in heap order
@@ -87,6 +107,7 @@ Expected<std::string> dumpDescription(ByteSpan map) {
     out += std::to_string(name[k]);
     out += "\": ";
     out.append(item, std::string_view("\"types\": ").size());
+    if (Status s = flushIfFull(); !s) return s;
   }
   if (anyListed) out += "\n  }";
   out += ",\n  \"dictionaries\": [";
@@ -105,9 +126,10 @@ Expected<std::string> dumpDescription(ByteSpan map) {
       appendItem(view, e.offset, out);
     }
     out += '}';
+    if (Status s = flushIfFull(); !s) return s;
   }
   out += n == 0 ? "]\n}\n" : "\n  ]\n}\n";
-  return out;
+  return emit(out);
 }
 
 }  // namespace gdmap

@@ -35,14 +35,6 @@ int dump(const DumpOptions& options, Report& report) {
     report.add(std::move(checked.diagnostics), name);
     return report.fail(kInvalid, rules::kInvalidMap, "not a valid map; nothing dumped (see `gdmap check`)", name);
   }
-  auto text = dumpDescription(input->bytes());
-  if (!text) {
-    Diagnostic d = binaryDiagnostic(text.error());
-    if (d.rule.empty()) d.rule = rules::kInvalidMap;
-    d.file = name;
-    report.add(std::move(d));
-    return kInvalid;
-  }
   // Each canonical rule the map breaks, at its place: building the dump
   // gives the same content in other bytes.
   for (Diagnostic& note : canonical.reasons) {
@@ -52,7 +44,11 @@ int dump(const DumpOptions& options, Report& report) {
     note.file = name;
     report.add(std::move(note));
   }
-  if (!output->write(*text, report)) return kUsageOrIo;
+  // Written as it is made: the text of a million dictionaries is never
+  // held whole.
+  const ByteSpan map = input->bytes();
+  if (!output->write([map](const OutputEmit& emit) { return dumpDescription(map, emit); }, report))
+    return kUsageOrIo;
   if (report.json()) report.object().string("output", options.output);
   return kSuccess;
 }

@@ -114,6 +114,10 @@ std::optional<Output> Output::resolve(const std::string& path, OutputKind kind,
 }
 
 bool Output::write(std::string_view data, Report& report) const {
+  return write([data](const OutputEmit& emit) { return emit(data); }, report);
+}
+
+bool Output::write(const OutputProducer& produce, Report& report) const {
   const bool binary = kind_ == OutputKind::Binary;
   if (!file_) {
     if (binary && ::isatty(STDOUT_FILENO)) {
@@ -121,17 +125,28 @@ bool Output::write(std::string_view data, Report& report) const {
                   "refusing to write a binary map to a terminal: use -o FILE or redirect stdout");
       return false;
     }
-    std::cout.write(data.data(), static_cast<std::streamsize>(data.size()));
+    bool stdoutFailed = false;
+    const Status produced = produce([&](std::string_view chunk) -> Status {
+      std::cout.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+      if (std::cout) return Success{};
+      stdoutFailed = true;
+      return Error{0, "stdout", rules::kOutputUnwritable};
+    });
     std::cout.flush();
-    if (!std::cout) {
+    if (stdoutFailed || !std::cout) {
       report.stdoutFailed();
+      return false;
+    }
+    if (!produced) {
+      report.fail(kUsageOrIo, produced.error().rule.empty() ? rules::kOutputUnwritable : produced.error().rule.c_str(),
+                  produced.error().message);
       return false;
     }
     return true;
   }
   OutputOptions options;
   options.refuseTerminal = binary;
-  if (auto written = file_->write(data, options); !written) {
+  if (auto written = file_->write(produce, options); !written) {
     const Error& e = written.error();
     report.fail(kUsageOrIo, e.rule.empty() ? rules::kOutputUnwritable : e.rule.c_str(), e.message);
     return false;

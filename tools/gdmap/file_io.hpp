@@ -53,6 +53,9 @@ class Output {
                                        const std::vector<std::optional<FileIdentity>>& inputs, Report& report);
   // Binary data is refused on a terminal (binary-to-terminal).
   bool write(std::string_view data, Report& report) const;
+  // The same for data made while it is written (OutputFile's producer):
+  // an output of any size without a buffer of that size.
+  bool write(const OutputProducer& produce, Report& report) const;
 
  private:
   OutputKind kind_ = OutputKind::Text;

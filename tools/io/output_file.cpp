@@ -130,11 +130,15 @@ std::string OutputFile::name() const {
 }
 
 Status OutputFile::write(std::string_view data, const OutputOptions& options) const {
-  if (kind_ == Kind::Special) return writeInPlace(data, options);
-  return replace(data);
+  return write([data](const OutputEmit& emit) { return emit(data); }, options);
 }
 
-Status OutputFile::writeInPlace(std::string_view data, const OutputOptions& options) const {
+Status OutputFile::write(const OutputProducer& produce, const OutputOptions& options) const {
+  if (kind_ == Kind::Special) return writeInPlace(produce, options);
+  return replace(produce);
+}
+
+Status OutputFile::writeInPlace(const OutputProducer& produce, const OutputOptions& options) const {
   int fd = -1;
   do {
     // No O_CREAT, no O_TRUNC: a device or FIFO is written as it is, never
@@ -146,13 +150,13 @@ Status OutputFile::writeInPlace(std::string_view data, const OutputOptions& opti
   if (options.refuseTerminal && ::isatty(fd)) {
     written = Error{0, name() + ": refusing to write a binary map to a terminal", rules::kBinaryToTerminal};
   } else {
-    written = writeAll(fd, data, name());
+    written = produce([&](std::string_view chunk) { return writeAll(fd, chunk, name()); });
   }
   if (::close(fd) != 0 && written) written = outputError(name(), "cannot close", errno);
   return written;
 }
 
-Status OutputFile::replace(std::string_view data) const {
+Status OutputFile::replace(const OutputProducer& produce) const {
   // Look again: the target may have appeared or changed since resolve().
   struct stat existing {};
   const bool exists = ::stat(target_.c_str(), &existing) == 0;
@@ -173,7 +177,7 @@ Status OutputFile::replace(std::string_view data) const {
   const int fd = ::mkstemp(temporary.data());
   if (fd < 0) return outputError(name(), "cannot create a file in " + directoryOf(target_), errno);
 
-  Status written = writeAll(fd, data, name());
+  Status written = produce([&](std::string_view chunk) { return writeAll(fd, chunk, name()); });
   if (written && ::fsync(fd) != 0) written = outputError(name(), "cannot flush", errno);
   // mkstemp makes the file 0600: keep the mode (and, where allowed, the
   // owner) of the file being replaced, or give a new file the mode a plain

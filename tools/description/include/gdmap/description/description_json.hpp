@@ -15,6 +15,7 @@
 #include <gdmap/schema/map_description.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,6 +67,10 @@ DescriptionBuild buildMapFromDescription(std::string_view jsonText);
 // no second check): what `gdmap dump` writes. Errors only for bytes that do
 // not even open as a map.
 Expected<std::string> dumpDescription(ByteSpan map);
+// The same text handed to `emit` in pieces of about 1 MiB, as it is
+// written: memory a few words per directory entry, whatever the text's size.
+// An error from `emit` stops the dump and is returned.
+Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit);
 
 // Deterministic, human-readable JSON (two-space indent, keys in a fixed
 // order, RVAs as "0x0000xxxx" strings, types as ILAsm text, raw items as

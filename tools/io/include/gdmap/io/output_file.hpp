@@ -16,11 +16,18 @@
 #include <gdmap/io/file_identity.hpp>
 #include <gdmap/schema/expected.hpp>
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace gdmap {
+
+// Hands the output over piece by piece: a producer calls `emit` for each
+// chunk, in order, and returns what it returns if that fails (or its own
+// error). Large outputs then need no buffer of their whole size.
+using OutputEmit = std::function<Status(std::string_view chunk)>;
+using OutputProducer = std::function<Status(const OutputEmit& emit)>;
 
 struct OutputOptions {
   // Refuse a terminal (rule binary-to-terminal): for binary data.
@@ -38,14 +45,18 @@ class OutputFile {
   // Writes the whole of `data` (rules output-unwritable, binary-to-terminal,
   // output-is-input when the target changed since resolve()).
   Status write(std::string_view data, const OutputOptions& options = {}) const;
+  // The same for data made while it is written. A producer that fails
+  // leaves a replaced file as it was (the temporary is removed); a FIFO or
+  // device has received what was emitted before the failure.
+  Status write(const OutputProducer& produce, const OutputOptions& options = {}) const;
 
   const std::string& path() const { return path_; }      // as the user gave it
   const std::string& target() const { return target_; }  // symlinks followed
 
  private:
   enum class Kind { Missing, Regular, Special };
-  Status replace(std::string_view data) const;
-  Status writeInPlace(std::string_view data, const OutputOptions& options) const;
+  Status replace(const OutputProducer& produce) const;
+  Status writeInPlace(const OutputProducer& produce, const OutputOptions& options) const;
   std::string name() const;  // the user's path, and the target when they differ
 
   std::string path_;

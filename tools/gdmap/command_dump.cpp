@@ -47,8 +47,7 @@ int dump(const DumpOptions& options, Report& report) {
   // Written as it is made: the text of a million dictionaries is never
   // held whole.
   const ByteSpan map = input->bytes();
-  if (!output->write([map](const OutputEmit& emit) { return dumpDescription(map, emit); }, report))
-    return kUsageOrIo;
+  if (!output->write([map](const OutputEmit& emit) { return dumpDescription(map, emit); }, report)) return kUsageOrIo;
   if (report.json()) report.object().string("output", options.output);
   return kSuccess;
 }

@@ -3,34 +3,33 @@
 // every pair.
 #include "map_check_analysis.hpp"
 
+#include <gdmap/schema/bytes_hash.hpp>
+#include <gdmap/schema/radix_sort.hpp>
+
 #include <algorithm>
 
 namespace gdmap::detail {
 
-std::uint64_t hashItemContent(ByteSpan bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
-  for (const std::uint8_t b : bytes) {
-    h ^= b;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
+std::uint64_t hashItemContent(ByteSpan bytes) { return hashBytes(bytes); }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> findDuplicateItems(std::span<const ByteSpan> items,
                                                                         ItemHash hash) {
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> byHash;  // (hash, index): runs of a hash in index order
+  // (high half of the hash << 32 | index), radix-sorted: runs of equal
+  // hash halves, each in index order. Items that share a half but differ
+  // are told apart by content below, like any other collision.
+  std::vector<std::uint64_t> byHash;
   byHash.reserve(items.size());
-  for (std::uint32_t i = 0; i < items.size(); ++i) byHash.emplace_back(hash(items[i]), i);
-  std::sort(byHash.begin(), byHash.end());
+  for (std::uint32_t i = 0; i < items.size(); ++i) byHash.push_back((hash(items[i]) >> 32) << 32 | i);
+  radixSortByHigh32(byHash);
 
   const auto same = [&](std::uint32_t x, std::uint32_t y) { return std::ranges::equal(items[x], items[y]); };
   std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicates;
   std::vector<std::uint32_t> run;
   for (std::size_t runStart = 0; runStart < byHash.size();) {
     std::size_t runEnd = runStart + 1;
-    while (runEnd < byHash.size() && byHash[runEnd].first == byHash[runStart].first) ++runEnd;
+    while (runEnd < byHash.size() && byHash[runEnd] >> 32 == byHash[runStart] >> 32) ++runEnd;
     run.clear();
-    for (std::size_t k = runStart; k < runEnd; ++k) run.push_back(byHash[k].second);
+    for (std::size_t k = runStart; k < runEnd; ++k) run.push_back(static_cast<std::uint32_t>(byHash[k]));
     runStart = runEnd;
     // Usually a run is one content: one comparison per item with the first.
     // Otherwise sort it by content (stable: equal items keep index order,

@@ -128,7 +128,7 @@ TEST_CASE("output file: a character device is written in place, never replaced")
 
 namespace {
 
-TEST_CASE("output file: produced output arrives whole; a failing producer leaves the old file and no temporary") {
+TEST_CASE("output file: produced output arrives whole, and a failing producer leaves the old file and no temporary") {
   TempDir dir;
   const fs::path target = dir.path / "out.json";
   put(target, "old");

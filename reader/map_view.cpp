@@ -30,13 +30,6 @@ Expected<MapView> MapView::open(ByteSpan bytes) {
   return MapView(bytes, count, (raw & kSortedFlag) != 0);
 }
 
-DirectoryEntry MapView::entry(std::uint32_t index) const {
-  // open() proved the whole directory is present: index < size() is the
-  // caller's part, so the two u32s are read without a cursor.
-  const auto at = static_cast<std::size_t>(directoryEntryOffset(index));
-  return DirectoryEntry{readU32(bytes_, at), readU32(bytes_, at + 4)};
-}
-
 Expected<ItemView> MapView::item(std::uint32_t heapOffset) const {
   const detail::ItemHeader h = detail::readItemHeader(bytes_, heapStart(), heapOffset);
   switch (h.problem) {

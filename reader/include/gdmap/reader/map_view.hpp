@@ -53,7 +53,13 @@ class MapView {
 
   bool sorted() const { return sorted_; }
   std::uint32_t size() const { return count_; }
-  DirectoryEntry entry(std::uint32_t index) const;  // index < size()
+  // index < size(). Inline: every walk over the directory calls it.
+  DirectoryEntry entry(std::uint32_t index) const {
+    // open() proved the whole directory is present: index < size() is the
+    // caller's part, so the two u32s are read without a cursor.
+    const auto at = static_cast<std::size_t>(directoryEntryOffset(index));
+    return DirectoryEntry{readU32(bytes_, at), readU32(bytes_, at + 4)};
+  }
   ByteSpan bytes() const { return bytes_; }
   std::size_t heapStart() const { return static_cast<std::size_t>(heapStartFor(count_)); }
   ByteSpan heap() const { return bytes_.subspan(heapStart()); }

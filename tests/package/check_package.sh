@@ -4,7 +4,9 @@
 # - examples/consumer (every component) builds and runs;
 # - examples/reader-consumer (COMPONENTS reader) builds and runs with
 #   nlohmann_json made unfindable: a reader-only program does not need it;
-# - an unknown component makes find_package fail, naming the component.
+# - an unknown component makes find_package fail, naming the component;
+# - the man page and the bash completion are installed where man(1) and
+#   bash-completion look, and load.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 prefix=$(realpath "$1")
@@ -35,4 +37,13 @@ if cmake -S "$work/unknown" -B "$work/unknown/build" -DCMAKE_PREFIX_PATH="$prefi
   exit 1
 fi
 grep -q "no component 'no-such-part'" "$work/unknown.log" || { cat "$work/unknown.log" >&2; echo "FAIL: the error does not name the component" >&2; exit 1; }
+echo "== the man page and the bash completion"
+man_page=$prefix/share/man/man1/gdmap.1
+completion=$prefix/share/bash-completion/completions/gdmap
+for f in "$man_page" "$completion"; do
+  [ -s "$f" ] || { echo "FAIL: $f is not installed" >&2; exit 1; }
+done
+grep -q '^\.TH GDMAP 1' "$man_page" || { echo "FAIL: $man_page is not a man page" >&2; exit 1; }
+bash -c 'source "$1" && complete -p gdmap' _ "$completion" >/dev/null ||
+  { echo "FAIL: $completion does not register a completion for gdmap" >&2; exit 1; }
 echo "package checks passed"

@@ -368,7 +368,8 @@ DescriptionParse parseDescription(std::string_view jsonText, DiagnosticWork& wor
   DescriptionBuilder builder(diagnostics);
   DescriptionReader reader(diagnostics, builder);
   DescriptionParse result;
-  const bool wellFormed = json::sax_parse(jsonText, &reader);
+  const bool wellFormed =
+      json::sax_parse(jsonText, &reader, json::input_format_t::json, true, description::kIgnoreComments);
   if (!wellFormed) {
     result.diagnostics = description::syntaxErrorDiagnostics(jsonText, reader.syntaxErrorOffset,
                                                              std::move(reader.syntaxError), diagnostics, work);
@@ -396,7 +397,7 @@ DescriptionBuild buildMapFromDescription(std::string_view jsonText) {
   builder.reserveForText(jsonText.size());
   DescriptionReader reader(diagnostics, builder);
   DescriptionBuild result;
-  if (!json::sax_parse(jsonText, &reader)) {
+  if (!json::sax_parse(jsonText, &reader, json::input_format_t::json, true, description::kIgnoreComments)) {
     description::DiagnosticWork work;
     result.diagnostics = description::syntaxErrorDiagnostics(jsonText, reader.syntaxErrorOffset,
                                                              std::move(reader.syntaxError), diagnostics, work);

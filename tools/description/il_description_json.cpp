@@ -507,7 +507,7 @@ IlDescriptionParse parseIlDescription(std::string_view jsonText) {
   DiagnosticList diagnostics;
   IlDescriptionReader reader(diagnostics);
   IlDescriptionParse result;
-  if (!json::sax_parse(jsonText, &reader)) {
+  if (!json::sax_parse(jsonText, &reader, json::input_format_t::json, true, description::kIgnoreComments)) {
     description::DiagnosticWork work;
     result.diagnostics = description::syntaxErrorDiagnostics(jsonText, reader.syntaxErrorOffset,
                                                              std::move(reader.syntaxError), diagnostics, work);

@@ -125,8 +125,30 @@ class Cursor {
 
   bool atEnd() const { return pos >= text_.size(); }
   char peek() const { return atEnd() ? '\0' : text_[pos]; }
+  // White space and comments: descriptions may carry // and /* */
+  // comments (the parser is told to ignore them), which are white space
+  // here too. An unterminated comment runs to the end.
   void skipSpace() {
-    while (!atEnd() && isSpace(text_[pos])) ++pos;
+    for (;;) {
+      while (!atEnd() && isSpace(text_[pos])) ++pos;
+      if (!skipComment()) return;
+    }
+  }
+  // At "//" or "/*": moves past the comment and returns true.
+  bool skipComment() {
+    if (peek() != '/' || pos + 1 >= text_.size()) return false;
+    const char kind = text_[pos + 1];
+    if (kind == '/') {
+      const std::size_t end = text_.find('\n', pos + 2);
+      pos = end == std::string_view::npos ? text_.size() : end + 1;
+      return true;
+    }
+    if (kind == '*') {
+      const std::size_t end = text_.find("*/", pos + 2);
+      pos = end == std::string_view::npos ? text_.size() : end + 2;
+      return true;
+    }
+    return false;
   }
 
   // At an opening quote: moves past the closing quote.
@@ -166,7 +188,10 @@ class Cursor {
     const char c = peek();
     if (c == '"') return skipString();
     if (c != '{' && c != '[') {
-      while (!atEnd() && !isSpace(text_[pos]) && text_[pos] != ',' && text_[pos] != ']' && text_[pos] != '}') ++pos;
+      // A literal ends where white space, a comment or punctuation starts.
+      while (!atEnd() && !isSpace(text_[pos]) && text_[pos] != ',' && text_[pos] != ']' && text_[pos] != '}' &&
+             text_[pos] != '/')
+        ++pos;
       return;
     }
     std::size_t depth = 0;
@@ -176,6 +201,7 @@ class Cursor {
         skipString();
         continue;
       }
+      if (d == '/' && skipComment()) continue;  // a comment may hold quotes and brackets
       ++pos;
       if (d == '{' || d == '[') ++depth;
       if ((d == '}' || d == ']') && --depth == 0) return;

@@ -4,6 +4,8 @@
 // description must say "line 12, column 7". This scanner works on the text
 // alone, after the parser has accepted it, and only for the few values that
 // diagnostics name: one pass over the text for any number of pointers.
+// Comments (// to the end of the line, /* to */), which descriptions may
+// carry, are white space to it as they are to the parser.
 //
 // Internal to tools/description; no JSON library in this header.
 #include <cstddef>

@@ -18,6 +18,11 @@
 
 namespace gdmap::description {
 
+// Descriptions may carry // and /* */ comments (docs/description.md): the
+// parser skips them, and so does the locator that finds positions
+// (json_locator.cpp).
+inline constexpr bool kIgnoreComments = true;
+
 // One open JSON container. `Role` is the reader's enum of what a value
 // must be; each reader gives its own.
 template <typename Role>

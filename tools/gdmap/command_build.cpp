@@ -4,6 +4,7 @@
 #include "description_input.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
+#include "input_kind.hpp"
 #include "report.hpp"
 
 #include <gdmap/schema/rules.hpp>
@@ -28,7 +29,10 @@ int build(const BuildOptions& options, Report& report) {
   if (!output) return kUsageOrIo;
   // loadDescription() reads the built map back before it is published.
   const LoadedDescription loaded = loadDescription(*input, report);
-  if (!loaded.ok()) return loaded.status;
+  if (!loaded.ok()) {
+    if (loaded.status == kInvalid) noteBinaryNotDescription(*input, report);
+    return loaded.status;
+  }
   const ByteSpan map(loaded.map);
   const std::string_view data(reinterpret_cast<const char*>(map.data()), map.size());
   if (!output->write(data, report)) return kUsageOrIo;

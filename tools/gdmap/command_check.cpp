@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
+#include "input_kind.hpp"
 #include "report.hpp"
 
 #include <gdmap/reader/map_check.hpp>
@@ -72,10 +73,12 @@ int check(const CheckCommandOptions& options, Report& report) {
       out.null("canonical");
     }
     report.add(std::move(checked.diagnostics), name);
+    if (!checked.valid) noteJsonNotMap(*input, report);
     return checked.valid ? kSuccess : kInvalid;
   }
 
   report.add(std::move(checked.diagnostics), name);
+  if (!checked.valid) noteJsonNotMap(*input, report);
   std::cout << name << ": " << (checked.valid ? "valid" : "invalid") << " (" << count(checked.errors, "error", "errors")
             << ", " << count(checked.warnings, "warning", "warnings") << ")";
   if (checked.errors == 0) {

@@ -2,6 +2,8 @@
 #include "commands.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
+#include "input_kind.hpp"
+#include "progress.hpp"
 #include "report.hpp"
 
 #include <gdmap/description/description_json.hpp>
@@ -30,10 +32,15 @@ int dump(const DumpOptions& options, Report& report) {
   // One pass judges validity and the canonical form; the text is then
   // written straight from the bytes.
   CanonicalReport canonical;
-  CheckReport checked = checkMap(input->bytes(), {}, canonical);
+  CheckReport checked = [&] {
+    const Progress progress("checking " + name, input->bytes().size());
+    return checkMap(input->bytes(), {}, canonical);
+  }();
   if (!checked.valid) {
     report.add(std::move(checked.diagnostics), name);
-    return report.fail(kInvalid, rules::kInvalidMap, "not a valid map; nothing dumped (see `gdmap check`)", name);
+    report.fail(kInvalid, rules::kInvalidMap, "not a valid map; nothing dumped (see `gdmap check`)", name);
+    noteJsonNotMap(*input, report);
+    return kInvalid;
   }
   // Each canonical rule the map breaks, at its place: building the dump
   // gives the same content in other bytes.

@@ -29,6 +29,7 @@ void addIlCommand(CLI::App& app, int& status) {
   addIlVerifyCommand(*il, status);
   addIlConvertCommand(*il, status);
   addIlLookupCommand(*il, status);
+  addIlHexdumpCommand(*il, status);
 }
 
 }  // namespace gdmap::cli

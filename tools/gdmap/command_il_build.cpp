@@ -6,6 +6,7 @@
 #include "il_blob.hpp"
 #include "il_commands.hpp"
 #include "il_description_input.hpp"
+#include "input_kind.hpp"
 #include "report.hpp"
 
 #include <gdmap/reader/bounds_decoder.hpp>
@@ -42,7 +43,10 @@ int build(const IlBuildOptions& options, Report& report) {
   auto output = Output::resolve(options.output, OutputKind::Binary, {input->identity()}, report);
   if (!output) return kUsageOrIo;
   auto methods = loadIlDescription(*input, report);
-  if (!methods) return kInvalid;
+  if (!methods) {
+    noteBinaryNotIlDescription(*input, report);
+    return kInvalid;
+  }
   int status = kSuccess;
   const auto index = chooseMethod(*methods, optionalU32(options.method), *input, report, status);
   if (!index) return status;

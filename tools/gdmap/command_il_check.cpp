@@ -5,6 +5,7 @@
 #include "il_arguments.hpp"
 #include "il_blob.hpp"
 #include "il_commands.hpp"
+#include "input_kind.hpp"
 #include "report.hpp"
 
 #include <gdmap/reader/bounds_decoder.hpp>
@@ -93,10 +94,12 @@ int check(const IlCheckOptions& options, Report& report) {
       out.null("canonicalReasons");
     }
     report.add(std::move(checked.diagnostics), name);
+    if (!decodes) noteJsonNotIlBlob(*input, report);
     return status;
   }
 
   report.add(std::move(checked.diagnostics), name);
+  if (!decodes) noteJsonNotIlBlob(*input, report);
   std::cout << name << ": " << (checked.valid ? "valid" : "invalid") << " (" << options.format << ", ";
   if (decodes) std::cout << contentCount(form, size) << ", ";
   std::cout << count(checked.errors, "error", "errors") << ", " << count(checked.warnings, "warning", "warnings")

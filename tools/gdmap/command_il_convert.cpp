@@ -5,6 +5,7 @@
 #include "il_arguments.hpp"
 #include "il_blob.hpp"
 #include "il_commands.hpp"
+#include "input_kind.hpp"
 #include "report.hpp"
 
 #include <gdmap/schema/rules.hpp>
@@ -76,7 +77,10 @@ int convert(const IlConvertOptions& options, Report& report) {
   auto output = Output::resolve(options.output, OutputKind::Binary, {input->identity()}, report);
   if (!output) return kUsageOrIo;
   auto decoded = decodeBlob(input->bytes(), formOf(options.from), name, report);
-  if (!decoded) return kInvalid;
+  if (!decoded) {
+    noteJsonNotIlBlob(*input, report);
+    return kInvalid;
+  }
   auto bytes = convertBlob(*decoded, formOf(options.to), optionalU32(options.codeSize), name, report);
   if (!bytes) return kInvalid;
   if (!output->write(asText(*bytes), report)) return kUsageOrIo;

@@ -5,6 +5,7 @@
 #include "il_arguments.hpp"
 #include "il_blob.hpp"
 #include "il_commands.hpp"
+#include "input_kind.hpp"
 #include "report.hpp"
 
 #include <gdmap/description/il_description_json.hpp>
@@ -57,7 +58,10 @@ int dump(const IlDumpOptions& options, Report& report) {
   if (!output) return kUsageOrIo;
   const il::BoundsForm form = formOf(options.format);
   auto decoded = decodeBlob(input->bytes(), form, name, report);
-  if (!decoded) return kInvalid;
+  if (!decoded) {
+    noteJsonNotIlBlob(*input, report);
+    return kInvalid;
+  }
   il::Method method;
   method.token = optionalU32(options.token).value_or(kDefaultDumpToken);
   method.codeSize = optionalU32(options.codeSize);

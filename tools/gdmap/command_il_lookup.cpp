@@ -6,6 +6,7 @@
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
 #include "il_description_input.hpp"
+#include "input_kind.hpp"
 #include "report.hpp"
 
 #include <gdmap/reader/il_map_table.hpp>
@@ -88,7 +89,10 @@ int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
   auto methods = loadIlDescription(*input, report);
-  if (!methods) return kInvalid;
+  if (!methods) {
+    noteBinaryNotIlDescription(*input, report);
+    return kInvalid;
+  }
   // The token asked for need not be in the description: that is the
   // protocol's E_FAIL. Without --method, the one method is meant.
   std::uint32_t token = 0;

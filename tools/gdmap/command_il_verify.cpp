@@ -7,6 +7,7 @@
 #include "il_commands.hpp"
 #include "il_compare.hpp"
 #include "il_description_input.hpp"
+#include "input_kind.hpp"
 #include "report.hpp"
 
 #include <gdmap/reader/bounds_decoder.hpp>
@@ -36,7 +37,12 @@ int verify(const IlVerifyOptions& options, Report& report, bool& compared) {
   auto description = openInput(options.description, report);
   if (!description) return kUsageOrIo;
   auto methods = loadIlDescription(*description, report);
-  if (!methods) return kInvalid;
+  if (!methods) {
+    // DESCRIPTION comes first: a blob there means the two were swapped.
+    noteWrongKind(*description, InputKind::Binary, "a binary IL-to-native map", "a JSON IL description",
+                  "gdmap il verify --format FORM " + shellWord(options.blob), report);
+    return kInvalid;
+  }
   int status = kSuccess;
   const auto index = chooseMethod(*methods, optionalU32(options.method), *description, report, status);
   if (!index) return status;

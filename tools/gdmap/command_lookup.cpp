@@ -2,6 +2,7 @@
 #include "commands.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
+#include "input_kind.hpp"
 #include "report.hpp"
 
 #include <gdmap/reader/map_compare.hpp>
@@ -58,7 +59,11 @@ int lookup(const LookupOptions& options, Report& report, bool& answered) {
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
   auto view = MapView::open(input->bytes());
-  if (!view) return brokenMap(report, view.error(), {}, name, input->bytes());
+  if (!view) {
+    const int broken = brokenMap(report, view.error(), {}, name, input->bytes());
+    noteJsonNotMap(*input, report);
+    return broken;
+  }
   // find() refuses a map whose order (or uniqueness) of RVAs the answer
   // would depend on: rva-not-ascending or duplicate-rva, never "not found".
   const auto found = view->find(*rva);

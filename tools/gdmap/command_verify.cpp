@@ -3,6 +3,7 @@
 #include "description_input.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
+#include "input_kind.hpp"
 #include "report.hpp"
 
 #include <gdmap/reader/map_compare.hpp>
@@ -32,12 +33,19 @@ int verify(const VerifyOptions& options, Report& report, bool& compared) {
   auto description = openInput(options.description, report);
   if (!description) return kUsageOrIo;
   const LoadedDescription loaded = loadDescription(*description, report);
-  if (!loaded.ok()) return loaded.status;
+  if (!loaded.ok()) {
+    // DESCRIPTION comes first: a map there means the two were swapped.
+    if (loaded.status == kInvalid)
+      noteWrongKind(*description, InputKind::Binary, "a binary map", "a JSON description",
+                    "gdmap verify " + shellWord(options.map), report);
+    return loaded.status;
+  }
   auto input = openInput(options.map, report);
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
   const MapDifference d = compareMaps(loaded.map, input->bytes());
   compared = true;
+  if (!d.identical) noteJsonNotMap(*input, report);
   if (report.json()) {
     JsonObject& out = report.object();
     out.boolean("identical", d.identical);

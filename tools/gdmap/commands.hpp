@@ -12,5 +12,6 @@ void addCheckCommand(CLI::App& app, int& status);
 void addVerifyCommand(CLI::App& app, int& status);
 void addLookupCommand(CLI::App& app, int& status);
 void addIlCommand(CLI::App& app, int& status);
+void addHexdumpCommand(CLI::App& app, int& status);
 
 }  // namespace gdmap::cli

@@ -1,6 +1,7 @@
 #include "description_input.hpp"
 
 #include "exit_status.hpp"
+#include "progress.hpp"
 
 #include <gdmap/description/description_json.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -10,12 +11,15 @@
 namespace gdmap::cli {
 
 LoadedDescription loadDescription(const InputBytes& input, Report& report) {
-  DescriptionBuild built = buildMapFromDescription(input.text());
+  DescriptionBuild built = [&] {
+    const Progress progress("building " + input.displayName(), input.text().size());
+    return buildMapFromDescription(input.text());
+  }();
   // A map that does not read back as its description is gdmap's failure,
   // not the input's: exit status 2, as for any internal error.
   const bool internal =
       std::ranges::any_of(built.diagnostics, [](const Diagnostic& d) { return d.rule == rules::kDescriptionMismatch; });
-  report.add(std::move(built.diagnostics), input.displayName());
+  report.add(std::move(built.diagnostics), input.displayName(), input.text());
   LoadedDescription loaded;
   if (built.map) loaded.map = std::move(*built.map);
   else loaded.status = internal ? kUsageOrIo : kInvalid;

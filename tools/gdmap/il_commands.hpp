@@ -12,5 +12,6 @@ void addIlCheckCommand(CLI::App& il, int& status);
 void addIlVerifyCommand(CLI::App& il, int& status);
 void addIlConvertCommand(CLI::App& il, int& status);
 void addIlLookupCommand(CLI::App& il, int& status);
+void addIlHexdumpCommand(CLI::App& il, int& status);
 
 }  // namespace gdmap::cli

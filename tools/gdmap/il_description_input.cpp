@@ -53,7 +53,7 @@ std::string boundPointer(std::size_t method, const Error& error) {
 
 std::optional<std::vector<il::Method>> loadIlDescription(const InputBytes& input, Report& report) {
   IlDescriptionParse parsed = parseIlDescription(input.text());
-  report.add(std::move(parsed.diagnostics), input.displayName());
+  report.add(std::move(parsed.diagnostics), input.displayName(), input.text());
   if (!parsed.methods) return std::nullopt;
   return std::move(*parsed.methods);
 }

@@ -58,6 +58,12 @@ void JsonObject::arrayString(std::string_view value) {
   flushIfLarge();
 }
 
+void JsonObject::arrayRaw(std::string_view json) {
+  arrayElement();
+  buffer_ += json;
+  flushIfLarge();
+}
+
 void JsonObject::arrayNull() {
   arrayElement();
   buffer_ += "null";

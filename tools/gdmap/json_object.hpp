@@ -27,6 +27,9 @@ class JsonObject {
   void beginArray(std::string_view key);
   void arrayString(std::string_view value);
   void arrayNull();
+  // An element already formatted as JSON (an object on one line): arrays of
+  // millions of objects are streamed, never held whole.
+  void arrayRaw(std::string_view json);
   void endArray();
 
   // Closes the object and flushes; false when stdout could not be written.

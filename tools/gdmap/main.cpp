@@ -2,6 +2,7 @@
 #include "commands.hpp"
 #include "exit_status.hpp"
 #include "report.hpp"
+#include "suggest.hpp"
 
 #include <gdmap/schema/rules.hpp>
 
@@ -40,16 +41,23 @@ int main(int argc, char** argv) {
   addVerifyCommand(app, status);
   addLookupCommand(app, status);
   addIlCommand(app, status);
+  addHexdumpCommand(app, status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help and --version are "errors" that succeed: printed as CLI11 does.
-    if (e.get_exit_code() == 0 || !wantsJson(argc, argv)) {
-      const int code = app.exit(e);
-      return code == 0 ? kSuccess : kUsageOrIo;
+    if (e.get_exit_code() == 0) return app.exit(e) == 0 ? kSuccess : kUsageOrIo;
+    const bool json = wantsJson(argc, argv);
+    // A mistyped name gets the nearest one instead of CLI11's message.
+    const auto suggestion = suggestForArguments(app, argc, argv);
+    if (!suggestion && !json) {
+      app.exit(e);
+      return kUsageOrIo;
     }
-    Report report(true);
-    return report.finish(report.fail(kUsageOrIo, gdmap::rules::kUsage, e.what()));
+    Report report(json);
+    const int code = report.fail(kUsageOrIo, gdmap::rules::kUsage, suggestion ? suggestion->message() : e.what());
+    if (!json) std::cerr << "Run `" << suggestion->command << " --help` for more information.\n";
+    return report.finish(code);
   }
   return status;
 }

@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include "exit_status.hpp"
+#include "source_line.hpp"
 
 #include <gdmap/schema/rules.hpp>
 
@@ -61,6 +62,18 @@ void Report::add(std::vector<Diagnostic> diagnostics, const std::string& file) {
   for (Diagnostic& d : diagnostics) {
     if (d.file.empty()) d.file = file;
     add(std::move(d));
+  }
+}
+
+void Report::add(std::vector<Diagnostic> diagnostics, const std::string& file, std::string_view text) {
+  for (Diagnostic& d : diagnostics) {
+    if (d.file.empty()) d.file = file;
+    const bool excerpt = !json_ && d.rule == rules::kInvalidJson && d.offset != Diagnostic::npos;
+    const std::size_t listedBefore = listed_;
+    const std::size_t offset = d.offset;
+    const std::size_t line = d.line;
+    add(std::move(d));
+    if (excerpt && listed_ != listedBefore) std::cerr << sourceExcerpt(text, offset, line);
   }
 }
 

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gdmap::cli {
@@ -37,6 +38,9 @@ class Report {
   void add(Diagnostic d);
   // Each diagnostic without a file is given `file`.
   void add(std::vector<Diagnostic> diagnostics, const std::string& file);
+  // The same for diagnostics about `text`: in text mode an invalid-json one
+  // is followed by the line it points at, with a caret (source_line.hpp).
+  void add(std::vector<Diagnostic> diagnostics, const std::string& file, std::string_view text);
   // An error about no place in an input (usage, I/O); returns `status` so a
   // command can `return report.fail(...)`.
   int fail(int status, const char* rule, std::string message, std::string file = {});

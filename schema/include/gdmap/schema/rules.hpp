@@ -79,6 +79,7 @@ inline constexpr char kWrongType[] = "wrong-type";
 
 // CLI: usage and I/O
 inline constexpr char kUsage[] = "usage";
+inline constexpr char kWrongInputKind[] = "wrong-input-kind";
 inline constexpr char kInputUnreadable[] = "input-unreadable";
 inline constexpr char kOutputUnwritable[] = "output-unwritable";
 inline constexpr char kOutputIsInput[] = "output-is-input";

@@ -1,0 +1,164 @@
+// gdmap hexdump MAP [--json]: every byte of a map, in order, with its field
+// path and meaning (annotateMap()); bytes that break a rule or belong to
+// nothing are marked. Valid or not, the whole file is shown.
+#include "commands.hpp"
+#include "exit_status.hpp"
+#include "file_io.hpp"
+#include "input_kind.hpp"
+#include "report.hpp"
+
+#include <gdmap/reader/map_annotate.hpp>
+#include <gdmap/schema/diagnostic.hpp>
+#include <gdmap/schema/hex.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
+namespace gdmap::cli {
+namespace {
+
+struct HexdumpOptions {
+  std::string map;
+  bool json = false;
+};
+
+constexpr std::size_t kBytesPerLine = 16;
+constexpr std::size_t kMaxPathColumn = 40;
+
+char mark(RangeStatus status) {
+  switch (status) {
+    case RangeStatus::Ok: return ' ';
+    case RangeStatus::Unreachable: return '?';
+    case RangeStatus::Warning: return '~';
+    case RangeStatus::Error: return '!';
+  }
+  return ' ';
+}
+
+void pad(std::string& out, std::size_t from, std::size_t width) {
+  if (out.size() - from < width) out.append(width - (out.size() - from), ' ');
+}
+
+// "! 0000001c  09 01 ...  heap@0x0.length  length 9 [item-length-outside-heap]",
+// a range longer than a line continued on lines of its own bytes alone.
+void appendRangeText(ByteSpan map, const AnnotatedRange& r, std::size_t bytesColumn, std::size_t pathColumn,
+                     std::string& out) {
+  for (std::size_t at = r.offset, end = r.offset + r.length; at < end; at += kBytesPerLine) {
+    const std::size_t lineStart = out.size();
+    out += mark(r.status);
+    out += ' ';
+    for (int shift = 28; shift >= 0; shift -= 4) out += hexDigit(static_cast<unsigned>(at >> shift));
+    out += "  ";
+    const std::size_t bytesStart = out.size();
+    for (std::size_t i = at; i < std::min(end, at + kBytesPerLine); ++i) {
+      if (i != at) out += ' ';
+      out += hexDigit(map[i] >> 4);
+      out += hexDigit(map[i]);
+    }
+    if (at == r.offset) {
+      pad(out, bytesStart, bytesColumn + 2);
+      const std::size_t pathStart = out.size();
+      out += r.path;
+      pad(out, pathStart, pathColumn + 2);
+      out += r.meaning;
+      if (!r.rule.empty()) out += "  [" + r.rule + "]";
+    }
+    while (out.size() > lineStart && out.back() == ' ') out.pop_back();
+    out += '\n';
+  }
+}
+
+void appendRangeJson(ByteSpan map, const AnnotatedRange& r, std::string& out) {
+  out += "{\"offset\": " + std::to_string(r.offset) + ", \"length\": " + std::to_string(r.length) + ", \"path\": ";
+  appendJsonString(r.path, out);
+  out += ", \"meaning\": ";
+  appendJsonString(r.meaning, out);
+  out += ", \"hex\": \"";
+  appendHex(map.subspan(r.offset, r.length), out);
+  out += "\", \"status\": \"";
+  out += rangeStatusName(r.status);
+  out += '"';
+  if (!r.rule.empty()) {
+    out += ", \"rule\": ";
+    appendJsonString(r.rule, out);
+  }
+  if (!r.message.empty()) {
+    out += ", \"message\": ";
+    appendJsonString(r.message, out);
+  }
+  out += '}';
+}
+
+int hexdump(const HexdumpOptions& options, Report& report) {
+  auto input = openInput(options.map, report);
+  if (!input) return kUsageOrIo;
+  const std::string& name = input->displayName();
+  const ByteSpan map = input->bytes();
+  if (report.json()) {
+    // Streamed: a range is written as it is annotated, so a map of a
+    // million entries never has its whole dump in memory; the verdict,
+    // known only at the end, follows the ranges.
+    JsonObject& out = report.object();
+    out.number("size", map.size());
+    out.beginArray("ranges");
+    std::string element;
+    CheckReport check = annotateMap(map, [&](const AnnotatedRange& r) {
+      element.clear();
+      appendRangeJson(map, r, element);
+      out.arrayRaw(element);
+    });
+    out.endArray();
+    out.boolean("valid", check.valid);
+    report.add(std::move(check.diagnostics), name);
+    if (!check.valid) noteJsonNotMap(*input, report);
+    return check.valid ? kSuccess : kInvalid;
+  }
+
+  // Two passes, so that the columns fit the widest range and nothing but
+  // one line is held: the first measures, the second prints.
+  std::size_t longest = 4;
+  std::size_t pathColumn = 5;
+  (void)annotateMap(map, [&](const AnnotatedRange& r) {
+    longest = std::max(longest, std::min(r.length, kBytesPerLine));
+    pathColumn = std::max(pathColumn, std::min(r.path.size(), kMaxPathColumn));
+  });
+  const std::size_t bytesColumn = 3 * longest - 1;
+  std::string text = "  offset    bytes";
+  pad(text, 12, bytesColumn + 2);
+  text += "field";
+  pad(text, 12 + bytesColumn + 2, pathColumn + 2);
+  text += "meaning\n";
+  CheckReport check = annotateMap(map, [&](const AnnotatedRange& r) {
+    appendRangeText(map, r, bytesColumn, pathColumn, text);
+    if (text.size() >= (std::size_t{1} << 16)) {
+      std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+      text.clear();
+    }
+  });
+  std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+  std::cout.flush();
+  if (!std::cout) return report.stdoutFailed();
+  report.add(std::move(check.diagnostics), name);
+  if (!check.valid) noteJsonNotMap(*input, report);
+  return check.valid ? kSuccess : kInvalid;
+}
+
+}  // namespace
+
+void addHexdumpCommand(CLI::App& app, int& status) {
+  auto options = std::make_shared<HexdumpOptions>();
+  auto* command =
+      app.add_subcommand("hexdump",
+                         "Show every byte of a map with its field and meaning, marking bytes that break a rule (!, ~) "
+                         "or belong to nothing (?); exit 0 when the map is valid");
+  command->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
+  command->add_flag("--json", options->json, "Write the ranges that tile the file, and the diagnostics, as JSON");
+  command->callback([options, &status] {
+    Report report(options->json, Report::kDefaultMaxListed);
+    if (report.json()) report.object().string("file", options->map == "-" ? "stdin" : options->map);
+    status = report.finish(hexdump(*options, report));
+  });
+}
+
+}  // namespace gdmap::cli

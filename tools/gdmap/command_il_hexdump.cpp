@@ -1,0 +1,176 @@
+// gdmap il hexdump BLOB --format F [--json]: every bit of an IL-to-native
+// blob, in order, with its field path and meaning (annotateBounds()); bits
+// that break a rule or follow the first problem are marked.
+#include "exit_status.hpp"
+#include "file_io.hpp"
+#include "il_arguments.hpp"
+#include "il_commands.hpp"
+#include "report.hpp"
+
+#include <gdmap/reader/bounds_annotate.hpp>
+#include <gdmap/schema/diagnostic.hpp>
+#include <gdmap/schema/hex.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
+namespace gdmap::cli {
+namespace {
+
+struct IlHexdumpOptions {
+  std::string blob;
+  std::string format;
+  bool json = false;
+};
+
+constexpr std::size_t kBytesPerLine = 16;
+
+char mark(RangeStatus status) {
+  switch (status) {
+    case RangeStatus::Ok: return ' ';
+    case RangeStatus::Unreachable: return '?';
+    case RangeStatus::Warning: return '~';
+    case RangeStatus::Error: return '!';
+  }
+  return ' ';
+}
+
+void pad(std::string& out, std::size_t from, std::size_t width) {
+  if (out.size() - from < width) out.append(width - (out.size() - from), ' ');
+}
+
+// The bytes a range touches: [first, last).
+std::pair<std::size_t, std::size_t> touched(const il::AnnotatedBits& r) {
+  return {r.bit / 8, (r.bit + r.bits + 7) / 8};
+}
+
+// "  00000000  4    4     06  bounds[0].native  delta 0: native 0": byte,
+// bit in the byte, width in bits, the bytes touched (16 a line), field,
+// meaning and the rule of a marked range.
+void appendRangeText(ByteSpan blob, const il::AnnotatedBits& r, std::size_t pathColumn, std::string& out) {
+  const auto [first, last] = touched(r);
+  for (std::size_t at = first; at < last; at += kBytesPerLine) {
+    const std::size_t lineStart = out.size();
+    out += mark(r.status);
+    out += ' ';
+    for (int shift = 28; shift >= 0; shift -= 4) out += hexDigit(static_cast<unsigned>(at >> shift));
+    out += "  ";
+    std::size_t column = out.size();
+    if (at == first) out += std::to_string(r.bit % 8);
+    pad(out, column, 5);
+    column = out.size();
+    if (at == first) out += std::to_string(r.bits);
+    pad(out, column, 6);
+    column = out.size();
+    for (std::size_t i = at; i < std::min(last, at + kBytesPerLine); ++i) {
+      if (i != at) out += ' ';
+      out += hexDigit(blob[i] >> 4);
+      out += hexDigit(blob[i]);
+    }
+    if (at == first) {
+      pad(out, column, 3 * std::min(kBytesPerLine, std::size_t{4}) + 1);
+      const std::size_t pathStart = out.size();
+      out += r.path;
+      pad(out, pathStart, pathColumn + 2);
+      out += r.meaning;
+      if (!r.rule.empty()) out += "  [" + r.rule + "]";
+    }
+    while (out.size() > lineStart && out.back() == ' ') out.pop_back();
+    out += '\n';
+  }
+}
+
+void appendRangeJson(ByteSpan blob, const il::AnnotatedBits& r, std::string& out) {
+  const auto [first, last] = touched(r);
+  out += "{\"offset\": " + std::to_string(first) + ", \"length\": " + std::to_string(last - first) +
+         ", \"bit\": " + std::to_string(r.bit) + ", \"bits\": " + std::to_string(r.bits) + ", \"path\": ";
+  appendJsonString(r.path, out);
+  out += ", \"meaning\": ";
+  appendJsonString(r.meaning, out);
+  out += ", \"hex\": \"";
+  appendHex(blob.subspan(first, last - first), out);
+  out += "\", \"status\": \"";
+  out += rangeStatusName(r.status);
+  out += '"';
+  if (!r.rule.empty()) {
+    out += ", \"rule\": ";
+    appendJsonString(r.rule, out);
+  }
+  if (!r.message.empty()) {
+    out += ", \"message\": ";
+    appendJsonString(r.message, out);
+  }
+  out += '}';
+}
+
+int hexdump(const IlHexdumpOptions& options, Report& report) {
+  auto input = openInput(options.blob, report);
+  if (!input) return kUsageOrIo;
+  const std::string& name = input->displayName();
+  const ByteSpan blob = input->bytes();
+  il::BoundsAnnotation annotation = il::annotateBounds(blob, formOf(options.format));
+  const int status = annotation.check.valid ? kSuccess : kInvalid;
+
+  if (report.json()) {
+    JsonObject& out = report.object();
+    out.number("size", blob.size());
+    out.boolean("valid", annotation.check.valid);
+    std::string ranges = "[";
+    for (std::size_t i = 0; i < annotation.ranges.size(); ++i) {
+      ranges += i == 0 ? "\n    " : ",\n    ";
+      appendRangeJson(blob, annotation.ranges[i], ranges);
+    }
+    ranges += annotation.ranges.empty() ? "]" : "\n  ]";
+    out.raw("ranges", ranges);
+    report.add(std::move(annotation.check.diagnostics), name);
+    return status;
+  }
+
+  std::size_t pathColumn = 5;
+  for (const il::AnnotatedBits& r : annotation.ranges)
+    pathColumn = std::max(pathColumn, std::min<std::size_t>(r.path.size(), 40));
+  std::string text = "  byte      bit  bits  bytes";
+  pad(text, 23, 3 * 4 + 1);
+  text += "field";
+  pad(text, 23 + 13, pathColumn + 2);
+  text += "meaning\n";
+  for (const il::AnnotatedBits& r : annotation.ranges) {
+    appendRangeText(blob, r, pathColumn, text);
+    if (text.size() >= (std::size_t{1} << 16)) {
+      std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+      text.clear();
+    }
+  }
+  std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+  std::cout.flush();
+  if (!std::cout) return report.stdoutFailed();
+  report.add(std::move(annotation.check.diagnostics), name);
+  return status;
+}
+
+}  // namespace
+
+void addIlHexdumpCommand(CLI::App& il, int& status) {
+  auto options = std::make_shared<IlHexdumpOptions>();
+  auto* command = il.add_subcommand(
+      "hexdump",
+      "Show every field of a blob (bytes, nibbles and bits) with its meaning, marking problems; exit 0 "
+      "when valid");
+  command->add_option("BLOB", options->blob, "The binary map ('-' for stdin)")->required();
+  command->add_option("--format", options->format, "The blob's form: api, nibble, packed2 or packed3")
+      ->type_name("FORM")
+      ->required()
+      ->check(formArgument());
+  command->add_flag("--json", options->json, "Write the bit ranges that tile the blob, and the diagnostics, as JSON");
+  command->callback([options, &status] {
+    Report report(options->json, Report::kDefaultMaxListed);
+    if (report.json()) {
+      report.object().string("file", options->blob == "-" ? "stdin" : options->blob);
+      report.object().string("format", options->format);
+    }
+    status = report.finish(hexdump(*options, report));
+  });
+}
+
+}  // namespace gdmap::cli

@@ -15,10 +15,12 @@
 #include <gdmap/metadata/metadata_tables.hpp>
 #include <gdmap/metadata/pe_image.hpp>
 #include <gdmap/metadata/table_schema.hpp>
+#include <gdmap/reader/bounds_annotate.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/byte_cursor.hpp>
 #include <gdmap/reader/compressed_int.hpp>
 #include <gdmap/reader/il_map_table.hpp>
+#include <gdmap/reader/map_annotate.hpp>
 #include <gdmap/reader/map_check.hpp>
 #include <gdmap/reader/map_compare.hpp>
 #include <gdmap/reader/map_dump.hpp>
@@ -35,6 +37,7 @@
 #include <gdmap/schema/limits.hpp>
 #include <gdmap/schema/map_description.hpp>
 #include <gdmap/schema/map_format.hpp>
+#include <gdmap/schema/radix_sort.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type.hpp>
 #include <gdmap/schema/type_text.hpp>

@@ -81,19 +81,9 @@ void addIlBuildCommand(CLI::App& il, int& status) {
       "`bounds` exactly as the runtime writes them (shortest varints, minimal widths); a `map` cannot be "
       "compressed. The whole description is validated, whichever method is built.");
   command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
-  command->add_option("--format", options->format, "The form to write: api, nibble, packed2 or packed3")
-      ->type_name("FORM")
-      ->required()
-      ->check(formArgument());
-  command
-      ->add_option("--method", options->method,
-                   "The method's token (decimal or 0x hex); may be left out when the description has one method")
-      ->type_name("TOKEN")
-      ->check(u32Argument());
-  command
-      ->add_option("-o,--output", options->output,
-                   "Where to write the bytes ('-', the default, for stdout; refused on a terminal)")
-      ->type_name("FILE");
+  addFormOption(*command, "--format", options->format, "The form to write");
+  addMethodOption(*command, options->method, "may be left out when the description has one method");
+  addBinaryOutputOption(*command, options->output);
   command->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");
   command->callback([options, &status] {
     Report report(options->json);

@@ -125,10 +125,7 @@ void addIlCheckCommand(CLI::App& il, int& status) {
       "or bit and field (header.count, bounds[3].native, entries[2]). Non-minimal varints and wider-than-needed "
       "widths are valid but not canonical: warnings, errors with --strict.");
   command->add_option("BLOB", options->blob, "The binary map ('-' for stdin)")->required();
-  command->add_option("--format", options->format, "The blob's form: api, nibble, packed2 or packed3")
-      ->type_name("FORM")
-      ->required()
-      ->check(formArgument());
+  addFormOption(*command, "--format", options->format, "The blob's form");
   command->add_flag("--strict", options->strict,
                     "Also require the canonical bytes (shortest varints, minimal widths), as gdmap writes them");
   command->add_flag("--json", options->json, "Write the verdict and diagnostics as JSON on stdout");

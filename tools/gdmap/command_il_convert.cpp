@@ -102,23 +102,14 @@ void addIlConvertCommand(CLI::App& il, int& status) {
       "the bound, never dropped) or to the api array (needs --code-size). The api array cannot be turned back "
       "into bounds. The same form again gives the canonical bytes.");
   command->add_option("BLOB", options->blob, "The binary map ('-' for stdin)")->required();
-  command->add_option("--from", options->from, "The blob's form: api, nibble, packed2 or packed3")
-      ->type_name("FORM")
-      ->required()
-      ->check(formArgument());
-  command->add_option("--to", options->to, "The form to write: api, nibble, packed2 or packed3")
-      ->type_name("FORM")
-      ->required()
-      ->check(formArgument());
+  addFormOption(*command, "--from", options->from, "The blob's form");
+  addFormOption(*command, "--to", options->to, "The form to write");
   command
       ->add_option("--code-size", options->codeSize,
                    "The method's code size in bytes, where the last api entry ends (for --to api from bounds)")
       ->type_name("N")
       ->check(u32Argument());
-  command
-      ->add_option("-o,--output", options->output,
-                   "Where to write the bytes ('-', the default, for stdout; refused on a terminal)")
-      ->type_name("FILE");
+  addBinaryOutputOption(*command, options->output);
   command->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");
   command->callback([options, &status] {
     Report report(options->json);

@@ -89,10 +89,7 @@ void addIlDumpCommand(CLI::App& il, int& status) {
       "into the same bytes when the blob is canonical; when it is not, a rebuild-differs note says why, at its "
       "place, and the dump still succeeds.");
   command->add_option("BLOB", options->blob, "The binary map ('-' for stdin)")->required();
-  command->add_option("--format", options->format, "The blob's form: api, nibble, packed2 or packed3")
-      ->type_name("FORM")
-      ->required()
-      ->check(formArgument());
+  addFormOption(*command, "--format", options->format, "The blob's form");
   command
       ->add_option("--code-size", options->codeSize,
                    "The method's code size in bytes, written as `codeSize` (needed to build the api form from "

@@ -158,10 +158,7 @@ void addIlHexdumpCommand(CLI::App& il, int& status) {
       "Show every field of a blob (bytes, nibbles and bits) with its meaning, marking problems; exit 0 "
       "when valid");
   command->add_option("BLOB", options->blob, "The binary map ('-' for stdin)")->required();
-  command->add_option("--format", options->format, "The blob's form: api, nibble, packed2 or packed3")
-      ->type_name("FORM")
-      ->required()
-      ->check(formArgument());
+  addFormOption(*command, "--format", options->format, "The blob's form");
   command->add_flag("--json", options->json, "Write the bit ranges that tile the blob, and the diagnostics, as JSON");
   command->callback([options, &status] {
     Report report(options->json, Report::kDefaultMaxListed);

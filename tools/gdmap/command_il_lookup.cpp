@@ -193,12 +193,8 @@ void addIlLookupCommand(CLI::App& il, int& status) {
       "cMap = --capacity. Prints the HRESULT, the full count (*pcMap, greater than the capacity when truncated) "
       "and the copied entries, filtered by --native or --il. Exit 0 for S_OK, 1 for E_FAIL (no such token).");
   command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
-  command
-      ->add_option("--method", options->method,
-                   "The method's token (decimal or 0x hex); a token not in the description gives E_FAIL. May be "
-                   "left out when the description has one method")
-      ->type_name("TOKEN")
-      ->check(u32Argument());
+  addMethodOption(*command, options->method,
+                  "a token not in the description gives E_FAIL. May be left out when the description has one method");
   command
       ->add_option("--capacity", options->capacity,
                    "cMap of the second call, in entries (default: the count the first call returned)")

@@ -106,15 +106,8 @@ void addIlVerifyCommand(CLI::App& il, int& status) {
       "header.count) with both values; a blob that only differs in being not canonical says so.");
   command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
   command->add_option("BLOB", options->blob, "The binary map to verify ('-' for stdin)")->required();
-  command->add_option("--format", options->format, "The blob's form: api, nibble, packed2 or packed3")
-      ->type_name("FORM")
-      ->required()
-      ->check(formArgument());
-  command
-      ->add_option("--method", options->method,
-                   "The method's token (decimal or 0x hex); may be left out when the description has one method")
-      ->type_name("TOKEN")
-      ->check(u32Argument());
+  addFormOption(*command, "--format", options->format, "The blob's form");
+  addMethodOption(*command, options->method, "may be left out when the description has one method");
   command->add_flag("--json", options->json, "Write the verdict and diagnostics as JSON on stdout");
   command->callback([options, &status] {
     Report report(options->json);

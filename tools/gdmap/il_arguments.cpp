@@ -62,4 +62,24 @@ std::optional<std::uint32_t> optionalU32(const std::string& text) {
 
 std::string tokenText(std::uint32_t token) { return hex32(token); }
 
+void addFormOption(CLI::App& command, const std::string& name, std::string& value, const std::string& what) {
+  command.add_option(name, value, what + ": api, nibble, packed2 or packed3")
+      ->type_name("FORM")
+      ->required()
+      ->check(formArgument());
+}
+
+void addMethodOption(CLI::App& command, std::string& value, const std::string& help) {
+  command.add_option("--method", value, "The method's token (decimal or 0x hex); " + help)
+      ->type_name("TOKEN")
+      ->check(u32Argument());
+}
+
+void addBinaryOutputOption(CLI::App& command, std::string& value) {
+  command
+      .add_option("-o,--output", value,
+                  "Where to write the bytes ('-', the default, for stdout; refused on a terminal)")
+      ->type_name("FILE");
+}
+
 }  // namespace gdmap::cli

@@ -33,6 +33,15 @@ il::BoundsForm formOf(const std::string& name);
 // value fails the validators).
 std::optional<std::uint32_t> optionalU32(const std::string& text);
 
+// The options every `gdmap il` subcommand spells alike.
+// `--format F` (or --from/--to): required, one of the four form names; the
+// help reads "<what>: api, nibble, packed2 or packed3".
+void addFormOption(CLI::App& command, const std::string& name, std::string& value, const std::string& what);
+// `--method TOKEN`, a u32; `help` says what an absent or unknown token means.
+void addMethodOption(CLI::App& command, std::string& value, const std::string& help);
+// `-o,--output FILE` for binary bytes: '-' is stdout, refused on a terminal.
+void addBinaryOutputOption(CLI::App& command, std::string& value);
+
 // "0x06000001": how tokens are printed.
 std::string tokenText(std::uint32_t token);
 

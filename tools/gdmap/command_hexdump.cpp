@@ -5,6 +5,7 @@
 #include "exit_status.hpp"
 #include "file_io.hpp"
 #include "input_kind.hpp"
+#include "range_json.hpp"
 #include "report.hpp"
 
 #include <gdmap/reader/map_annotate.hpp>
@@ -72,22 +73,7 @@ void appendRangeText(ByteSpan map, const AnnotatedRange& r, std::size_t bytesCol
 void appendRangeJson(ByteSpan map, const AnnotatedRange& r, std::string& out) {
   out += "{\"offset\": " + std::to_string(r.offset) + ", \"length\": " + std::to_string(r.length) + ", \"path\": ";
   appendJsonString(r.path, out);
-  out += ", \"meaning\": ";
-  appendJsonString(r.meaning, out);
-  out += ", \"hex\": \"";
-  appendHex(map.subspan(r.offset, r.length), out);
-  out += "\", \"status\": \"";
-  out += rangeStatusName(r.status);
-  out += '"';
-  if (!r.rule.empty()) {
-    out += ", \"rule\": ";
-    appendJsonString(r.rule, out);
-  }
-  if (!r.message.empty()) {
-    out += ", \"message\": ";
-    appendJsonString(r.message, out);
-  }
-  out += '}';
+  appendRangeTail(r.meaning, map.subspan(r.offset, r.length), rangeStatusName(r.status), r.rule, r.message, out);
 }
 
 int hexdump(const HexdumpOptions& options, Report& report) {

@@ -5,6 +5,7 @@
 #include "file_io.hpp"
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
+#include "range_json.hpp"
 #include "report.hpp"
 
 #include <gdmap/reader/bounds_annotate.hpp>
@@ -86,22 +87,7 @@ void appendRangeJson(ByteSpan blob, const il::AnnotatedBits& r, std::string& out
   out += "{\"offset\": " + std::to_string(first) + ", \"length\": " + std::to_string(last - first) +
          ", \"bit\": " + std::to_string(r.bit) + ", \"bits\": " + std::to_string(r.bits) + ", \"path\": ";
   appendJsonString(r.path, out);
-  out += ", \"meaning\": ";
-  appendJsonString(r.meaning, out);
-  out += ", \"hex\": \"";
-  appendHex(blob.subspan(first, last - first), out);
-  out += "\", \"status\": \"";
-  out += rangeStatusName(r.status);
-  out += '"';
-  if (!r.rule.empty()) {
-    out += ", \"rule\": ";
-    appendJsonString(r.rule, out);
-  }
-  if (!r.message.empty()) {
-    out += ", \"message\": ";
-    appendJsonString(r.message, out);
-  }
-  out += '}';
+  appendRangeTail(r.meaning, blob.subspan(first, last - first), rangeStatusName(r.status), r.rule, r.message, out);
 }
 
 int hexdump(const IlHexdumpOptions& options, Report& report) {

@@ -2,6 +2,7 @@
 #include "commands.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
+#include "il_arguments.hpp"
 #include "input_kind.hpp"
 #include "report.hpp"
 
@@ -12,7 +13,6 @@
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
 
-#include <charconv>
 #include <iostream>
 #include <memory>
 
@@ -25,19 +25,6 @@ struct LookupOptions {
   bool json = false;
 };
 
-// Decimal or 0x-prefixed hex, below 2^32.
-std::optional<std::uint32_t> parseRva(std::string_view text) {
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    text.remove_prefix(2);
-    base = 16;
-  }
-  std::uint32_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
-
 // A map error, at its byte, in the map named `file`; without a path, the
 // field that holds the error's byte names it (`directory[1].rva`).
 int brokenMap(Report& report, const Error& error, std::string path, const std::string& file, ByteSpan map) {
@@ -49,7 +36,7 @@ int brokenMap(Report& report, const Error& error, std::string path, const std::s
 }
 
 int lookup(const LookupOptions& options, Report& report, bool& answered) {
-  const auto rva = parseRva(options.rva);
+  const auto rva = parseU32(options.rva);  // decimal or 0x hex, below 2^32
   if (!rva) {
     return report.fail(kUsageOrIo, rules::kUsage,
                        "RVA " + quoteInput(options.rva) + " is not a number below 2^32 (decimal or 0x hex)");

@@ -1,6 +1,7 @@
 // The IL-to-native description (FORMAT.md §3.4): parsing the format's
 // example, every rule with its pointer and position, the write -> parse
 // round trip on random methods, and the fixed layout of the writer.
+#include <gdmap/description/description_json.hpp>
 #include <gdmap/description/il_description_json.hpp>
 #include <gdmap/schema/il_map.hpp>
 
@@ -333,6 +334,22 @@ TEST_CASE("il description: writes the fixed layout") {
 }
 )");
   CHECK(writeIlDescription({}) == "{\n  \"methods\": []\n}\n");
+}
+
+}  // namespace
+
+namespace {
+
+TEST_CASE("il description: a syntax error at the end of the text is located at the end, never past it") {
+  // Found by fuzz_il_description: a `//` comment that runs to the end of
+  // the text made nlohmann count a character past it.
+  for (const std::string text : {"///////]}", "{\"methods\": []} //", "{\"methods\": [] /* x"}) {
+    CAPTURE(text);
+    const gdmap::IlDescriptionParse p = gdmap::parseIlDescription(text);
+    const gdmap::DescriptionParse d = gdmap::parseDescription(text);
+    for (const gdmap::Diagnostic& diagnostic : p.diagnostics) CHECK(diagnostic.offset <= text.size());
+    for (const gdmap::Diagnostic& diagnostic : d.diagnostics) CHECK(diagnostic.offset <= text.size());
+  }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "description_parse.hpp"
 #include "json_sax.hpp"
 #include "map_read_back.hpp"
+#include "sax_reader.hpp"
 
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -111,19 +112,17 @@ KeyMeaning hexTypeKey(const std::string& k) {
 }
 
 using Frame = description::JsonFrame<Expect>;
-using ReaderSite = description::FrameSite<Expect>;
 
 Frame openFrame(Expect role, bool object, Expect firstExpect = Expect::Anything) {
   return description::openFrame(role, object, firstExpect);
 }
 
-class DescriptionReader {
+class DescriptionReader : public description::SaxReader<DescriptionReader, Expect> {
  public:
   DescriptionReader(DiagnosticList& diagnostics, DescriptionBuilder& builder)
-      : diagnostics_(diagnostics), builder_(builder) {}
+      : SaxReader(diagnostics), builder_(builder) {}
 
-  // nlohmann's SAX interface.
-  bool null() { return scalar("null"); }
+  // nlohmann's SAX interface (null, binary and parse_error: SaxReader's).
   bool boolean(bool value) {
     if (expected() == Expect::Sorted) {
       builder_.setSorted(value);
@@ -170,7 +169,6 @@ class DescriptionReader {
     }
     return done();
   }
-  bool binary(json::binary_t&) { return scalar("binary data"); }
 
   bool start_object(std::size_t) {
     const Expect e = expected();
@@ -273,25 +271,8 @@ class DescriptionReader {
     return done();
   }
 
-  bool parse_error(std::size_t position, const std::string& lastToken, const json::exception& e) {
-    // `position` counts the characters read, the offending one included.
-    syntaxErrorOffset = position == 0 ? 0 : position - 1;
-    syntaxError = description::syntaxErrorMessage(e.what(), lastToken);
-    return false;
-  }
-
-  std::size_t syntaxErrorOffset = 0;
-  std::string syntaxError;
-
  private:
-  Expect expected() const { return frames_.empty() ? Expect::Root : frames_.back().expect; }
-
-  // A problem with the current value; `message` is called only when the
-  // diagnostic is kept.
-  template <typename Message>
-  void error(const char* rule, Message&& message) {
-    diagnostics_.error(rule, site_, std::forward<Message>(message));
-  }
+  friend class description::SaxReader<DescriptionReader, Expect>;  // calls wrongType
 
   static std::string containerName(Expect role) {
     switch (role) {
@@ -300,17 +281,6 @@ class DescriptionReader {
       case Expect::TypeItem: return "a type (expected only \"hex\")";
       default: return "this object";
     }
-  }
-
-  // A value has ended: the container moves on to its next element.
-  bool done() {
-    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
-    return true;
-  }
-
-  bool scalar(const char* found) {
-    wrongType(expected(), found);
-    return done();
   }
 
   void wrongType(Expect e, const char* found) {
@@ -347,10 +317,7 @@ class DescriptionReader {
     dictionary_ = {};
   }
 
-  DiagnosticList& diagnostics_;
   DescriptionBuilder& builder_;
-  std::vector<Frame> frames_;
-  const ReaderSite site_{diagnostics_.work(), frames_};
   // The one dictionary, type list and hex type that can be open at a time
   // (the format does not nest them).
   DictionaryFields dictionary_;
@@ -368,11 +335,7 @@ DescriptionParse parseDescription(std::string_view jsonText, DiagnosticWork& wor
   DescriptionBuilder builder(diagnostics);
   DescriptionReader reader(diagnostics, builder);
   DescriptionParse result;
-  const bool wellFormed =
-      json::sax_parse(jsonText, &reader, json::input_format_t::json, true, description::kIgnoreComments);
-  if (!wellFormed) {
-    result.diagnostics = description::syntaxErrorDiagnostics(jsonText, reader.syntaxErrorOffset,
-                                                             std::move(reader.syntaxError), diagnostics, work);
+  if (!runSax(jsonText, reader, diagnostics, result.diagnostics, work)) {
     result.errorCount = 1;
     return result;
   }
@@ -397,10 +360,7 @@ DescriptionBuild buildMapFromDescription(std::string_view jsonText) {
   builder.reserveForText(jsonText.size());
   DescriptionReader reader(diagnostics, builder);
   DescriptionBuild result;
-  if (!json::sax_parse(jsonText, &reader, json::input_format_t::json, true, description::kIgnoreComments)) {
-    description::DiagnosticWork work;
-    result.diagnostics = description::syntaxErrorDiagnostics(jsonText, reader.syntaxErrorOffset,
-                                                             std::move(reader.syntaxError), diagnostics, work);
+  if (description::DiagnosticWork work; !description::runSax(jsonText, reader, diagnostics, result.diagnostics, work)) {
     result.errorCount = 1;
     return result;
   }

@@ -9,6 +9,7 @@
 
 #include "description_diagnostics.hpp"
 #include "json_sax.hpp"
+#include "sax_reader.hpp"
 
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -51,7 +52,6 @@ enum class Expect : std::uint8_t {
 };
 
 using Frame = description::JsonFrame<Expect>;
-using ReaderSite = description::FrameSite<Expect>;
 
 const char* describe(Expect e) {
   switch (e) {
@@ -171,12 +171,11 @@ class MethodTokenSite final : public Site {
   std::size_t index_;
 };
 
-class IlDescriptionReader {
+class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, Expect> {
  public:
-  explicit IlDescriptionReader(DiagnosticList& diagnostics) : diagnostics_(diagnostics) {}
+  explicit IlDescriptionReader(DiagnosticList& diagnostics) : SaxReader(diagnostics) {}
 
-  // nlohmann's SAX interface.
-  bool null() { return scalar("null"); }
+  // nlohmann's SAX interface (null, binary and parse_error: SaxReader's).
   bool boolean(bool) { return scalar("a boolean"); }
   bool number_integer(json::number_integer_t value) {
     // The parser uses this only for negative numbers.
@@ -225,7 +224,6 @@ class IlDescriptionReader {
     }
     return done();
   }
-  bool binary(json::binary_t&) { return scalar("binary data"); }
 
   bool start_object(std::size_t) {
     const Expect e = expected();
@@ -310,13 +308,6 @@ class IlDescriptionReader {
     return done();
   }
 
-  bool parse_error(std::size_t position, const std::string& lastToken, const json::exception& e) {
-    // `position` counts the characters read, the offending one included.
-    syntaxErrorOffset = position == 0 ? 0 : position - 1;
-    syntaxError = description::syntaxErrorMessage(e.what(), lastToken);
-    return false;
-  }
-
   // The cross-method check (unique tokens), then the methods, or nullopt
   // after any error.
   std::optional<std::vector<il::Method>> finish() {
@@ -325,17 +316,10 @@ class IlDescriptionReader {
     return std::move(methods_);
   }
 
-  std::size_t syntaxErrorOffset = 0;
-  std::string syntaxError;
-
  private:
-  Expect expected() const { return frames_.empty() ? Expect::Root : frames_.back().expect; }
-  Expect container() const { return frames_.empty() ? Expect::Root : frames_.back().role; }
+  friend class description::SaxReader<IlDescriptionReader, Expect>;  // calls wrongType
 
-  template <typename Message>
-  void error(const char* rule, Message&& message) {
-    diagnostics_.error(rule, site_, std::forward<Message>(message));
-  }
+  Expect container() const { return frames_.empty() ? Expect::Root : frames_.back().role; }
 
   // A problem with a member of the object just closed: the frame of that
   // member is put back for as long as the diagnostic takes.
@@ -346,17 +330,6 @@ class IlDescriptionReader {
     if (severity == Severity::Warning) diagnostics_.warning(rule, site_, std::forward<Message>(message));
     else diagnostics_.error(rule, site_, std::forward<Message>(message));
     frames_.pop_back();
-  }
-
-  // A value has ended: the container moves on to its next element.
-  bool done() {
-    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
-    return true;
-  }
-
-  bool scalar(const char* found) {
-    wrongType(expected(), found);
-    return done();
   }
 
   void wrongType(Expect e, const char* found) {
@@ -482,9 +455,6 @@ class IlDescriptionReader {
     }
   }
 
-  DiagnosticList& diagnostics_;
-  std::vector<Frame> frames_;
-  const ReaderSite site_{diagnostics_.work(), frames_};
   std::vector<il::Method> methods_;
   std::vector<std::pair<std::uint32_t, std::size_t>> tokenKeys_;  // (token, method index)
   // The one method, bound and entry that can be open at a time.
@@ -507,10 +477,7 @@ IlDescriptionParse parseIlDescription(std::string_view jsonText) {
   DiagnosticList diagnostics;
   IlDescriptionReader reader(diagnostics);
   IlDescriptionParse result;
-  if (!json::sax_parse(jsonText, &reader, json::input_format_t::json, true, description::kIgnoreComments)) {
-    description::DiagnosticWork work;
-    result.diagnostics = description::syntaxErrorDiagnostics(jsonText, reader.syntaxErrorOffset,
-                                                             std::move(reader.syntaxError), diagnostics, work);
+  if (description::DiagnosticWork work; !description::runSax(jsonText, reader, diagnostics, result.diagnostics, work)) {
     result.errorCount = 1;
     return result;
   }

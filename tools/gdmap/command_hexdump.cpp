@@ -5,7 +5,7 @@
 #include "exit_status.hpp"
 #include "file_io.hpp"
 #include "input_kind.hpp"
-#include "range_json.hpp"
+#include "range_output.hpp"
 #include "report.hpp"
 
 #include <gdmap/reader/map_annotate.hpp>
@@ -27,27 +27,13 @@ struct HexdumpOptions {
 constexpr std::size_t kBytesPerLine = 16;
 constexpr std::size_t kMaxPathColumn = 40;
 
-char mark(RangeStatus status) {
-  switch (status) {
-    case RangeStatus::Ok: return ' ';
-    case RangeStatus::Unreachable: return '?';
-    case RangeStatus::Warning: return '~';
-    case RangeStatus::Error: return '!';
-  }
-  return ' ';
-}
-
-void pad(std::string& out, std::size_t from, std::size_t width) {
-  if (out.size() - from < width) out.append(width - (out.size() - from), ' ');
-}
-
 // "! 0000001c  09 01 ...  heap@0x0.length  length 9 [item-length-outside-heap]",
 // a range longer than a line continued on lines of its own bytes alone.
 void appendRangeText(ByteSpan map, const AnnotatedRange& r, std::size_t bytesColumn, std::size_t pathColumn,
                      std::string& out) {
   for (std::size_t at = r.offset, end = r.offset + r.length; at < end; at += kBytesPerLine) {
     const std::size_t lineStart = out.size();
-    out += mark(r.status);
+    out += rangeMark(r.status);
     out += ' ';
     for (int shift = 28; shift >= 0; shift -= 4) out += hexDigit(static_cast<unsigned>(at >> shift));
     out += "  ";
@@ -58,10 +44,10 @@ void appendRangeText(ByteSpan map, const AnnotatedRange& r, std::size_t bytesCol
       out += hexDigit(map[i]);
     }
     if (at == r.offset) {
-      pad(out, bytesStart, bytesColumn + 2);
+      padColumn(out, bytesStart, bytesColumn + 2);
       const std::size_t pathStart = out.size();
       out += r.path;
-      pad(out, pathStart, pathColumn + 2);
+      padColumn(out, pathStart, pathColumn + 2);
       out += r.meaning;
       if (!r.rule.empty()) out += "  [" + r.rule + "]";
     }
@@ -111,9 +97,9 @@ int hexdump(const HexdumpOptions& options, Report& report) {
   });
   const std::size_t bytesColumn = 3 * longest - 1;
   std::string text = "  offset    bytes";
-  pad(text, 12, bytesColumn + 2);
+  padColumn(text, 12, bytesColumn + 2);
   text += "field";
-  pad(text, 12 + bytesColumn + 2, pathColumn + 2);
+  padColumn(text, 12 + bytesColumn + 2, pathColumn + 2);
   text += "meaning\n";
   CheckReport check = annotateMap(map, [&](const AnnotatedRange& r) {
     appendRangeText(map, r, bytesColumn, pathColumn, text);

@@ -5,7 +5,7 @@
 #include "file_io.hpp"
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
-#include "range_json.hpp"
+#include "range_output.hpp"
 #include "report.hpp"
 
 #include <gdmap/reader/bounds_annotate.hpp>
@@ -27,20 +27,6 @@ struct IlHexdumpOptions {
 
 constexpr std::size_t kBytesPerLine = 16;
 
-char mark(RangeStatus status) {
-  switch (status) {
-    case RangeStatus::Ok: return ' ';
-    case RangeStatus::Unreachable: return '?';
-    case RangeStatus::Warning: return '~';
-    case RangeStatus::Error: return '!';
-  }
-  return ' ';
-}
-
-void pad(std::string& out, std::size_t from, std::size_t width) {
-  if (out.size() - from < width) out.append(width - (out.size() - from), ' ');
-}
-
 // The bytes a range touches: [first, last).
 std::pair<std::size_t, std::size_t> touched(const il::AnnotatedBits& r) {
   return {r.bit / 8, (r.bit + r.bits + 7) / 8};
@@ -53,16 +39,16 @@ void appendRangeText(ByteSpan blob, const il::AnnotatedBits& r, std::size_t path
   const auto [first, last] = touched(r);
   for (std::size_t at = first; at < last; at += kBytesPerLine) {
     const std::size_t lineStart = out.size();
-    out += mark(r.status);
+    out += rangeMark(r.status);
     out += ' ';
     for (int shift = 28; shift >= 0; shift -= 4) out += hexDigit(static_cast<unsigned>(at >> shift));
     out += "  ";
     std::size_t column = out.size();
     if (at == first) out += std::to_string(r.bit % 8);
-    pad(out, column, 5);
+    padColumn(out, column, 5);
     column = out.size();
     if (at == first) out += std::to_string(r.bits);
-    pad(out, column, 6);
+    padColumn(out, column, 6);
     column = out.size();
     for (std::size_t i = at; i < std::min(last, at + kBytesPerLine); ++i) {
       if (i != at) out += ' ';
@@ -70,10 +56,10 @@ void appendRangeText(ByteSpan blob, const il::AnnotatedBits& r, std::size_t path
       out += hexDigit(blob[i]);
     }
     if (at == first) {
-      pad(out, column, 3 * std::min(kBytesPerLine, std::size_t{4}) + 1);
+      padColumn(out, column, 3 * std::min(kBytesPerLine, std::size_t{4}) + 1);
       const std::size_t pathStart = out.size();
       out += r.path;
-      pad(out, pathStart, pathColumn + 2);
+      padColumn(out, pathStart, pathColumn + 2);
       out += r.meaning;
       if (!r.rule.empty()) out += "  [" + r.rule + "]";
     }
@@ -117,9 +103,9 @@ int hexdump(const IlHexdumpOptions& options, Report& report) {
   for (const il::AnnotatedBits& r : annotation.ranges)
     pathColumn = std::max(pathColumn, std::min<std::size_t>(r.path.size(), 40));
   std::string text = "  byte      bit  bits  bytes";
-  pad(text, 23, 3 * 4 + 1);
+  padColumn(text, 23, 3 * 4 + 1);
   text += "field";
-  pad(text, 23 + 13, pathColumn + 2);
+  padColumn(text, 23 + 13, pathColumn + 2);
   text += "meaning\n";
   for (const il::AnnotatedBits& r : annotation.ranges) {
     appendRangeText(blob, r, pathColumn, text);

@@ -1,9 +1,23 @@
-#include "range_json.hpp"
+#include "range_output.hpp"
 
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
 
 namespace gdmap::cli {
+
+char rangeMark(RangeStatus status) {
+  switch (status) {
+    case RangeStatus::Ok: return ' ';
+    case RangeStatus::Unreachable: return '?';
+    case RangeStatus::Warning: return '~';
+    case RangeStatus::Error: return '!';
+  }
+  return ' ';
+}
+
+void padColumn(std::string& out, std::size_t from, std::size_t width) {
+  if (out.size() - from < width) out.append(width - (out.size() - from), ' ');
+}
 
 void appendRangeTail(std::string_view meaning, ByteSpan bytes, std::string_view status, std::string_view rule,
                      std::string_view message, std::string& out) {

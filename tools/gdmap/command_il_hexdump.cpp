@@ -88,13 +88,15 @@ int hexdump(const IlHexdumpOptions& options, Report& report) {
     JsonObject& out = report.object();
     out.number("size", blob.size());
     out.boolean("valid", annotation.check.valid);
-    std::string ranges = "[";
-    for (std::size_t i = 0; i < annotation.ranges.size(); ++i) {
-      ranges += i == 0 ? "\n    " : ",\n    ";
-      appendRangeJson(blob, annotation.ranges[i], ranges);
+    // Streamed, a range at a time, as `hexdump` does.
+    out.beginArray("ranges");
+    std::string element;
+    for (const il::AnnotatedBits& r : annotation.ranges) {
+      element.clear();
+      appendRangeJson(blob, r, element);
+      out.arrayRaw(element);
     }
-    ranges += annotation.ranges.empty() ? "]" : "\n  ]";
-    out.raw("ranges", ranges);
+    out.endArray();
     report.add(std::move(annotation.check.diagnostics), name);
     return status;
   }

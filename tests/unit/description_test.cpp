@@ -7,6 +7,7 @@
 #include "tools/description/json_locator.hpp"
 
 #include <doctest/doctest.h>
+#include "text_position.hpp"
 // Header-only and on the include path; the test only checks that the
 // shipped schema is well-formed JSON.
 #include <nlohmann/json.hpp>
@@ -22,22 +23,7 @@ namespace {
 
 using namespace gdmap;
 
-// The 1-based line and column of the first occurrence of `needle` (plus
-// `extra` bytes), counted by hand: an independent check of the locator.
-std::pair<std::size_t, std::size_t> where(const std::string& text, const std::string& needle, std::size_t extra = 0) {
-  const std::size_t at = text.find(needle);
-  REQUIRE(at != std::string::npos);
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < at + extra; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {line, column};
-}
+using test::where;
 
 std::vector<Diagnostic> withRule(const DescriptionParse& p, const std::string& rule) {
   std::vector<Diagnostic> out;

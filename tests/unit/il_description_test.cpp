@@ -6,6 +6,7 @@
 #include <gdmap/schema/il_map.hpp>
 
 #include <doctest/doctest.h>
+#include "text_position.hpp"
 
 #include <random>
 #include <string>
@@ -31,22 +32,7 @@ const char* const kFormatExample = R"({ "methods": [
   { "token": "0x06000002",
     "map": [ { "il": 0, "nativeStart": 0, "nativeEnd": 8 } ] } ] })";
 
-// The 1-based line and column of the first `needle` (plus `extra` bytes),
-// counted here: an independent check of the reader's positions.
-std::pair<std::size_t, std::size_t> where(const std::string& text, const std::string& needle, std::size_t extra = 0) {
-  const std::size_t at = text.find(needle);
-  REQUIRE(at != std::string::npos);
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < at + extra; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {line, column};
-}
+using test::where;
 
 // The one diagnostic of `text` with `rule`; fails unless exactly one has it.
 Diagnostic only(const IlDescriptionParse& p, std::string_view rule) {

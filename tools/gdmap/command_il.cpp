@@ -30,6 +30,7 @@ void addIlCommand(CLI::App& app, int& status) {
   addIlConvertCommand(*il, status);
   addIlLookupCommand(*il, status);
   addIlHexdumpCommand(*il, status);
+  addIlExtractCommand(*il, status);
 }
 
 }  // namespace gdmap::cli

@@ -13,5 +13,6 @@ void addVerifyCommand(CLI::App& app, int& status);
 void addLookupCommand(CLI::App& app, int& status);
 void addIlCommand(CLI::App& app, int& status);
 void addHexdumpCommand(CLI::App& app, int& status);
+void addDiffCommand(CLI::App& app, int& status);
 
 }  // namespace gdmap::cli

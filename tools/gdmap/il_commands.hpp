@@ -13,5 +13,6 @@ void addIlVerifyCommand(CLI::App& il, int& status);
 void addIlConvertCommand(CLI::App& il, int& status);
 void addIlLookupCommand(CLI::App& il, int& status);
 void addIlHexdumpCommand(CLI::App& il, int& status);
+void addIlExtractCommand(CLI::App& il, int& status);
 
 }  // namespace gdmap::cli

@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
   addLookupCommand(app, status);
   addIlCommand(app, status);
   addHexdumpCommand(app, status);
+  addDiffCommand(app, status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

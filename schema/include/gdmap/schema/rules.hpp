@@ -120,4 +120,10 @@ inline constexpr char kIlUnknownSourceFlag[] = "il-unknown-source-flag";
 inline constexpr char kIlNonMinimalVarint[] = "il-non-minimal-varint";
 inline constexpr char kIlWideField[] = "il-wide-field";
 
+// ReadyToRun images (reader/r2r: the R2R reader behind `gdmap il extract`)
+
+// Description overrides (fields a canonical build would not write)
+
+// diff (`gdmap diff`, and `verify` reporting every difference)
+
 }  // namespace gdmap::rules

@@ -16,12 +16,13 @@
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
-#include <gdmap/schema/radix_sort.hpp>
 #include <gdmap/schema/rules.hpp>
 #include "map_check_analysis.hpp"
 #include "map_check_item.hpp"
 #include "map_check_sink.hpp"
 #include "map_check_types.hpp"
+#include "item_starts.hpp"
+#include "huge_pages.hpp"
 
 #include <algorithm>
 #include <string>
@@ -52,16 +53,26 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> repeatedRvas(const MapView&
 }
 
 // Header and directory: the entries' own fields. Returns the distinct
-// in-heap offsets, in heap order, each with its first referencing entry.
-std::vector<CheckedItem> checkDirectory(const MapView& view, DiagnosticSink& sink,
-                                        std::vector<std::uint32_t>* itemOfEntry) {
+// in-heap offsets, in heap order, each with its first referencing entry,
+// and notes the first entry that references a new item out of heap order
+// (what the canonical layout's item order needs).
+std::vector<CheckedItem> checkDirectory(const MapView& view, DiagnosticSink& sink, MapAnalysis& a) {
   const std::size_t heapSize = view.heap().size();
   std::vector<std::pair<std::uint32_t, std::uint32_t>> repeats;
   if (!view.sorted()) repeats = repeatedRvas(view);
   auto nextRepeat = repeats.begin();
 
-  std::vector<std::uint64_t> refs;  // offset << 32 | entry: sorts by offset, then entry
-  refs.reserve(view.size());
+  // Items are collected in the same pass while every new item lies above
+  // all earlier ones (the canonical layout: heap order is the order of
+  // first reference). The first item met out of that order makes the
+  // general numbering below necessary.
+  ItemStarts starts(heapSize);
+  std::vector<CheckedItem> items;
+  // An item takes at least 3 bytes (length, count, one type). Reserving
+  // only claims address space; pages are touched as items are added.
+  items.reserve(std::min<std::size_t>(view.size(), heapSize / 3 + 1));
+  adviseHugePages(items.data(), items.capacity() * sizeof(CheckedItem));
+  bool inHeapOrder = true;
   std::uint32_t previousRva = 0;
   for (std::uint32_t i = 0; i < view.size(); ++i) {
     const DirectoryEntry e = view.entry(i);
@@ -88,22 +99,44 @@ std::vector<CheckedItem> checkDirectory(const MapView& view, DiagnosticSink& sin
             return "heap offset " + shortHex(e.offset) + " is outside the heap of " + std::to_string(heapSize) +
                    " bytes";
           });
-    } else {
-      refs.push_back(std::uint64_t{e.offset} << 32 | i);
+    } else if (!starts.mark(e.offset) && inHeapOrder) {
+      if (items.empty() || e.offset > items.back().heapOffset) {
+        items.push_back(CheckedItem{e.offset, i});
+      } else {
+        inHeapOrder = false;
+      }
     }
   }
-  radixSortByHigh32(refs);  // pushed in entry order: now by (offset, entry)
-  std::vector<CheckedItem> items;
-  if (itemOfEntry) itemOfEntry->assign(view.size(), kNoItem);
-  for (const std::uint64_t r : refs) {
-    const auto offset = static_cast<std::uint32_t>(r >> 32);
-    if (items.empty() || items.back().heapOffset != offset) {
-      CheckedItem item;
-      item.heapOffset = offset;
-      item.firstEntry = static_cast<std::uint32_t>(r);
-      items.push_back(item);
+  if (inHeapOrder) return items;
+  items.clear();
+  items.reserve(starts.count());
+  starts.number([&](std::uint32_t offset) {
+    CheckedItem item;
+    item.heapOffset = offset;
+    item.firstEntry = kNoEntry;
+    items.push_back(item);
+  });
+  // The entries again, in order: each item's first reference, and whether
+  // new items are met in heap order.
+  // A bit per item says whether it has been met: most entries of a large
+  // map share an earlier item, and the bits stay in cache where the items
+  // would not.
+  std::vector<std::uint64_t> met((items.size() + 63) / 64);
+  std::uint32_t newItems = 0;
+  for (std::uint32_t i = 0; i < view.size(); ++i) {
+    const std::uint32_t offset = view.entry(i).offset;
+    if (offset >= heapSize) continue;
+    const std::uint32_t index = starts.rank(offset);
+    const std::uint64_t bit = std::uint64_t{1} << (index % 64);
+    if ((met[index / 64] & bit) != 0) continue;
+    met[index / 64] |= bit;
+    items[index].firstEntry = i;
+    if (a.firstUnorderedEntry == kNoEntry && index != newItems) {
+      a.firstUnorderedEntry = i;
+      a.unorderedItem = index;
+      a.expectedItem = newItems;
     }
-    if (itemOfEntry) (*itemOfEntry)[static_cast<std::uint32_t>(r)] = static_cast<std::uint32_t>(items.size() - 1);
+    ++newItems;
   }
   return items;
 }
@@ -224,6 +257,9 @@ void checkItems(ByteSpan map, MapAnalysis& a, DiagnosticSink& sink) {
 void checkDuplicates(ByteSpan map, const MapAnalysis& a, DiagnosticSink& sink) {
   std::vector<ByteSpan> contents;
   std::vector<std::uint32_t> itemOf;  // contents[k] is a.items[itemOf[k]]
+  contents.reserve(a.items.size());
+  adviseHugePages(contents.data(), contents.capacity() * sizeof(ByteSpan));
+  itemOf.reserve(a.items.size());
   for (std::uint32_t i = 0; i < a.items.size(); ++i) {
     if (!a.items[i].wellFormed) continue;
     const std::size_t start = a.heapStart + a.items[i].heapOffset;
@@ -269,7 +305,7 @@ MapAnalysis analyzeMap(ByteSpan map, const CheckOptions& options, CheckReport& r
     a.sorted = view->sorted();
     a.count = view->size();
     a.heapStart = view->heapStart();
-    a.items = checkDirectory(*view, sink, wantFirstOfRule ? &a.itemOfEntry : nullptr);
+    a.items = checkDirectory(*view, sink, a);
     checkItems(map, a, sink);
     checkDuplicates(map, a, sink);
   }

@@ -26,11 +26,15 @@ struct MapAnalysis {
   std::size_t heapStart = 0;
   std::vector<CheckedItem> items;       // in heap order, one per distinct in-heap offset
   std::vector<Diagnostic> firstOfRule;  // filled only when asked for
-  // Per directory entry, the index in `items` of what it references
-  // (kNoItem: an offset outside the heap); filled with firstOfRule.
-  std::vector<std::uint32_t> itemOfEntry;
+  // The first entry whose newly referenced item (items[unorderedItem]) is
+  // not items[expectedItem], the next in heap order (kNoEntry: none). When
+  // the items tile the heap, that is where the canonical order of first
+  // reference breaks.
+  std::uint32_t firstUnorderedEntry = 0xFFFFFFFF;
+  std::uint32_t unorderedItem = 0;
+  std::uint32_t expectedItem = 0;
 };
-inline constexpr std::uint32_t kNoItem = 0xFFFFFFFF;
+inline constexpr std::uint32_t kNoEntry = 0xFFFFFFFF;
 
 // The canonical verdict (checkCanonical) from an analysis made with
 // wantFirstOfRule, and the report it filled.

@@ -47,30 +47,22 @@ Diagnostic reason(const Diagnostic& finding, const RuleMapping& m) {
 
 // Items must appear in the heap in the order the directory first references
 // them, each starting where the previous one ends. Meaningful only when the
-// items tile the heap (no gap, no overlap).
+// items tile the heap (no gap, no overlap): then that order is heap order,
+// and the analysis noted the first entry that breaks it.
 void checkItemOrder(const detail::MapAnalysis& a, std::vector<Diagnostic>& reasons) {
-  std::vector<bool> seen(a.items.size(), false);
-  std::size_t next = 0;  // heap offset where the next newly referenced item belongs
-  for (std::uint32_t i = 0; i < a.count; ++i) {
-    const std::uint32_t index = a.itemOfEntry[i];
-    if (index == detail::kNoItem || seen[index]) continue;
-    const detail::CheckedItem& item = a.items[index];
-    if (item.heapOffset != next) {
-      const auto offsetAt = static_cast<std::size_t>(directoryOffsetOffset(i));
-      Diagnostic d;
-      d.severity = Severity::Warning;
-      d.rule = rules::kCanonicalItemOrder;
-      d.path = directoryOffsetPath(i);
-      d.offset = offsetAt;
-      d.message = "directory[" + std::to_string(i) + "] is the first to reference " + heapPath(item.heapOffset) +
-                  ", but the builder would place the next new item at " + heapPath(next) +
-                  " (items in order of first reference from the directory)";
-      reasons.push_back(std::move(d));
-      return;
-    }
-    seen[index] = true;
-    next = item.end - a.heapStart;
-  }
+  const std::uint32_t i = a.firstUnorderedEntry;
+  if (i == detail::kNoEntry) return;
+  const std::uint32_t offset = a.items[a.unorderedItem].heapOffset;
+  const std::uint32_t next = a.items[a.expectedItem].heapOffset;
+  Diagnostic d;
+  d.severity = Severity::Warning;
+  d.rule = rules::kCanonicalItemOrder;
+  d.path = directoryOffsetPath(i);
+  d.offset = static_cast<std::size_t>(directoryOffsetOffset(i));
+  d.message = "directory[" + std::to_string(i) + "] is the first to reference " + heapPath(offset) +
+              ", but the builder would place the next new item at " + heapPath(next) +
+              " (items in order of first reference from the directory)";
+  reasons.push_back(std::move(d));
 }
 
 }  // namespace

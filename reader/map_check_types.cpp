@@ -1,5 +1,7 @@
 #include "map_check_types.hpp"
 
+#include "quiet_types.hpp"
+
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/element_type.hpp>
 #include <gdmap/schema/hex.hpp>
@@ -111,6 +113,12 @@ std::string typePath(std::uint32_t heapOffset, std::uint32_t k, ByteSpan item, s
 
 bool checkItemTypes(ByteSpan map, const ItemHeader& h, std::uint32_t heapOffset, std::size_t& retryBudget,
                     DiagnosticSink& sink) {
+  if (isQuietTypeList(map.subspan(h.start, h.end - h.start), h.typesStart - h.start, h.count.value)) return true;
+  return checkItemTypesInFull(map, h, heapOffset, retryBudget, sink);
+}
+
+bool checkItemTypesInFull(ByteSpan map, const ItemHeader& h, std::uint32_t heapOffset, std::size_t& retryBudget,
+                          DiagnosticSink& sink) {
   // The types are read from the item's bytes only: a type cannot borrow
   // bytes from whatever follows the item.
   const ByteSpan item = map.first(h.end);

@@ -18,4 +18,9 @@ namespace gdmap::detail {
 bool checkItemTypes(ByteSpan map, const ItemHeader& item, std::uint32_t heapOffset, std::size_t& retryBudget,
                     DiagnosticSink& sink);
 
+// The same without the quiet-item fast path (quiet_types.hpp): every type
+// walked in full. What the fast path is tested against.
+bool checkItemTypesInFull(ByteSpan map, const ItemHeader& item, std::uint32_t heapOffset, std::size_t& retryBudget,
+                          DiagnosticSink& sink);
+
 }  // namespace gdmap::detail

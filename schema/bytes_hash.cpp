@@ -1,5 +1,6 @@
 #include <gdmap/schema/bytes_hash.hpp>
 
+#include <bit>
 #include <chrono>
 #include <cstring>
 #include <random>
@@ -39,14 +40,17 @@ std::uint64_t processSeed() {
 std::uint64_t hashBytes(std::string_view text) {
   const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
   std::size_t n = text.size();
-  std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ processSeed() ^ n;
+  static const std::uint64_t seed = processSeed();
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ seed ^ n;
+  // One multiply per word folds it in (the rotation keeps earlier words'
+  // high bits moving into the low ones); the full mix runs once, at the end.
   for (; n >= 8; p += 8, n -= 8) {
     std::uint64_t word;
     std::memcpy(&word, p, 8);
-    h = mix(h ^ word);
+    h = std::rotl(h ^ word, 29) * 0xbf58476d1ce4e5b9ULL;
   }
   std::uint64_t tail = 0;
-  if (n != 0) std::memcpy(&tail, p, n);
+  for (std::size_t k = 0; k < n; ++k) tail |= std::uint64_t{p[k]} << (8 * k);
   return mix(h ^ tail ^ (std::uint64_t{n} << 59));
 }
 

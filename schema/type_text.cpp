@@ -15,7 +15,16 @@
 namespace gdmap {
 namespace {
 
-void appendToken(Token token, std::string& out) { appendHex32(token.value, out); }
+void appendToken(Token token, std::string& out, const TypeNames* names) {
+  if (names != nullptr) {
+    std::string name = names->nameOf(token);
+    if (!name.empty()) {
+      out += name;
+      return;
+    }
+  }
+  appendHex32(token.value, out);
+}
 
 void appendNumber(std::int64_t value, std::string& out) {
   char text[24];
@@ -23,10 +32,10 @@ void appendNumber(std::int64_t value, std::string& out) {
   out.append(text, result.ptr);
 }
 
-void printType(const Type& type, std::string& out);
+void printType(const Type& type, std::string& out, const TypeNames* names);
 
-void printOperand(const Type& type, std::size_t index, std::string& out) {
-  if (index < type.operands.size()) printType(type.operands[index], out);
+void printOperand(const Type& type, std::size_t index, std::string& out, const TypeNames* names) {
+  if (index < type.operands.size()) printType(type.operands[index], out, names);
   else out += "<missing type>";
 }
 
@@ -91,39 +100,39 @@ void printCallingConvention(const FunctionPointerInfo& info, std::string& out) {
   }
 }
 
-void printFunctionPointer(const Type& type, std::string& out) {
+void printFunctionPointer(const Type& type, std::string& out, const TypeNames* names) {
   out += "method ";
   printCallingConvention(type.method, out);
-  printOperand(type, 0, out);
+  printOperand(type, 0, out, names);
   out += " *(";
   const std::size_t parameters = type.operands.empty() ? 0 : type.operands.size() - 1;
   const std::optional<std::uint32_t>& sentinel = type.method.sentinel;
   for (std::size_t i = 0; i < parameters; ++i) {
     if (i > 0) out += ", ";
     if (sentinel && *sentinel == i) out += "..., ";
-    printType(type.operands[i + 1], out);
+    printType(type.operands[i + 1], out, names);
   }
   if (sentinel && *sentinel >= parameters) out += parameters > 0 ? ", ..." : "...";
   out += ')';
 }
 
-void printType(const Type& type, std::string& out) {
+void printType(const Type& type, std::string& out, const TypeNames* names) {
   switch (type.element) {
     case ElementType::Class:
       out += "class ";
-      appendToken(type.token, out);
+      appendToken(type.token, out, names);
       return;
     case ElementType::ValueType:
       out += "valuetype ";
-      appendToken(type.token, out);
+      appendToken(type.token, out, names);
       return;
     case ElementType::GenericInst:
       out += type.valueTypeHead ? "valuetype " : "class ";
-      appendToken(type.token, out);
+      appendToken(type.token, out, names);
       out += '<';
       for (std::size_t i = 0; i < type.operands.size(); ++i) {
         if (i > 0) out += ", ";
-        printType(type.operands[i], out);
+        printType(type.operands[i], out, names);
       }
       out += '>';
       return;
@@ -132,33 +141,33 @@ void printType(const Type& type, std::string& out) {
       out += type.element == ElementType::Var ? "!" : "!!";
       appendNumber(type.number, out);
       return;
-    case ElementType::FnPtr: printFunctionPointer(type, out); return;
+    case ElementType::FnPtr: printFunctionPointer(type, out, names); return;
     // Postfix forms: the operand first, then the operator.
     case ElementType::Ptr:
-      printOperand(type, 0, out);
+      printOperand(type, 0, out, names);
       out += '*';
       return;
     case ElementType::ByRef:
-      printOperand(type, 0, out);
+      printOperand(type, 0, out, names);
       out += '&';
       return;
     case ElementType::SzArray:
-      printOperand(type, 0, out);
+      printOperand(type, 0, out, names);
       out += "[]";
       return;
     case ElementType::Array:
-      printOperand(type, 0, out);
+      printOperand(type, 0, out, names);
       printShape(type.shape, out);
       return;
     case ElementType::Pinned:
-      printOperand(type, 0, out);
+      printOperand(type, 0, out, names);
       out += " pinned";
       return;
     case ElementType::CModReqd:
     case ElementType::CModOpt:
-      printOperand(type, 0, out);
+      printOperand(type, 0, out, names);
       out += type.element == ElementType::CModReqd ? " modreq(" : " modopt(";
-      appendToken(type.token, out);
+      appendToken(type.token, out, names);
       out += ')';
       return;
     default: break;
@@ -175,11 +184,19 @@ void printType(const Type& type, std::string& out) {
 
 }  // namespace
 
-void formatType(const Type& type, std::string& out) { printType(type, out); }
+void formatType(const Type& type, std::string& out) { printType(type, out, nullptr); }
 
 std::string formatType(const Type& type) {
   std::string out;
-  printType(type, out);
+  printType(type, out, nullptr);
+  return out;
+}
+
+void formatType(const Type& type, std::string& out, const TypeNames& names) { printType(type, out, &names); }
+
+std::string formatType(const Type& type, const TypeNames& names) {
+  std::string out;
+  printType(type, out, &names);
   return out;
 }
 

@@ -6,6 +6,7 @@
 // without any special cases.
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/type_names.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -48,6 +49,14 @@ class TextCursor {
     return pos_;
   }
   bool atEnd() { return offset() == text_.size(); }
+  // A type name (type_names.hpp) at the next lexeme: its text, consumed;
+  // empty, consuming nothing, when none starts there.
+  std::string_view tryTypeName() {
+    const std::size_t at = offset();
+    const std::size_t end = typeNameEnd(text_, at);
+    pos_ = end;
+    return text_.substr(at, end - at);
+  }
   // The next character, '\0' at the end.
   char peek() { return atEnd() ? '\0' : text_[pos_]; }
 

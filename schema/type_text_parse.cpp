@@ -56,7 +56,7 @@ constexpr PrimitiveWord kPrimitiveWords[] = {
 
 class TypeParser {
  public:
-  explicit TypeParser(std::string_view text) : cur_(text) {}
+  explicit TypeParser(std::string_view text, const TypeNames* names = nullptr) : cur_(text), names_(names) {}
 
   Expected<Type> run() {
     Type type;
@@ -181,9 +181,24 @@ class TypeParser {
     }
   }
 
-  // A metadata token of table TypeRef, TypeDef or TypeSpec.
+  // A metadata token of table TypeRef, TypeDef or TypeSpec, or with names,
+  // a type name that resolves to one.
   bool parseToken(Token& token) {
     const std::size_t at = cur_.offset();
+    if (names_ != nullptr) {
+      const std::string_view name = cur_.tryTypeName();
+      if (!name.empty()) {
+        Expected<Token> resolved = names_->tokenOf(name);
+        if (!resolved) {
+          Error e = resolved.error();
+          e.offset += at;
+          error_ = std::move(e);
+          return false;
+        }
+        token = *resolved;
+        return true;
+      }
+    }
     if (!cur_.readToken(token.value)) {
       return failFound(at, "expected a metadata token like 0x01000012");
     }
@@ -506,11 +521,14 @@ class TypeParser {
   }
 
   TextCursor cur_;
+  const TypeNames* names_;
   Error error_;
 };
 
 }  // namespace
 
 Expected<Type> parseType(std::string_view text) { return TypeParser(text).run(); }
+
+Expected<Type> parseType(std::string_view text, const TypeNames& names) { return TypeParser(text, &names).run(); }
 
 }  // namespace gdmap

@@ -42,7 +42,9 @@ int lookup(const LookupOptions& options, Report& report, bool& answered) {
                        "RVA " + quoteInput(options.rva) + " is not a number below 2^32 (decimal or 0x hex)");
   }
   if (report.json()) report.object().string("rva", hex32(*rva));
-  auto input = openInput(options.map, report);
+  // A lookup reads the header, a binary search's worth of entries and one
+  // item: not worth reading the whole file ahead.
+  auto input = openInput(options.map, report, FileAccess::Sparse);
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
   auto view = MapView::open(input->bytes());

@@ -10,6 +10,9 @@
 #include <gdmap/schema/type_text.hpp>
 #include <gdmap/writer/type_encoder.hpp>
 
+#include "type_names_input.hpp"
+
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -20,7 +23,7 @@ namespace {
 
 // Converts one item, appending the result to `out`; on failure fills
 // `failure` (offset: a byte index in the item's text) and returns false.
-using Converter = bool (*)(std::string_view item, std::string& out, Error& failure);
+using Converter = std::function<bool(std::string_view item, std::string& out, Error& failure)>;
 
 // At most this many failures are listed; the rest are counted (a file of a
 // million bad lines gives a bounded report).
@@ -31,8 +34,8 @@ Error withRule(Error error, const char* fallback) {
   return error;
 }
 
-bool encodeItem(std::string_view text, std::string& out, Error& failure) {
-  auto type = parseType(text);
+bool encodeItem(std::string_view text, std::string& out, Error& failure, const TypeNames* names) {
+  auto type = names != nullptr ? parseType(text, *names) : parseType(text);
   if (!type) {
     failure = withRule(type.error(), rules::kInvalidType);
     return false;
@@ -59,7 +62,7 @@ std::size_t textIndexOfByte(std::string_view text, std::size_t index) {
   return text.size();
 }
 
-bool decodeItem(std::string_view text, std::string& out, Error& failure) {
+bool decodeItem(std::string_view text, std::string& out, Error& failure, const TypeNames* names) {
   auto bytes = parseHex(text);
   if (!bytes) {
     failure = withRule(bytes.error(), rules::kInvalidHex);
@@ -73,7 +76,11 @@ bool decodeItem(std::string_view text, std::string& out, Error& failure) {
     failure.message = "byte " + std::to_string(at) + ": " + failure.message;
     return false;
   }
-  formatType(*type, out);
+  if (names != nullptr) {
+    formatType(*type, out, *names);
+  } else {
+    formatType(*type, out);
+  }
   return true;
 }
 
@@ -161,17 +168,34 @@ int convertLines(Converter converter, Report& report) {
 
 struct ConversionOptions {
   std::vector<std::string> items;
+  std::string names;
   bool json = false;
 };
 
-void addConversion(CLI::App& sig, const char* name, const char* help, const char* itemName, Converter converter,
+using ItemConverter = bool (*)(std::string_view item, std::string& out, Error& failure, const TypeNames* names);
+
+void addConversion(CLI::App& sig, const char* name, const char* help, const char* itemName, ItemConverter convert,
                    int& status) {
   auto* command = sig.add_subcommand(name, help);
   auto options = std::make_shared<ConversionOptions>();
   command->add_option(itemName, options->items, "Items to convert; none: read one per line from stdin");
+  command->add_option("--names", options->names,
+                      "An assembly (ECMA-335 PE file) whose TypeDef and TypeRef names stand for their tokens")
+      ->type_name("ASSEMBLY");
   command->add_flag("--json", options->json, "Write the results and diagnostics as JSON on stdout");
-  command->callback([options, converter, &status] {
+  command->callback([options, convert, &status] {
     Report report(options->json, kMaxListed);
+    std::unique_ptr<TypeNames> names;
+    if (!options->names.empty()) {
+      names = loadTypeNames(options->names, report);
+      if (!names) {
+        status = report.finish(kUsageOrIo);
+        return;
+      }
+    }
+    const Converter converter = [convert, raw = names.get()](std::string_view item, std::string& out, Error& failure) {
+      return convert(item, out, failure, raw);
+    };
     const int result =
         options->items.empty() ? convertLines(converter, report) : convertOperands(options->items, converter, report);
     status = report.finish(result);

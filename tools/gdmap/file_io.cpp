@@ -47,7 +47,7 @@ Expected<Bytes> readStream(const std::string& path) {
 
 }  // namespace
 
-Expected<InputBytes> InputBytes::open(const std::string& path) {
+Expected<InputBytes> InputBytes::open(const std::string& path, FileAccess access) {
   InputBytes input;
   if (path == "-") {
     input.name_ = "stdin";
@@ -65,7 +65,7 @@ Expected<InputBytes> InputBytes::open(const std::string& path) {
     input.buffer_ = std::move(read).value();
     return input;
   }
-  auto mapped = MappedFile::open(path);
+  auto mapped = MappedFile::open(path, access);
   if (!mapped) return mapped.error();
   input.identity_ = mapped->identity();
   input.mapped_.emplace(std::move(mapped).value());
@@ -79,8 +79,8 @@ std::string_view InputBytes::text() const {
   return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
 
-std::optional<InputBytes> openInput(const std::string& path, Report& report) {
-  auto input = InputBytes::open(path);
+std::optional<InputBytes> openInput(const std::string& path, Report& report, FileAccess access) {
+  auto input = InputBytes::open(path, access);
   if (!input) {
     const Error& e = input.error();
     report.fail(kUsageOrIo, e.rule.empty() ? rules::kInputUnreadable : e.rule.c_str(), e.message);

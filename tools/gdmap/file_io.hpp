@@ -23,7 +23,7 @@ namespace gdmap::cli {
 class InputBytes {
  public:
   // Errors (rule input-unreadable) name the path.
-  static Expected<InputBytes> open(const std::string& path);
+  static Expected<InputBytes> open(const std::string& path, FileAccess access = FileAccess::Whole);
   ByteSpan bytes() const;
   std::string_view text() const;
   // "stdin" for '-', else the path: what diagnostics call the input.
@@ -39,7 +39,8 @@ class InputBytes {
 };
 
 // InputBytes::open, with the failure added to `report`.
-std::optional<InputBytes> openInput(const std::string& path, Report& report);
+std::optional<InputBytes> openInput(const std::string& path, Report& report,
+                                    FileAccess access = FileAccess::Whole);
 
 enum class OutputKind { Text, Binary };
 

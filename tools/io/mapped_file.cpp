@@ -28,7 +28,7 @@ struct FileDescriptor {
 
 }  // namespace
 
-Expected<MappedFile> MappedFile::open(const std::string& path) {
+Expected<MappedFile> MappedFile::open(const std::string& path, FileAccess access) {
   FileDescriptor file;
   do {
     file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -46,7 +46,13 @@ Expected<MappedFile> MappedFile::open(const std::string& path) {
   if (info.st_size == 0) return MappedFile(nullptr, 0, identity);  // mmap of 0 bytes is an error
 
   const auto size = static_cast<std::size_t>(info.st_size);
-  void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd, 0);
+  #if defined(MAP_POPULATE)
+  const int populate = access == FileAccess::Whole ? MAP_POPULATE : 0;
+#else
+  const int populate = 0;
+  (void)access;
+#endif
+  void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | populate, file.fd, 0);
   if (data == MAP_FAILED) return systemError(path, "cannot map", errno);
   return MappedFile(static_cast<const std::uint8_t*>(data), size, identity);
 }

@@ -5,15 +5,21 @@
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace gdmap {
+
+// How the caller will read the file. Whole: every byte, so the mapping is
+// filled in one go (MAP_POPULATE) instead of a page fault per page touched;
+// Sparse: a few places (a lookup), so nothing is read ahead.
+enum class FileAccess : std::uint8_t { Whole, Sparse };
 
 class MappedFile {
  public:
   // Errors name the path and the system's reason. An empty file maps to an
   // empty span.
-  static Expected<MappedFile> open(const std::string& path);
+  static Expected<MappedFile> open(const std::string& path, FileAccess access = FileAccess::Whole);
 
   MappedFile(MappedFile&& other) noexcept;
   MappedFile& operator=(MappedFile&& other) noexcept;

@@ -1,0 +1,12 @@
+#pragma once
+// Internal to reader/: asks the kernel to back a large buffer with huge
+// pages. A check of a million-entry map touches tens of megabytes of fresh
+// memory; with 4 KiB pages the page faults alone cost a sixth of its time.
+// Advisory only: where the call is missing or refused nothing changes.
+#include <cstddef>
+
+namespace gdmap::detail {
+
+void adviseHugePages(const void* data, std::size_t bytes);
+
+}  // namespace gdmap::detail

@@ -1,0 +1,126 @@
+#include <gdmap/metadata/assembly_type_names.hpp>
+
+#include <gdmap/metadata/metadata_heaps.hpp>
+#include <gdmap/metadata/metadata_streams.hpp>
+#include <gdmap/metadata/metadata_tables.hpp>
+#include <gdmap/metadata/pe_image.hpp>
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
+
+#include <optional>
+
+namespace gdmap::metadata {
+namespace {
+
+constexpr std::uint8_t kTypeRef = 0x01;
+constexpr std::uint8_t kTypeDef = 0x02;
+constexpr std::uint8_t kAssemblyRef = 0x23;
+constexpr std::uint8_t kNestedClass = 0x29;
+// Nesting deeper than this is taken for a cycle in hostile metadata: the
+// type keeps its hex token.
+constexpr int kMaxNesting = 64;
+
+// Strings are built by appending: `"[" + std::string` trips a false g++ 12
+// -Wrestrict warning at -O2.
+std::string qualified(const std::string& ns, const std::string& name) {
+  std::string part = ns;
+  if (!part.empty()) part += '.';
+  part += name;
+  std::string out;
+  appendNamePart(part, out);
+  return out;
+}
+
+std::string joined(std::string outer, char separator, const std::string& inner) {
+  outer += separator;
+  outer += inner;
+  return outer;
+}
+
+class NameBuilder {
+ public:
+  NameBuilder(const MetadataTables& tables, ByteSpan strings) : tables_(tables), strings_(strings) {
+    for (std::uint32_t r = 1; r <= tables.rowCount(kNestedClass); ++r) {
+      enclosing_[tables.cell(kNestedClass, r, 0)] = tables.cell(kNestedClass, r, 1);
+    }
+  }
+
+  std::optional<std::string> typeDef(std::uint32_t row, int depth = 0) const {
+    if (row == 0 || row > tables_.rowCount(kTypeDef) || depth > kMaxNesting) return std::nullopt;
+    std::string own = qualified(stringAt(strings_, tables_.cell(kTypeDef, row, 2)),
+                                stringAt(strings_, tables_.cell(kTypeDef, row, 1)));
+    const auto outer = enclosing_.find(row);
+    if (outer == enclosing_.end()) return own;
+    std::optional<std::string> enclosing = typeDef(outer->second, depth + 1);
+    if (!enclosing) return std::nullopt;
+    return joined(std::move(*enclosing), '/', own);
+  }
+
+  std::optional<std::string> typeRef(std::uint32_t row, int depth = 0) const {
+    if (row == 0 || row > tables_.rowCount(kTypeRef) || depth > kMaxNesting) return std::nullopt;
+    std::string own = qualified(stringAt(strings_, tables_.cell(kTypeRef, row, 2)),
+                                stringAt(strings_, tables_.cell(kTypeRef, row, 1)));
+    const std::uint32_t scope = tables_.cell(kTypeRef, row, 0);
+    const std::uint32_t scopeRow = scope >> 2;
+    switch (scope & 3u) {
+      case 2: {  // AssemblyRef
+        if (scopeRow == 0 || scopeRow > tables_.rowCount(kAssemblyRef)) return std::nullopt;
+        std::string name = "[";
+        name += stringAt(strings_, tables_.cell(kAssemblyRef, scopeRow, 6));
+        name += ']';
+        name += own;
+        return name;
+      }
+      case 3: {  // TypeRef: nested in another reference
+        std::optional<std::string> enclosing = typeRef(scopeRow, depth + 1);
+        if (!enclosing) return std::nullopt;
+        return joined(std::move(*enclosing), '/', own);
+      }
+      default: return std::nullopt;  // Module, ModuleRef: no ILAsm name without more context
+    }
+  }
+
+ private:
+  const MetadataTables& tables_;
+  ByteSpan strings_;
+  std::unordered_map<std::uint32_t, std::uint32_t> enclosing_;
+};
+
+}  // namespace
+
+AssemblyTypeNames::AssemblyTypeNames(ByteSpan file) {
+  const MetadataStreams streams = readStreams(findMetadataRoot(file));
+  const MetadataTables tables(streams.tables);
+  const NameBuilder names(tables, streams.strings);
+  const auto add = [&](std::uint32_t token, std::optional<std::string> name) {
+    if (!name) return;
+    byName_[unquotedTypeName(*name)].push_back(token);
+    byToken_.emplace(token, std::move(*name));
+  };
+  for (std::uint32_t r = 1; r <= tables.rowCount(kTypeDef); ++r) add(std::uint32_t{kTypeDef} << 24 | r, names.typeDef(r));
+  for (std::uint32_t r = 1; r <= tables.rowCount(kTypeRef); ++r) add(std::uint32_t{kTypeRef} << 24 | r, names.typeRef(r));
+}
+
+std::string AssemblyTypeNames::nameOf(Token token) const {
+  const auto found = byToken_.find(token.value);
+  return found == byToken_.end() ? std::string() : found->second;
+}
+
+Expected<Token> AssemblyTypeNames::tokenOf(std::string_view name) const {
+  const auto found = byName_.find(unquotedTypeName(name));
+  if (found == byName_.end()) {
+    return Error{0, "no TypeDef or TypeRef of the assembly is named " + std::string(name), rules::kUnknownTypeName};
+  }
+  if (found->second.size() > 1) {
+    std::string tokens;
+    for (const std::uint32_t t : found->second) {
+      if (!tokens.empty()) tokens += ", ";
+      tokens += hex32(t);
+    }
+    return Error{0, std::string(name) + " names several types (" + tokens + "): write the token instead",
+                 rules::kAmbiguousTypeName};
+  }
+  return Token{found->second.front()};
+}
+
+}  // namespace gdmap::metadata

@@ -1,0 +1,33 @@
+#pragma once
+// TypeNames over one assembly's metadata: what `--names ASSEMBLY` plugs into
+// type text. TypeDefs are named `Ns.Name` (nested: `Ns.Outer/Inner`),
+// TypeRefs `[AssemblyRef]Ns.Name` (nested: `[A]Ns.Outer/Inner`), as ILAsm
+// writes them; a TypeRef scoped to a module, and every TypeSpec, keep their
+// hex token.
+#include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/type_names.hpp>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace gdmap::metadata {
+
+class AssemblyTypeNames : public TypeNames {
+ public:
+  // `file`: a PE image with CLI metadata. Throws MetadataError when it is
+  // not one or its tables are malformed.
+  explicit AssemblyTypeNames(ByteSpan file);
+
+  std::string nameOf(Token token) const override;
+  Expected<Token> tokenOf(std::string_view name) const override;
+
+  std::size_t size() const { return byToken_.size(); }
+
+ private:
+  std::unordered_map<std::uint32_t, std::string> byToken_;  // token -> name as written
+  std::unordered_map<std::string, std::vector<std::uint32_t>> byName_;  // unquoted name -> tokens
+};
+
+}  // namespace gdmap::metadata

@@ -142,7 +142,7 @@ class Tiler {
 
 class Annotator {
  public:
-  Annotator(ByteSpan map, RangeSink& out) : map_(map), tiler_(map, out) {}
+  Annotator(ByteSpan map, RangeSink& out, const TypeNames* names) : map_(map), names_(names), tiler_(map, out) {}
 
   void run() {
     if (map_.empty()) return;
@@ -279,7 +279,9 @@ class Annotator {
         tiler_.add(typeStart, end, std::move(path), "malformed: " + type.error().message);
         return;
       }
-      tiler_.add(typeStart, pos, std::move(path), formatType(*type));
+      std::string text;
+      formatType(*type, text, names_);
+      tiler_.add(typeStart, pos, std::move(path), std::move(text));
     }
     if (pos < end) {
       tiler_.add(pos, end, heapPath(heapOffset) + ".unused",
@@ -289,6 +291,7 @@ class Annotator {
   }
 
   ByteSpan map_;
+  const TypeNames* names_;
   Tiler tiler_;
   std::size_t heapStart_ = 0;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> items_;  // (heap offset, first entry), in heap order
@@ -309,20 +312,20 @@ const char* rangeStatusName(RangeStatus status) {
   return "ok";
 }
 
-CheckReport annotateMap(ByteSpan map, const RangeCallback& onRange) {
+CheckReport annotateMap(ByteSpan map, const RangeCallback& onRange, const TypeNames* names) {
   CheckOptions options;
   // Every finding is laid over the bytes, not only the first hundred.
   options.maxDiagnostics = std::numeric_limits<std::size_t>::max();
   CheckReport check = checkMap(map, options);
   RangeSink sink(check.diagnostics, onRange);
-  Annotator(map, sink).run();
+  Annotator(map, sink, names).run();
   sink.finish();
   return check;
 }
 
-MapAnnotation annotateMap(ByteSpan map) {
+MapAnnotation annotateMap(ByteSpan map, const TypeNames* names) {
   MapAnnotation result;
-  result.check = annotateMap(map, [&](const AnnotatedRange& r) { result.ranges.push_back(r); });
+  result.check = annotateMap(map, [&](const AnnotatedRange& r) { result.ranges.push_back(r); }, names);
   return result;
 }
 

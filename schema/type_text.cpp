@@ -194,6 +194,8 @@ std::string formatType(const Type& type) {
 
 void formatType(const Type& type, std::string& out, const TypeNames& names) { printType(type, out, &names); }
 
+void formatType(const Type& type, std::string& out, const TypeNames* names) { printType(type, out, names); }
+
 std::string formatType(const Type& type, const TypeNames& names) {
   std::string out;
   printType(type, out, &names);

@@ -45,4 +45,19 @@ has err "[type-text-syntax]"
 expect 2 "$gdmap" sig decode --names "$root/README.md" 08
 has err "README.md: --names needs an assembly"
 has err "[names-not-assembly]"
+# lookup and hexdump print the same names; JSON output carries them too.
+cat > "$work/n.json" <<'JSON'
+{"sorted": true, "dictionaries": [{"rva": 4096, "types": ["class 0x01000003<valuetype 0x02000005<int32>>", "int32"]}]}
+JSON
+expect 0 "$gdmap" build "$work/n.json" -o "$work/n.gdmap"
+expect 0 "$gdmap" lookup --names "$assembly" "$work/n.gdmap" 4096
+has out "class [System.Runtime]System.Threading.Tasks.Task\`1<valuetype System.Runtime.CompilerServices.ConfiguredValueTaskAwaitable\`1<int32>>"
+expect 0 "$gdmap" lookup "$work/n.gdmap" 4096
+has out "class 0x01000003<valuetype 0x02000005<int32>>"
+expect 0 "$gdmap" hexdump --names "$assembly" "$work/n.gdmap"
+has out "heap@0x0.type[0]     class [System.Runtime]System.Threading.Tasks.Task\`1<"
+expect 0 "$gdmap" hexdump --json --names "$assembly" "$work/n.gdmap"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any("[System.Runtime]" in r.get("meaning","") for r in d["ranges"]), d' "$work/out" || fail "hexdump --json lacks names"
+expect 2 "$gdmap" lookup --names "$work/n.json" "$work/n.gdmap" 4096
+has err "[names-not-assembly]"
 echo "type_names: ok"

@@ -7,6 +7,7 @@
 #include "input_kind.hpp"
 #include "range_output.hpp"
 #include "report.hpp"
+#include "type_names_input.hpp"
 
 #include <gdmap/reader/map_annotate.hpp>
 #include <gdmap/schema/diagnostic.hpp>
@@ -21,6 +22,7 @@ namespace {
 
 struct HexdumpOptions {
   std::string map;
+  std::string names;
   bool json = false;
 };
 
@@ -63,6 +65,8 @@ void appendRangeJson(ByteSpan map, const AnnotatedRange& r, std::string& out) {
 }
 
 int hexdump(const HexdumpOptions& options, Report& report) {
+  std::unique_ptr<TypeNames> names;
+  if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
   auto input = openInput(options.map, report);
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
@@ -79,7 +83,7 @@ int hexdump(const HexdumpOptions& options, Report& report) {
       element.clear();
       appendRangeJson(map, r, element);
       out.arrayRaw(element);
-    });
+    }, names.get());
     out.endArray();
     out.boolean("valid", check.valid);
     report.add(std::move(check.diagnostics), name);
@@ -94,7 +98,7 @@ int hexdump(const HexdumpOptions& options, Report& report) {
   (void)annotateMap(map, [&](const AnnotatedRange& r) {
     longest = std::max(longest, std::min(r.length, kBytesPerLine));
     pathColumn = std::max(pathColumn, std::min(r.path.size(), kMaxPathColumn));
-  });
+  }, names.get());
   const std::size_t bytesColumn = 3 * longest - 1;
   std::string text = "  offset    bytes";
   padColumn(text, 12, bytesColumn + 2);
@@ -107,7 +111,7 @@ int hexdump(const HexdumpOptions& options, Report& report) {
       std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
       text.clear();
     }
-  });
+  }, names.get());
   std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
   std::cout.flush();
   if (!std::cout) return report.stdoutFailed();
@@ -125,6 +129,7 @@ void addHexdumpCommand(CLI::App& app, int& status) {
                          "Show every byte of a map with its field and meaning, marking bytes that break a rule (!, ~) "
                          "or belong to nothing (?); exit 0 when the map is valid");
   command->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
+  addNamesOption(*command, options->names);
   command->add_flag("--json", options->json, "Write the ranges that tile the file, and the diagnostics, as JSON");
   command->callback([options, &status] {
     Report report(options->json, Report::kDefaultMaxListed);

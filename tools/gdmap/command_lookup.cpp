@@ -5,6 +5,7 @@
 #include "il_arguments.hpp"
 #include "input_kind.hpp"
 #include "report.hpp"
+#include "type_names_input.hpp"
 
 #include <gdmap/reader/map_compare.hpp>
 #include <gdmap/reader/map_view.hpp>
@@ -22,6 +23,7 @@ namespace {
 struct LookupOptions {
   std::string map;
   std::string rva;
+  std::string names;
   bool json = false;
 };
 
@@ -36,6 +38,8 @@ int brokenMap(Report& report, const Error& error, std::string path, const std::s
 }
 
 int lookup(const LookupOptions& options, Report& report, bool& answered) {
+  std::unique_ptr<TypeNames> names;
+  if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
   const auto rva = parseU32(options.rva);  // decimal or 0x hex, below 2^32
   if (!rva) {
     return report.fail(kUsageOrIo, rules::kUsage,
@@ -93,7 +97,7 @@ int lookup(const LookupOptions& options, Report& report, bool& answered) {
     std::string text;
     for (const Type& type : *types) {
       text.clear();
-      formatType(type, text);
+      formatType(type, text, names.get());
       out.arrayString(text);
     }
     out.endArray();
@@ -101,7 +105,7 @@ int lookup(const LookupOptions& options, Report& report, bool& answered) {
   }
   std::string out;
   for (const Type& type : *types) {
-    formatType(type, out);
+    formatType(type, out, names.get());
     out += '\n';
   }
   std::cout << out;
@@ -117,6 +121,7 @@ void addLookupCommand(CLI::App& app, int& status) {
                                      "when the map's order cannot be trusted");
   command->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
   command->add_option("RVA", options->rva, "The dictionary's RVA (decimal or 0x hex)")->required();
+  addNamesOption(*command, options->names);
   command->add_flag("--json", options->json, "Write the answer and diagnostics as JSON on stdout");
   command->callback([options, &status] {
     Report report(options->json);

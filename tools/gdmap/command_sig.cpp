@@ -179,9 +179,7 @@ void addConversion(CLI::App& sig, const char* name, const char* help, const char
   auto* command = sig.add_subcommand(name, help);
   auto options = std::make_shared<ConversionOptions>();
   command->add_option(itemName, options->items, "Items to convert; none: read one per line from stdin");
-  command->add_option("--names", options->names,
-                      "An assembly (ECMA-335 PE file) whose TypeDef and TypeRef names stand for their tokens")
-      ->type_name("ASSEMBLY");
+  addNamesOption(*command, options->names);
   command->add_flag("--json", options->json, "Write the results and diagnostics as JSON on stdout");
   command->callback([options, convert, &status] {
     Report report(options->json, kMaxListed);

@@ -23,6 +23,7 @@
 // Statuses come from checkMap(), run first; the ranges are then streamed.
 #include <gdmap/reader/map_check.hpp>
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/type_names.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -57,9 +58,10 @@ struct MapAnnotation {
 // over; memory stays the map's diagnostics and one entry's worth per item),
 // and checkMap()'s report (every diagnostic, uncapped).
 using RangeCallback = std::function<void(const AnnotatedRange&)>;
-CheckReport annotateMap(ByteSpan map, const RangeCallback& onRange);
+// With `names`, types are written with the names it knows (type_names.hpp).
+CheckReport annotateMap(ByteSpan map, const RangeCallback& onRange, const TypeNames* names = nullptr);
 
 // The same, collected.
-MapAnnotation annotateMap(ByteSpan map);
+MapAnnotation annotateMap(ByteSpan map, const TypeNames* names = nullptr);
 
 }  // namespace gdmap

@@ -20,6 +20,8 @@ void formatType(const Type& type, std::string& out);
 // The same with names for the tokens `names` knows (type_names.hpp).
 std::string formatType(const Type& type, const TypeNames& names);
 void formatType(const Type& type, std::string& out, const TypeNames& names);
+// Names when `names` is given, tokens when it is null.
+void formatType(const Type& type, std::string& out, const TypeNames* names);
 
 // Parses exactly one type (surrounding white space allowed). It accepts
 // exactly the models encodeType accepts (the same gdmap::Limits, the same

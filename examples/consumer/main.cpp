@@ -15,6 +15,19 @@ int fail(const std::string& what) {
   return 1;
 }
 
+// Names for tokens, as a symbol table of the compiler would give them
+// (gdmap::metadata::AssemblyTypeNames reads them from an assembly).
+class CompilerNames : public gdmap::TypeNames {
+ public:
+  std::string nameOf(gdmap::Token token) const override {
+    return token.value == 0x01000012 ? "[System.Runtime]System.Collections.Generic.List`1" : std::string();
+  }
+  gdmap::Expected<gdmap::Token> tokenOf(std::string_view name) const override {
+    if (name == "[System.Runtime]System.Collections.Generic.List`1") return gdmap::Token{0x01000012};
+    return gdmap::Error{0, "unknown type name", gdmap::rules::kUnknownTypeName};
+  }
+};
+
 }  // namespace
 
 int main() {
@@ -67,5 +80,12 @@ int main() {
 
   const Expected<std::optional<std::uint32_t>> absent = view->find(0x00001010);
   if (!absent || absent->has_value()) return fail("found an RVA that was never added");
+
+  // Names instead of tokens, both ways.
+  const CompilerNames names;
+  const std::string named = formatType(listOfInt.front(), names);
+  Expected<Type> back = parseType(named, names);
+  if (!back || *back != listOfInt.front()) return fail("names did not round-trip: " + named);
+  std::printf("named: %s\n", named.c_str());
   return 0;
 }

@@ -9,6 +9,7 @@
 #include <gdmap/io/file_identity.hpp>
 #include <gdmap/io/mapped_file.hpp>
 #include <gdmap/io/output_file.hpp>
+#include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/metadata/metadata_error.hpp>
 #include <gdmap/metadata/metadata_heaps.hpp>
 #include <gdmap/metadata/metadata_streams.hpp>
@@ -23,6 +24,7 @@
 #include <gdmap/reader/map_annotate.hpp>
 #include <gdmap/reader/map_check.hpp>
 #include <gdmap/reader/map_compare.hpp>
+#include <gdmap/reader/map_diff.hpp>
 #include <gdmap/reader/map_dump.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/reader/type_decoder.hpp>
@@ -40,6 +42,7 @@
 #include <gdmap/schema/radix_sort.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type.hpp>
+#include <gdmap/schema/type_names.hpp>
 #include <gdmap/schema/type_text.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
 #include <gdmap/writer/compressed_int.hpp>

@@ -58,6 +58,13 @@ expect 0 "$gdmap" hexdump --names "$assembly" "$work/n.gdmap"
 has out "heap@0x0.type[0]     class [System.Runtime]System.Threading.Tasks.Task\`1<"
 expect 0 "$gdmap" hexdump --json --names "$assembly" "$work/n.gdmap"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any("[System.Runtime]" in r.get("meaning","") for r in d["ranges"]), d' "$work/out" || fail "hexdump --json lacks names"
+# diff names the types that changed.
+cat > "$work/n2.json" <<'JSON'
+{"sorted": true, "dictionaries": [{"rva": 4096, "types": ["class 0x01000001", "int32"]}]}
+JSON
+expect 1 "$gdmap" diff --names "$assembly" "$work/n.gdmap" "$work/n2.json"
+has out "type[0]: class [System.Runtime]System.Threading.Tasks.Task\`1<"
+has out " -> class [System.Runtime]System.ValueType"
 expect 2 "$gdmap" lookup --names "$work/n.json" "$work/n.gdmap" 4096
 has err "[names-not-assembly]"
 echo "type_names: ok"

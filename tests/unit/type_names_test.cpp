@@ -90,11 +90,11 @@ TEST_CASE("type names: unknown and ambiguous names fail at their place") {
   const TableNames names;
   const auto unknown = gdmap::parseType("class 0x01000002<class Nope.Type>", names);
   REQUIRE_FALSE(unknown.ok());
-  CHECK(unknown.error().rule == gdmap::rules::kUnknownTypeName);
+  CHECK(unknown.error().rule == "unknown-type-name");
   CHECK(unknown.error().offset == 23);
   const auto ambiguous = gdmap::parseType("valuetype Twice", names);
   REQUIRE_FALSE(ambiguous.ok());
-  CHECK(ambiguous.error().rule == gdmap::rules::kAmbiguousTypeName);
+  CHECK(ambiguous.error().rule == "ambiguous-type-name");
   CHECK(ambiguous.error().offset == 10);
   // Without names a name is a syntax error, as before.
   CHECK(gdmap::parseType("class Ns.Outer/Inner").error().rule == gdmap::rules::kTypeTextSyntax);

@@ -105,4 +105,41 @@ std::optional<std::size_t> firstDescendingBound(std::span<const Bound> bounds) {
   return std::nullopt;
 }
 
+namespace {
+
+void appendArguments(const std::vector<std::string>& arguments, std::string& out) {
+  out += '<';
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += arguments[i];
+  }
+  out += '>';
+}
+
+std::string withoutSpace(std::string_view text) {
+  std::string kept;
+  for (const char c : text) {
+    if (c != ' ' && c != '\t') kept += c;
+  }
+  return kept;
+}
+
+}  // namespace
+
+std::string instantiationText(const std::optional<Instantiation>& instantiation) {
+  if (!instantiation) return "(none)";
+  std::string text;
+  if (!instantiation->typeArguments.empty()) appendArguments(instantiation->typeArguments, text);
+  if (!instantiation->methodArguments.empty()) {
+    text += "::";
+    appendArguments(instantiation->methodArguments, text);
+  }
+  if (instantiation->unboxingStub) text += text.empty() ? "unboxing" : " unboxing";
+  return text.empty() ? "<>" : text;
+}
+
+bool sameInstantiationText(std::string_view given, std::string_view text) {
+  return withoutSpace(given) == withoutSpace(text);
+}
+
 }  // namespace gdmap::il

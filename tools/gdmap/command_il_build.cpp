@@ -22,6 +22,7 @@ struct IlBuildOptions {
   std::string description;
   std::string format;
   std::string method;
+  std::string instantiation;
   std::string output = "-";
   bool json = false;
 };
@@ -48,7 +49,7 @@ int build(const IlBuildOptions& options, Report& report) {
     return kInvalid;
   }
   int status = kSuccess;
-  const auto index = chooseMethod(*methods, optionalU32(options.method), *input, report, status);
+  const auto index = chooseMethod(*methods, optionalU32(options.method), *input, report, status, options.instantiation);
   if (!index) return status;
   const il::Method& method = (*methods)[*index];
   const il::BoundsForm form = formOf(options.format);
@@ -83,6 +84,7 @@ void addIlBuildCommand(CLI::App& il, int& status) {
   command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
   addFormOption(*command, "--format", options->format, "The form to write");
   addMethodOption(*command, options->method, "may be left out when the description has one method");
+  addInstantiationOption(*command, options->instantiation);
   addBinaryOutputOption(*command, options->output);
   command->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");
   command->callback([options, &status] {

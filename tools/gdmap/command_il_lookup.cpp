@@ -19,6 +19,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace gdmap::cli {
@@ -27,6 +28,7 @@ namespace {
 struct IlLookupOptions {
   std::string description;
   std::string method;
+  std::string instantiation;
   std::string capacity;
   std::string native;
   std::string il;
@@ -96,13 +98,40 @@ int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
   // The token asked for need not be in the description: that is the
   // protocol's E_FAIL. Without --method, the one method is meant.
   std::uint32_t token = 0;
-  if (auto given = optionalU32(options.method)) {
+  std::vector<std::size_t> originalIndex;  // empty: the methods are as described
+  std::optional<std::size_t> chosen;       // the body --instantiation picked
+  const std::optional<std::uint32_t> given = optionalU32(options.method);
+  const bool repeated =
+      given && std::count_if(methods->begin(), methods->end(), [&](const il::Method& m) { return m.token == *given; }) > 1;
+  if (given && !repeated && options.instantiation.empty()) {
     token = *given;
   } else {
     int status = kSuccess;
-    const auto index = chooseMethod(*methods, std::nullopt, *input, report, status);
+    const auto index = chooseMethod(*methods, given, *input, report, status, options.instantiation);
     if (!index) return status;
     token = (*methods)[*index].token;
+    chosen = *index;
+  }
+  // The table holds one body per token, as the runtime's lookup does for
+  // the one instantiation it is asked about: for the token asked, the
+  // chosen body; for any other that several instantiations share, the
+  // first (it is not asked about). A description whose tokens repeat only
+  // that way (the parser refuses a repeated token and instantiation) gets
+  // a table; originalIndex keeps the JSON pointers of later errors true.
+  std::vector<il::Method> kept;
+  std::unordered_set<std::uint32_t> seen;
+  for (std::size_t i = 0; i < methods->size(); ++i) {
+    const il::Method& m = (*methods)[i];
+    const bool keep = m.token == token ? (!chosen || i == *chosen) && seen.insert(m.token).second
+                                       : seen.insert(m.token).second;
+    if (!keep) continue;
+    kept.push_back(m);
+    originalIndex.push_back(i);
+  }
+  if (kept.size() != methods->size()) {
+    *methods = std::move(kept);
+  } else {
+    originalIndex.clear();
   }
   if (report.json()) report.object().string("method", tokenText(token));
 
@@ -112,7 +141,7 @@ int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
     const Error& e = table.error();
     Diagnostic d;
     d.rule = e.rule;
-    d.path = methodPointer(e.offset);
+    d.path = methodPointer(originalIndex.empty() ? e.offset : originalIndex.at(e.offset));
     d.message = e.message;
     d.file = name;
     report.add(std::move(d));
@@ -195,6 +224,7 @@ void addIlLookupCommand(CLI::App& il, int& status) {
   command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
   addMethodOption(*command, options->method,
                   "a token not in the description gives E_FAIL. May be left out when the description has one method");
+  addInstantiationOption(*command, options->instantiation);
   command
       ->add_option("--capacity", options->capacity,
                    "cMap of the second call, in entries (default: the count the first call returned)")

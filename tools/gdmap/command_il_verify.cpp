@@ -26,6 +26,7 @@ struct IlVerifyOptions {
   std::string blob;
   std::string format;
   std::string method;
+  std::string instantiation;
   bool json = false;
 };
 
@@ -44,7 +45,8 @@ int verify(const IlVerifyOptions& options, Report& report, bool& compared) {
     return kInvalid;
   }
   int status = kSuccess;
-  const auto index = chooseMethod(*methods, optionalU32(options.method), *description, report, status);
+  const auto index = chooseMethod(*methods, optionalU32(options.method), *description, report, status,
+                                  options.instantiation);
   if (!index) return status;
   const il::Method& method = (*methods)[*index];
   if (report.json()) report.object().string("method", tokenText(method.token));
@@ -108,6 +110,7 @@ void addIlVerifyCommand(CLI::App& il, int& status) {
   command->add_option("BLOB", options->blob, "The binary map to verify ('-' for stdin)")->required();
   addFormOption(*command, "--format", options->format, "The blob's form");
   addMethodOption(*command, options->method, "may be left out when the description has one method");
+  addInstantiationOption(*command, options->instantiation);
   command->add_flag("--json", options->json, "Write the verdict and diagnostics as JSON on stdout");
   command->callback([options, &status] {
     Report report(options->json);

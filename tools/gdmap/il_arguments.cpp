@@ -75,6 +75,14 @@ void addMethodOption(CLI::App& command, std::string& value, const std::string& h
       ->check(u32Argument());
 }
 
+void addInstantiationOption(CLI::App& command, std::string& value) {
+  command
+      .add_option("--instantiation", value,
+                  "Which body of a method several instantiations share a token of, as listed when the choice is open: "
+                  "'<int32>', '::<string>', '<int32>::<!!0>'")
+      ->type_name("TEXT");
+}
+
 void addBinaryOutputOption(CLI::App& command, std::string& value) {
   command
       .add_option("-o,--output", value,

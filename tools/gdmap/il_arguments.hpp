@@ -38,6 +38,10 @@ std::optional<std::uint32_t> optionalU32(const std::string& text);
 // help reads "<what>: api, nibble, packed2 or packed3".
 void addFormOption(CLI::App& command, const std::string& name, std::string& value, const std::string& what);
 // `--method TOKEN`, a u32; `help` says what an absent or unknown token means.
+// --instantiation TEXT: which body of a method whose token several bodies
+// share (il::instantiationText, e.g. "<int32>::<string>").
+void addInstantiationOption(CLI::App& command, std::string& value);
+
 void addMethodOption(CLI::App& command, std::string& value, const std::string& help);
 // `-o,--output FILE` for binary bytes: '-' is stdout, refused on a terminal.
 void addBinaryOutputOption(CLI::App& command, std::string& value);

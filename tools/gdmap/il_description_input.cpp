@@ -5,6 +5,7 @@
 
 #include <gdmap/description/il_description_json.hpp>
 #include <gdmap/description/json_position.hpp>
+#include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
 
@@ -61,10 +62,40 @@ std::optional<std::vector<il::Method>> loadIlDescription(const InputBytes& input
 std::string methodPointer(std::size_t index) { return "/methods/" + std::to_string(index); }
 
 std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, std::optional<std::uint32_t> token,
-                                        const InputBytes& input, Report& report, int& status) {
+                                        const InputBytes& input, Report& report, int& status,
+                                        const std::string& instantiation) {
+  if (!token && methods.size() == 1) token = methods.front().token;
   if (token) {
+    std::vector<std::size_t> bodies;
     for (std::size_t i = 0; i < methods.size(); ++i)
-      if (methods[i].token == *token) return i;
+      if (methods[i].token == *token) bodies.push_back(i);
+    std::string known;  // the bodies' instantiations, for the messages
+    for (const std::size_t i : bodies) {
+      if (known.size() > 300) {
+        known += ", ...";
+        break;
+      }
+      if (!known.empty()) known += ", ";
+      known += il::instantiationText(methods[i].instantiation);
+    }
+    if (!instantiation.empty() && !bodies.empty()) {
+      for (const std::size_t i : bodies)
+        if (il::sameInstantiationText(instantiation, il::instantiationText(methods[i].instantiation))) return i;
+      status = kInvalid;
+      methodError(report, rules::kIlMethodNotFound, "/methods",
+                  "method " + tokenText(*token) + " has no body for the instantiation " + quoteInput(instantiation) +
+                      " (it has " + known + ")",
+                  input);
+      return std::nullopt;
+    }
+    if (bodies.size() == 1) return bodies.front();
+    if (bodies.size() > 1) {
+      status = kUsageOrIo;
+      report.fail(kUsageOrIo, rules::kUsage,
+                  "method " + tokenText(*token) + " has " + std::to_string(bodies.size()) +
+                      " bodies, one per instantiation (" + known + "): choose one with --instantiation TEXT");
+      return std::nullopt;
+    }
     status = kInvalid;
     methodError(report, rules::kIlMethodNotFound, "/methods",
                 "no method " + tokenText(*token) + " in the description (" + methodCount(methods.size()) +
@@ -72,7 +103,6 @@ std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, 
                 input);
     return std::nullopt;
   }
-  if (methods.size() == 1) return 0;
   if (methods.empty()) {
     status = kInvalid;
     methodError(report, rules::kIlMethodNotFound, "/methods", "the description has no method", input);

@@ -22,12 +22,15 @@ namespace gdmap::cli {
 std::optional<std::vector<il::Method>> loadIlDescription(const InputBytes& input, Report& report);
 
 // The index of the method --method names (`token`), or of the only method
-// when no token is given. Otherwise empty, with `status` set and the reason
-// reported: kInvalid (il-method-not-found) for a token the description does
-// not have or a description without methods, kUsageOrIo (usage) when several
-// methods leave the choice open.
+// when no token is given; when several bodies (instantiations, as `gdmap il
+// extract` writes them) share the token, --instantiation (`instantiation`,
+// an il::instantiationText) picks one. Otherwise empty, with `status` set
+// and the reason reported: kInvalid (il-method-not-found) for a token or
+// instantiation the description does not have or a description without
+// methods, kUsageOrIo (usage) when several methods leave the choice open.
 std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, std::optional<std::uint32_t> token,
-                                        const InputBytes& input, Report& report, int& status);
+                                        const InputBytes& input, Report& report, int& status,
+                                        const std::string& instantiation = {});
 
 // "/methods/2": the JSON pointer of methods[index].
 std::string methodPointer(std::size_t index);

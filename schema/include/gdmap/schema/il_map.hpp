@@ -79,6 +79,28 @@ std::optional<BoundsForm> parseFormName(std::string_view name);
 // not bounds).
 std::uint32_t storableSource(BoundsForm form);
 
+// The generic instantiation a precompiled body was compiled for (a
+// ReadyToRun image's instance entry point): its owner type's arguments and
+// its own, as ILAsm type text (docs/type-text.md, plus the runtime's
+// `__Canon` and `[module N] T`). One method token has one body per
+// instantiation, so a method's identity is its token and its instantiation.
+struct Instantiation {
+  std::vector<std::string> typeArguments;
+  std::vector<std::string> methodArguments;
+  bool unboxingStub = false;  // the body unboxes `this`, then runs the method
+  friend bool operator==(const Instantiation&, const Instantiation&) = default;
+};
+
+// One line that names an instantiation, as the CLI shows it and takes it
+// back (`--instantiation`): `<int32, string>` for the type's arguments,
+// `::<!!0>` for the method's, both in that order, then ` unboxing` for an
+// unboxing stub; "(none)" for a body that is no instantiation.
+std::string instantiationText(const std::optional<Instantiation>& instantiation);
+
+// Whether `given` names the same instantiation as `text` (an
+// instantiationText): white space is ignored.
+bool sameInstantiationText(std::string_view given, std::string_view text);
+
 // A method: `bounds` (the runtime's view, from which the API array is
 // derived with codeSize) or, when `verbatimMap`, `map` (an API array taken
 // as is: any order, overlaps and specials allowed).
@@ -88,6 +110,7 @@ struct Method {
   bool verbatimMap = false;
   std::vector<Bound> bounds;  // when !verbatimMap
   std::vector<ApiEntry> map;  // when verbatimMap
+  std::optional<Instantiation> instantiation;  // absent: not a generic instantiation
   friend bool operator==(const Method&, const Method&) = default;
 };
 

@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(map_reader signature type_text description builder il_bounds il_nibble il_packed2 il_packed3 il_description)
+  targets=(map_reader signature type_text description builder dump_roundtrip il_bounds il_nibble il_packed2 il_packed3 il_description r2r_image)
 fi
 
 work=$(mktemp -d)

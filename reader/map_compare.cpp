@@ -7,6 +7,7 @@
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/type_text.hpp>
+#include "map_field_values.hpp"
 #include "map_locate.hpp"
 
 #include <algorithm>
@@ -14,32 +15,13 @@
 namespace gdmap {
 namespace {
 
+using detail::cappedHex;
+using detail::cappedText;
+using detail::headerValue;
 using detail::MapField;
 using detail::MapFieldKind;
 
 std::string plural(std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
-
-// Values are quoted with a cap, so a type of a million bytes costs a
-// message of a hundred: at most this many bytes of hex, characters of text.
-constexpr std::size_t kMaxQuotedBytes = 32;
-constexpr std::size_t kMaxQuotedText = 80;
-
-std::string cappedHex(ByteSpan bytes) {
-  if (bytes.size() <= kMaxQuotedBytes) return toHex(bytes);
-  return toHex(bytes.first(kMaxQuotedBytes)) + "... (" + std::to_string(bytes.size()) + " bytes)";
-}
-
-std::string cappedText(std::string text) {
-  if (text.size() <= kMaxQuotedText) return text;
-  text.resize(kMaxQuotedText);
-  return text + "...";
-}
-
-std::string entries(std::uint32_t n) { return std::to_string(n) + (n == 1 ? " entry" : " entries"); }
-
-std::string headerValue(std::uint32_t count) {
-  return hex32(count) + " (" + entries(count & kEntryCountMask) + ((count & kSortedFlag) ? ", sorted)" : ", unsorted)");
-}
 
 // A compressed integer's bytes and value, or why it does not decode.
 std::string integerValue(ByteSpan map, std::size_t at) {

@@ -29,6 +29,17 @@ std::string pointerOf(const MapDescription& description, std::size_t index, std:
 
 }  // namespace
 
+LayoutOverrides::LayoutOverrides() = default;
+LayoutOverrides::~LayoutOverrides() = default;
+LayoutOverrides::LayoutOverrides(const LayoutOverrides&) = default;
+LayoutOverrides::LayoutOverrides(LayoutOverrides&&) noexcept = default;
+LayoutOverrides& LayoutOverrides::operator=(const LayoutOverrides&) = default;
+LayoutOverrides& LayoutOverrides::operator=(LayoutOverrides&&) noexcept = default;
+
+bool LayoutOverrides::any() const {
+  return !offsets.empty() || count || duplicateRvas || !fill.empty() || !trailing.empty() || truncate;
+}
+
 std::string escapePointerToken(std::string_view token) {
   std::string out;
   out.reserve(token.size());

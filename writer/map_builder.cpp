@@ -24,6 +24,7 @@ struct MapBuilder::State {
   bool sorted = true;
   detail::ItemStore items;
   std::vector<detail::LayoutEntry> entries;
+  detail::ExplicitLayout explicitLayout;  // empty for a canonical map
   Bytes scratch;  // reused for encoding each add()'s types
 };
 
@@ -79,23 +80,60 @@ void MapBuilder::setItem(std::size_t index, ItemId item) { state_->entries[index
 
 void MapBuilder::setSorted(bool sorted) { state_->sorted = sorted; }
 
+void MapBuilder::addItemAt(std::uint32_t rva, ItemId item, std::uint32_t offset) {
+  state_->explicitLayout.offsets.emplace_back(state_->entries.size(), offset);
+  state_->entries.push_back({rva, item});
+}
+
+void MapBuilder::addOffset(std::uint32_t rva, std::uint32_t offset) {
+  state_->explicitLayout.offsets.emplace_back(state_->entries.size(), offset);
+  state_->entries.push_back({rva, detail::kNoItem});
+}
+
+void MapBuilder::setLayout(LayoutOverrides layout) { state_->explicitLayout.layout = std::move(layout); }
+
+bool MapBuilder::sorted() const { return state_->sorted; }
+
+const LayoutOverrides& MapBuilder::layout() const { return state_->explicitLayout.layout; }
+
+bool MapBuilder::hasOverrides() const { return state_->explicitLayout.any(); }
+
+std::optional<std::uint32_t> MapBuilder::offsetAt(std::size_t index) const {
+  const auto& offsets = state_->explicitLayout.offsets;  // by ascending index
+  const auto it = std::lower_bound(offsets.begin(), offsets.end(), index,
+                                   [](const auto& entry, std::size_t i) { return entry.first < i; });
+  if (it == offsets.end() || it->first != index) return std::nullopt;
+  return it->second;
+}
+
+bool MapBuilder::hasItem(std::size_t index) const { return state_->entries[index].item != detail::kNoItem; }
+
 std::size_t MapBuilder::size() const { return state_->entries.size(); }
 
 std::uint32_t MapBuilder::rvaAt(std::size_t index) const { return state_->entries[index].rva; }
 
-ByteSpan MapBuilder::itemAt(std::size_t index) const { return state_->items.item(state_->entries[index].item); }
+ByteSpan MapBuilder::itemAt(std::size_t index) const {
+  return hasItem(index) ? state_->items.item(state_->entries[index].item) : ByteSpan{};
+}
 
 Expected<Bytes> MapBuilder::finish() {
+  return finish([](std::size_t index) { return "dictionary " + std::to_string(index) + " (in insertion order)"; });
+}
+
+Expected<Bytes> MapBuilder::finish(const std::function<std::string(std::size_t index)>& entryName) {
   for (std::size_t i = 0; i < state_->entries.size(); ++i) {
     if (state_->entries[i].item == kItemLater)
       return Error{0, "dictionary " + std::to_string(i) + " (in insertion order) was never given its item",
                    rules::kUndefinedInstantiation};
   }
-  return detail::layoutMap(state_->sorted, state_->entries, state_->items,
-                           [](std::size_t first, std::size_t second, std::uint32_t rva) {
-                             return "duplicate RVA " + hex32(rva) + ": dictionaries " + std::to_string(first) +
-                                    " and " + std::to_string(second) + " (in insertion order)";
-                           });
+  const detail::DuplicateRvaMessage duplicate = [](std::size_t first, std::size_t second, std::uint32_t rva) {
+    return "duplicate RVA " + hex32(rva) + ": dictionaries " + std::to_string(first) + " and " +
+           std::to_string(second) + " (in insertion order)";
+  };
+  if (state_->explicitLayout.any())
+    return detail::layoutMapExact(state_->sorted, state_->entries, state_->items, state_->explicitLayout, duplicate,
+                                  entryName);
+  return detail::layoutMap(state_->sorted, state_->entries, state_->items, duplicate);
 }
 
 namespace {
@@ -158,8 +196,25 @@ Expected<Bytes> buildMap(const MapDescription& description) {
 
   std::vector<detail::LayoutEntry> entries;
   entries.reserve(description.dictionaries.size());
-  for (std::size_t i = 0; i < description.dictionaries.size(); ++i) {
+  detail::ExplicitLayout explicitLayout;
+  explicitLayout.layout = description.layout;
+  for (const DictionaryOffset& given : description.layout.offsets) {
+    if (given.dictionary >= description.dictionaries.size() ||
+        (!explicitLayout.offsets.empty() && explicitLayout.offsets.back().first >= given.dictionary))
+      return Error{0,
+                   "layout offset for dictionary " + std::to_string(given.dictionary) +
+                       ": out of range or not in ascending order",
+                   rules::kUndefinedInstantiation};
+    explicitLayout.offsets.emplace_back(given.dictionary, given.offset);
+  }
+  for (std::size_t i = 0, nextOffset = 0; i < description.dictionaries.size(); ++i) {
     const DictionaryDescription& dict = description.dictionaries[i];
+    const bool hasOffset = nextOffset < explicitLayout.offsets.size() && explicitLayout.offsets[nextOffset].first == i;
+    if (hasOffset) ++nextOffset;
+    if (hasOffset && dict.instantiation == kNoInstantiation) {
+      entries.push_back({dict.rva, detail::kNoItem});
+      continue;
+    }
     if (dict.instantiation >= itemOf.size())
       return Error{
           0, dictionaryPointer(i) + ": instantiation index " + std::to_string(dict.instantiation) + " is out of range",
@@ -167,11 +222,13 @@ Expected<Bytes> buildMap(const MapDescription& description) {
     entries.push_back({dict.rva, itemOf[dict.instantiation]});
   }
 
-  Expected<Bytes> map = detail::layoutMap(
-      description.sorted, entries, items, [&](std::size_t first, std::size_t second, std::uint32_t rva) {
-        return dictionaryPointer(second) + ": duplicate RVA " + hex32(rva) + ", also at " + dictionaryPointer(first);
-      });
-  return map;
+  const detail::DuplicateRvaMessage duplicate = [](std::size_t first, std::size_t second, std::uint32_t rva) {
+    return dictionaryPointer(second) + ": duplicate RVA " + hex32(rva) + ", also at " + dictionaryPointer(first);
+  };
+  if (explicitLayout.any())
+    return detail::layoutMapExact(description.sorted, entries, items, explicitLayout, duplicate,
+                                  [](std::size_t i) { return dictionaryPointer(i); });
+  return detail::layoutMap(description.sorted, entries, items, duplicate);
 }
 
 }  // namespace gdmap

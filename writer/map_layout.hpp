@@ -5,6 +5,7 @@
 // canonical bytes of FORMAT.md §1.
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
+#include <gdmap/schema/map_description.hpp>
 #include <gdmap/schema/map_format.hpp>
 
 #include <cstddef>
@@ -12,6 +13,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gdmap::detail {
@@ -83,5 +85,33 @@ using DuplicateRvaMessage = std::function<std::string(std::size_t first, std::si
 // offset limits.
 Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
                           const DuplicateRvaMessage& duplicateMessage);
+
+// An entry with no item of its own: its directory offset is given.
+inline constexpr std::uint32_t kNoItem = 0xFFFFFFFE;
+
+// The explicit parts of a layout (docs/description.md "Overrides"): the
+// entries whose directory offset is given (entry index, offset) and the
+// description's /layout.
+struct ExplicitLayout {
+  std::vector<std::pair<std::size_t, std::uint32_t>> offsets;  // by ascending entry index
+  LayoutOverrides layout;
+  bool any() const { return !offsets.empty() || layout.any(); }
+};
+
+// Names entry `index` (insertion order) in an error message.
+using EntryName = std::function<std::string(std::size_t index)>;
+
+// The map with overrides: the canonical layout for everything not stated
+// (items without an offset placed as layoutMap() places them, deduplicated
+// among themselves), then the placed items and the fill written at their
+// offsets (bytes no one writes are zero), the trailing bytes, the count and
+// the truncation. Errors: duplicate-rva (unless allowed),
+// placement-conflict (two writes disagree on a heap byte), gap-too-large
+// (more zero bytes than kMaxImplicitGap), truncate-past-end, and
+// layoutMap()'s limits. Linear apart from sorting the placements.
+inline constexpr std::uint64_t kMaxImplicitGap = std::uint64_t{16} << 20;
+Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
+                               const ExplicitLayout& layout, const DuplicateRvaMessage& duplicateMessage,
+                               const EntryName& name);
 
 }  // namespace gdmap::detail

@@ -974,10 +974,11 @@ TEST_CASE("description: the JSON Schema is valid JSON describing the format") {
   CHECK(schema.at("additionalProperties") == false);
   CHECK(schema.at("required") == nlohmann::json::array({"dictionaries"}));
   const auto& props = schema.at("properties");
-  for (const char* key : {"$schema", "sorted", "instantiations", "dictionaries"}) CHECK(props.contains(key));
-  CHECK(props.size() == 4);
+  for (const char* key : {"$schema", "sorted", "instantiations", "dictionaries", "layout"}) CHECK(props.contains(key));
+  CHECK(props.size() == 5);
   const auto& dictionary = schema.at("$defs").at("dictionary");
-  CHECK(dictionary.at("oneOf").size() == 3);
+  // The three forms, and an "offset" alone (an override).
+  CHECK(dictionary.at("oneOf").size() == 4);
   CHECK(schema.at("$defs").at("rva").at("oneOf").size() == 2);
   CHECK(schema.at("$defs").at("typeList").at("minItems") == 1);
   // A raw item has at least one byte (empty-raw-item): the pattern says so

@@ -339,3 +339,105 @@ TEST_CASE("il description: a syntax error at the end of the text is located at t
 }
 
 }  // namespace
+
+namespace {
+
+using gdmap::Diagnostic;
+using gdmap::IlDescriptionParse;
+using gdmap::parseIlDescription;
+using gdmap::writeIlDescription;
+using gdmap::il::Instantiation;
+using gdmap::il::Method;
+
+TEST_CASE("il description: an instantiation is read, written back and round-trips") {
+  const std::string text = R"({"methods": [
+    {"token": "0x06000005", "codeSize": 12, "instantiation": {"type": ["int32", "__Canon"],
+     "method": ["class 0x02000004<!0>", "[module 1] valuetype 0x02000009"]}, "bounds": [{"native": 0, "il": 0}]},
+    {"token": "0x06000005", "codeSize": 12, "instantiation": {"type": ["int32", "__Canon"],
+     "method": ["class 0x02000004<!0>", "[module 1] valuetype 0x02000009"], "unboxingStub": true},
+     "bounds": [{"native": 0, "il": 0}]},
+    {"token": "0x06000005", "instantiation": {}, "map": []},
+    {"token": "0x06000005", "map": []}]})";
+  const IlDescriptionParse p = parseIlDescription(text);
+  REQUIRE_MESSAGE(p.errorCount == 0, (p.diagnostics.empty() ? "" : p.diagnostics[0].message));
+  REQUIRE(p.methods);
+  REQUIRE(p.methods->size() == 4);
+  const Method& first = (*p.methods)[0];
+  REQUIRE(first.instantiation);
+  CHECK(first.instantiation->typeArguments == std::vector<std::string>{"int32", "__Canon"});
+  CHECK(first.instantiation->methodArguments ==
+        std::vector<std::string>{"class 0x02000004<!0>", "[module 1] valuetype 0x02000009"});
+  CHECK_FALSE(first.instantiation->unboxingStub);
+  CHECK((*p.methods)[1].instantiation->unboxingStub);
+  CHECK((*p.methods)[2].instantiation == Instantiation{});
+  CHECK_FALSE((*p.methods)[3].instantiation);
+  const std::string written = writeIlDescription(*p.methods);
+  CHECK(written.find(R"("instantiation": { "type": ["int32", "__Canon"], "method": ["class 0x02000004<!0>", )"
+                     R"("[module 1] valuetype 0x02000009"] },)") != std::string::npos);
+  CHECK(written.find(R"("unboxingStub": true })") != std::string::npos);
+  CHECK(written.find(R"("instantiation": {},)") != std::string::npos);
+  const IlDescriptionParse back = parseIlDescription(written);
+  REQUIRE(back.methods);
+  CHECK(*back.methods == *p.methods);
+  CHECK(writeIlDescription(*back.methods) == written);
+}
+
+TEST_CASE("il description: without an instantiation the written text is unchanged") {
+  Method m;
+  m.token = 0x06000001;
+  m.codeSize = 4;
+  m.bounds.push_back({0, 0, 0});
+  CHECK(writeIlDescription(std::vector<Method>{m}) == R"({
+  "methods": [
+    {
+      "token": "0x06000001",
+      "codeSize": 4,
+      "bounds": [
+        { "native": 0, "il": 0 }
+      ]
+    }
+  ]
+}
+)");
+}
+
+TEST_CASE("il description: instantiation arguments are type text, located at their character") {
+  const std::string text =
+      R"({"methods": [{"token": 1, "instantiation": {"type": ["int32", "class 0x0200000G"], "method": [7],)"
+      R"( "unboxingStub": 1, "owner": "x"}, "map": []}]})";
+  const IlDescriptionParse p = parseIlDescription(text);
+  CHECK_FALSE(p.methods);
+  std::vector<std::string> rules;
+  for (const Diagnostic& d : p.diagnostics) rules.push_back(d.rule + " " + d.path);
+  CHECK(rules == std::vector<std::string>{"type-text-syntax /methods/0/instantiation/type/1",
+                                          "wrong-type /methods/0/instantiation/method/0",
+                                          "wrong-type /methods/0/instantiation/unboxingStub",
+                                          "unknown-key /methods/0/instantiation/owner"});
+  // The column points at the character the parser stopped at, inside the string.
+  CHECK(p.diagnostics[0].offset >= text.find("class 0x0200000G"));
+  CHECK(p.diagnostics[0].offset < text.find("class 0x0200000G") + 16);
+  // The extensions are checked as what they stand for: `[module 1]` needs a type after it.
+  const IlDescriptionParse q =
+      parseIlDescription(R"({"methods": [{"token": 1, "instantiation": {"type": ["[module 1] "]}, "map": []}]})");
+  REQUIRE(q.errorCount == 1);
+  CHECK(q.diagnostics[0].rule == "type-text-syntax");
+  CHECK(parseIlDescription(R"({"methods": [{"token": 1, "instantiation": {"type": ["__Canonical"]}, "map": []}]})")
+            .errorCount == 1);
+}
+
+TEST_CASE("il description: a token repeats only with different instantiations") {
+  const std::string text = R"({"methods": [
+    {"token": 1, "instantiation": {"type": ["int32"]}, "map": []},
+    {"token": 1, "instantiation": {"type": ["int64"]}, "map": []},
+    {"token": 1, "instantiation": {"type": ["int32"]}, "map": []},
+    {"token": 1, "instantiation": {"type": ["int32"], "unboxingStub": true}, "map": []},
+    {"token": 1, "instantiation": {"method": ["int32"]}, "map": []},
+    {"token": 1, "map": []}]})";
+  const IlDescriptionParse p = parseIlDescription(text);
+  REQUIRE(p.errorCount == 1);
+  CHECK(p.diagnostics[0].rule == "il-duplicate-token");
+  CHECK(p.diagnostics[0].path == "/methods/2/token");
+  CHECK(p.diagnostics[0].message.find("/methods/0 with the same instantiation") != std::string::npos);
+}
+
+}  // namespace

@@ -301,7 +301,8 @@ TEST_CASE("il docs: the IL description schema is valid JSON listing what the rea
   };
   walk(walk, schema);
   CHECK(keys == std::set<std::string>{"$schema", "methods", "token", "codeSize", "bounds", "map", "native", "il",
-                                      "source", "nativeStart", "nativeEnd"});
+                                      "source", "nativeStart", "nativeEnd", "instantiation", "type", "method",
+                                      "unboxingStub"});
   CHECK(closed);
 
   const auto& defs = schema.at("$defs");

@@ -75,7 +75,72 @@ class NamedSite final : public Site {
   const std::string& name_;
 };
 
+// A fixed pointer ("/layout/count"), for notes made after the whole file
+// was read.
+class PointerSite final : public Site {
+ public:
+  PointerSite(DiagnosticWork& work, std::string pointer) : Site(work), pointer_(std::move(pointer)) {}
+  std::string buildPointer() const override { return pointer_; }
+  std::size_t pointerBound() const override { return pointer_.size(); }
+
+ private:
+  std::string pointer_;
+};
+
 }  // namespace
+
+void DescriptionBuilder::setCount(std::uint32_t count, const Site&) {
+  layout_.count = count;
+  countGiven_ = true;
+}
+
+void DescriptionBuilder::noteCount() {
+  if (!countGiven_) return;
+  const std::size_t n = streaming_ ? map_.size() : dictionaries_.size();
+  const std::uint32_t canonical = static_cast<std::uint32_t>(n) | (sorted_ ? 0x80000000u : 0u);
+  if (*layout_.count == canonical) return;
+  diagnostics_.note(rules::kLayoutOverride, PointerSite(diagnostics_.work(), "/layout/count"), [&] {
+    return "the header's count word is " + hex32(*layout_.count) + " (" + std::to_string(*layout_.count & 0x7FFFFFFFu) +
+           " entries, bit 31 " + ((*layout_.count & 0x80000000u) ? "set" : "clear") + "); a canonical build writes " +
+           hex32(canonical) + " for these " + std::to_string(n) + " dictionaries";
+  });
+}
+
+void DescriptionBuilder::setDuplicateRvas(bool allowed, const Site&) { layout_.duplicateRvas = allowed; }
+
+void DescriptionBuilder::addFill(std::uint32_t offset, Bytes bytes, const Site& site) {
+  diagnostics_.note(rules::kLayoutOverride, site, [&] {
+    return std::to_string(bytes.size()) + " fill byte(s) at heap offset " + shortHex(offset) +
+           ", part of no dictionary's item";
+  });
+  layout_.fill.push_back({offset, std::move(bytes)});
+}
+
+void DescriptionBuilder::setTrailing(Bytes bytes, const Site& site) {
+  if (!bytes.empty())
+    diagnostics_.note(rules::kLayoutOverride, site, [&] {
+      return std::to_string(bytes.size()) + " trailing byte(s) after the heap's last placed byte";
+    });
+  layout_.trailing = std::move(bytes);
+}
+
+void DescriptionBuilder::setTruncate(std::uint64_t size, const Site& site) {
+  diagnostics_.note(rules::kLayoutOverride, site,
+                    [&] { return "the file is cut to its first " + std::to_string(size) + " byte(s)"; });
+  layout_.truncate = size;
+}
+
+std::optional<Bytes> DescriptionBuilder::bytesFromHex(const std::string& hex, const Site& site) {
+  Expected<Bytes> bytes = parseHex(hex);
+  if (!bytes) {
+    const Error& e = bytes.error();
+    diagnostics_.error(
+        rules::kInvalidHex, site,
+        [&] { return "invalid hex: column " + std::to_string(e.offset + 1) + ": " + e.message; }, e.offset);
+    return std::nullopt;
+  }
+  return std::move(bytes).value();
+}
 
 void DescriptionBuilder::reserveForText(std::size_t textBytes) {
   // The shortest dictionary, {"rva":0,"raw":"0"} and a comma, takes 20 bytes.
@@ -142,6 +207,26 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
   // check.
   if (!fields.rva) return;
   rvaKeys_.push_back(std::uint64_t{*fields.rva} << 32 | (fields.jsonIndex & 0xFFFFFFFFu));
+  if (fields.offsetGiven && !fields.offset) return;  // malformed, and reported
+  if (fields.offset) {
+    diagnostics_.note(rules::kLayoutOverride, DictionaryMemberSite(diagnostics_.work(), fields.jsonIndex, "offset"),
+                      [&] {
+                        return fields.forms == 0
+                                   ? "the directory entry points at heap offset " + shortHex(*fields.offset) +
+                                         "; this dictionary writes no item"
+                                   : "the item is placed at heap offset " + shortHex(*fields.offset) +
+                                         " (a canonical build places items itself)";
+                      });
+    if (fields.forms == 0) {
+      if (!streaming_) {
+        layout_.offsets.push_back({dictionaries_.size(), *fields.offset});
+        dictionaries_.push_back({*fields.rva, kNoInstantiation});
+      } else if (feeding()) {
+        map_.addOffset(*fields.rva, *fields.offset);
+      }
+      return;
+    }
+  }
   if (fields.forms != 1) return;
 
   if (streaming_) {
@@ -175,12 +260,14 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
                          [&] { return item.error().message; });
       return;
     }
-    map_.addItem(*fields.rva, *item);
+    if (fields.offset) map_.addItemAt(*fields.rva, *item, *fields.offset);
+    else map_.addItem(*fields.rva, *item);
     return;
   }
 
   DictionaryDescription d;
   d.rva = *fields.rva;
+  if (fields.offset) layout_.offsets.push_back({dictionaries_.size(), *fields.offset});
   if (fields.instantiation) {
     const auto it = names_.find(*fields.instantiation);
     if (it != names_.end()) {
@@ -376,6 +463,14 @@ void DescriptionBuilder::reportDuplicateRvas() {
     }
     const auto rva = static_cast<std::uint32_t>(rvaKeys_[i] >> 32);
     const std::size_t firstIndex = rvaKeys_[first] & 0xFFFFFFFFu;
+    if (layout_.duplicateRvas) {
+      diagnostics_.note(
+          rules::kLayoutOverride, DictionaryMemberSite(diagnostics_.work(), rvaKeys_[i] & 0xFFFFFFFFu, "rva"), [&] {
+            return "duplicate RVA " + hex32(rva) + " (" + dictionaryPointer(firstIndex) +
+                   "/rva has it too), written as given: /layout/duplicateRvas is true";
+          });
+      continue;
+    }
     diagnostics_.error(
         rules::kDuplicateRva, DictionaryMemberSite(diagnostics_.work(), rvaKeys_[i] & 0xFFFFFFFFu, "rva"),
         [&] { return "duplicate RVA " + hex32(rva) + ": " + dictionaryPointer(firstIndex) + "/rva has it too"; });
@@ -398,6 +493,7 @@ void DescriptionBuilder::reportUnusedNames(const std::vector<InstantiationDescri
 std::optional<Bytes> DescriptionBuilder::finishMap() {
   resolvePendingNames();
   reportDuplicateRvas();
+  noteCount();
   reportUnusedNames(named_);
   if (diagnostics_.errorCount() != 0) return std::nullopt;
   // What only reading needed goes before the layout's own tables come.
@@ -408,11 +504,21 @@ std::optional<Bytes> DescriptionBuilder::finishMap() {
   used_ = {};
   namedItems_ = {};
   map_.setSorted(sorted_);
-  Expected<Bytes> map = map_.finish();
+  if (layout_.any()) map_.setLayout(std::move(layout_));
+  // With no error, dictionary i of the builder is /dictionaries/i.
+  Expected<Bytes> map = map_.finish([](std::size_t i) { return dictionaryPointer(i); });
   if (!map) {
-    // Limits of the whole map (too-many-dictionaries, heap-too-large): no
-    // one place in the text.
-    diagnostics_.errorAt(map.error().rule, Diagnostic::npos, map.error().message);
+    // The errors of overrides start with the JSON pointer of what caused
+    // them ("/dictionaries/3: ..."), and are reported there; limits of the
+    // whole map (too-many-dictionaries, heap-too-large) have no one place.
+    const std::string& message = map.error().message;
+    const std::size_t colon = message.find(": ");
+    if (!message.starts_with('/') || colon == std::string::npos) {
+      diagnostics_.errorAt(map.error().rule, Diagnostic::npos, message);
+    } else {
+      diagnostics_.error(map.error().rule, PointerSite(diagnostics_.work(), message.substr(0, colon)),
+                         [&] { return message.substr(colon + 2); });
+    }
     return std::nullopt;
   }
   return std::move(map).value();
@@ -421,12 +527,14 @@ std::optional<Bytes> DescriptionBuilder::finishMap() {
 std::optional<MapDescription> DescriptionBuilder::finish() {
   resolvePendingNames();
   reportDuplicateRvas();
+  noteCount();
 
   // Named instantiations first, in file order, then the inline ones in
   // dictionary order: the same result whichever of /instantiations and
   // /dictionaries comes first in the file.
   MapDescription out;
   out.sorted = sorted_;
+  out.layout = std::move(layout_);
   const std::size_t namedCount = named_.size();
   out.instantiations = std::move(named_);
   named_ = {};
@@ -436,7 +544,7 @@ std::optional<MapDescription> DescriptionBuilder::finish() {
   out.dictionaries = std::move(dictionaries_);
   dictionaries_ = {};
   for (DictionaryDescription& d : out.dictionaries) {
-    if (d.instantiation & kUnnamedFlag) d.instantiation = (d.instantiation & ~kUnnamedFlag) + namedCount;
+    if (d.instantiation != kNoInstantiation && (d.instantiation & kUnnamedFlag)) d.instantiation = (d.instantiation & ~kUnnamedFlag) + namedCount;
   }
 
   reportUnusedNames(out.instantiations);

@@ -41,6 +41,8 @@ struct DictionaryFields {
   std::optional<MapBuilder::ItemId> item;    // the same, interned (streaming)
   std::optional<Bytes> raw;                  // when a valid `raw` string was given
   unsigned forms = 0;                        // how many of instantiation/types/raw are present
+  std::optional<std::uint32_t> offset;       // when a valid `offset` was given
+  bool offsetGiven = false;                  // `offset` present, valid or not
 };
 
 class DescriptionBuilder {
@@ -55,6 +57,15 @@ class DescriptionBuilder {
       : diagnostics_(diagnostics), streaming_(output == Output::Map) {}
 
   void setSorted(bool sorted) { sorted_ = sorted; }
+  // /layout's members (overrides: each reports a layout-override note at
+  // `site` when it makes bytes a canonical build would not write).
+  void setCount(std::uint32_t count, const Site& site);
+  void setDuplicateRvas(bool allowed, const Site& site);
+  void addFill(std::uint32_t offset, Bytes bytes, const Site& site);
+  void setTrailing(Bytes bytes, const Site& site);
+  void setTruncate(std::uint64_t size, const Site& site);
+  // Hex bytes, possibly none (fill, trailing); reports invalid-hex.
+  std::optional<Bytes> bytesFromHex(const std::string& hex, const Site& site);
   // Streaming: room for every dictionary a text of this size can hold, so
   // that no table is copied as it grows (the pages a reservation does not
   // use are never touched, so they cost address space, not memory).
@@ -123,6 +134,10 @@ class DescriptionBuilder {
   DiagnosticList& diagnostics_;
   bool streaming_ = false;
   bool sorted_ = true;
+  LayoutOverrides layout_;
+  // /layout/count's note waits for the number of dictionaries.
+  bool countGiven_ = false;
+  void noteCount();
   std::vector<InstantiationDescription> named_;
   std::vector<bool> used_;  // per named_ entry
   std::unordered_map<std::string, std::size_t> names_;

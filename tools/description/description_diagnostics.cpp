@@ -11,6 +11,7 @@ namespace gdmap::description {
 
 bool DiagnosticList::admit(Severity severity, std::size_t pointerBound) {
   if (severity == Severity::Error) ++errors_;
+  else if (severity == Severity::Note) ++notes_;
   else ++warnings_;
   if (kept_.size() >= kMaxKept) return false;
   return kept_.empty() || keptPointerBytes_ + pointerBound <= kMaxKeptPointerBytes;
@@ -88,7 +89,7 @@ std::vector<Diagnostic> DiagnosticList::finish(std::string_view text) {
   // (nothing located) sorts last.
   std::stable_sort(out.begin(), out.end(),
                    [](const Diagnostic& a, const Diagnostic& b) { return a.offset < b.offset; });
-  const std::size_t total = errors_ + warnings_;
+  const std::size_t total = errors_ + warnings_ + notes_;
   if (total > out.size()) {
     Diagnostic note;
     note.severity = Severity::Note;
@@ -96,6 +97,7 @@ std::vector<Diagnostic> DiagnosticList::finish(std::string_view text) {
     note.message = std::to_string(total - out.size()) + " more problem(s) not listed, after the first " +
                    std::to_string(out.size()) + "; " + std::to_string(errors_) + " error(s) and " +
                    std::to_string(warnings_) + " warning(s) in all";
+    if (notes_ != 0) note.message += ", and " + std::to_string(notes_) + " note(s)";
     out.push_back(std::move(note));
   }
   kept_.clear();

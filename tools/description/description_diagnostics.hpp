@@ -84,6 +84,14 @@ class DiagnosticList {
       keep(Severity::Warning, rule, site, std::forward<Message>(message)(), Diagnostic::npos);
     }
   }
+  // Not a problem: something the reader should know (an override that
+  // makes bytes a canonical build would not write).
+  template <typename Message>
+  void note(std::string_view rule, const Site& site, Message&& message) {
+    if (admit(Severity::Note, site.pointerBound())) {
+      keep(Severity::Note, rule, site, std::forward<Message>(message)(), Diagnostic::npos);
+    }
+  }
   // A problem whose byte offset is already known (invalid JSON).
   void errorAt(std::string_view rule, std::size_t offset, std::string message);
 
@@ -117,6 +125,7 @@ class DiagnosticList {
   std::size_t keptPointerBytes_ = 0;
   std::size_t errors_ = 0;
   std::size_t warnings_ = 0;
+  std::size_t notes_ = 0;
   DiagnosticWork work_;
 };
 

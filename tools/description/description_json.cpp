@@ -14,6 +14,7 @@
 #include "sax_reader.hpp"
 
 #include <gdmap/schema/diagnostic.hpp>
+#include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
 #include <nlohmann/json.hpp>
@@ -46,10 +47,19 @@ enum class Expect : std::uint8_t {
   Raw,          // a hex string
   TypeItem,     // ILAsm text or {"hex": ...}
   Hex,          // /.../types/K/hex
+  Offset,       // /dictionaries/N/offset, /layout/fill/K/offset: a u32
+  Layout,       // /layout: an object of overrides
+  Count,        // /layout/count: a u32
+  DuplicateRvas,  // /layout/duplicateRvas: a boolean
+  Fill,         // /layout/fill: an array of pieces
+  FillPiece,    // /layout/fill/K: {"offset", "raw"}
+  FillRaw,      // /layout/fill/K/raw: hex
+  Trailing,     // /layout/trailing: hex
+  Truncate,     // /layout/truncate: a byte count
   Anything,     // the value of an unknown key, or inside a wrong value: skipped
 };
 
-const char* describe(Expect e) {
+[[gnu::noinline, gnu::cold]] const char* describe(Expect e) {
   switch (e) {
     case Expect::Root: return "an object (the description)";
     case Expect::Schema: return "a string (the JSON Schema's URI)";
@@ -64,6 +74,16 @@ const char* describe(Expect e) {
     case Expect::Raw:
     case Expect::Hex: return "a string of hex digits";
     case Expect::TypeItem: return "a type: ILAsm text or {\"hex\": \"...\"}";
+    case Expect::Offset:
+    case Expect::Count: return "an integer below 2^32 or a \"0x...\" hex string";
+    case Expect::Truncate: return "an integer or a \"0x...\" hex string (a byte count)";
+    case Expect::Layout:
+      return "an object of overrides (\"count\", \"duplicateRvas\", \"fill\", \"trailing\", \"truncate\")";
+    case Expect::DuplicateRvas: return "true or false";
+    case Expect::Fill: return "an array of {\"offset\": ..., \"raw\": \"...\"} pieces";
+    case Expect::FillPiece: return "an object with \"offset\" and \"raw\"";
+    case Expect::FillRaw:
+    case Expect::Trailing: return "a string of hex digits";
     case Expect::Anything: break;
   }
   return "anything";
@@ -81,6 +101,13 @@ enum KnownKey : unsigned {
   kTypes = 1u << 6,
   kRaw = 1u << 7,
   kHex = 1u << 8,
+  kLayout = 1u << 9,
+  kCount = 1u << 10,
+  kDuplicateRvas = 1u << 11,
+  kFill = 1u << 12,
+  kTrailing = 1u << 13,
+  kTruncate = 1u << 14,
+  kOffset = 1u << 15,
 };
 
 // What a key means in an object: its bit and what its value must be; bit 0
@@ -95,6 +122,7 @@ KeyMeaning rootKey(const std::string& k) {
   if (k == "sorted") return {kSorted, Expect::Sorted};
   if (k == "instantiations") return {kInstantiations, Expect::Instantiations};
   if (k == "dictionaries") return {kDictionaries, Expect::Dictionaries};
+  if (k == "layout") return {kLayout, Expect::Layout};
   return {};
 }
 
@@ -103,8 +131,27 @@ KeyMeaning dictionaryKey(const std::string& k) {
   if (k == "instantiation") return {kInstantiation, Expect::InstantiationName};
   if (k == "types") return {kTypes, Expect::InlineTypes};
   if (k == "raw") return {kRaw, Expect::Raw};
+  if (k == "offset") return {kOffset, Expect::Offset};
   return {};
 }
+
+[[gnu::noinline, gnu::cold]] KeyMeaning layoutKey(const std::string& k) {
+  if (k == "count") return {kCount, Expect::Count};
+  if (k == "duplicateRvas") return {kDuplicateRvas, Expect::DuplicateRvas};
+  if (k == "fill") return {kFill, Expect::Fill};
+  if (k == "trailing") return {kTrailing, Expect::Trailing};
+  if (k == "truncate") return {kTruncate, Expect::Truncate};
+  return {};
+}
+
+[[gnu::noinline, gnu::cold]] KeyMeaning fillKey(const std::string& k) {
+  if (k == "offset") return {kOffset, Expect::Offset};
+  if (k == "raw") return {kRaw, Expect::FillRaw};
+  return {};
+}
+
+// Values that are numbers of the layout: an integer or a "0x..." string.
+bool isLayoutNumber(Expect e) { return e == Expect::Offset || e == Expect::Count || e == Expect::Truncate; }
 
 KeyMeaning hexTypeKey(const std::string& k) {
   if (k == "hex") return {kHex, Expect::Hex};
@@ -128,12 +175,20 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
       builder_.setSorted(value);
       return done();
     }
+    if (expected() == Expect::DuplicateRvas) {
+      builder_.setDuplicateRvas(value, site_);
+      return done();
+    }
     return scalar("a boolean");
   }
   bool number_integer(json::number_integer_t value) {
     // The parser uses this only for negative numbers.
     if (expected() == Expect::Rva) {
       error(rules::kInvalidRva, [&] { return "RVA " + std::to_string(value) + " is negative"; });
+      return done();
+    }
+    if (isLayoutNumber(expected())) {
+      layoutNumberInvalid(std::to_string(value) + " is negative");
       return done();
     }
     return scalar("a number");
@@ -147,12 +202,20 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
       }
       return done();
     }
+    if (isLayoutNumber(expected())) {
+      layoutNumber(value);
+      return done();
+    }
     return scalar("a number");
   }
   bool number_float(json::number_float_t, const json::string_t& text) {
     if (expected() == Expect::Rva) {
       // Integers too large for 64 bits arrive here too.
       error(rules::kInvalidRva, [&] { return "RVA " + quoteInput(text) + " is not an integer below 2^32"; });
+      return done();
+    }
+    if (isLayoutNumber(expected())) {
+      layoutNumberInvalid(quoteInput(text) + " is not an integer below 2^32");
       return done();
     }
     return scalar("a number");
@@ -165,6 +228,11 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
       case Expect::Raw: dictionary_.raw = builder_.rawFromHex(value, site_); break;
       case Expect::Hex: hex_ = std::move(value); break;
       case Expect::TypeItem: typesOk_ &= builder_.addTypeText(types_, value, site_); break;
+      case Expect::Offset:
+      case Expect::Count:
+      case Expect::Truncate:
+      case Expect::FillRaw:
+      case Expect::Trailing: layoutString(value); break;
       default: return scalar("a string");
     }
     return done();
@@ -174,7 +242,12 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
     const Expect e = expected();
     switch (e) {
       case Expect::Root:
-      case Expect::Instantiations: break;
+      case Expect::Instantiations:
+      case Expect::Layout: break;
+      case Expect::FillPiece:
+        fillOffset_.reset();
+        fillBytes_.reset();
+        break;
       case Expect::Dictionary:
         dictionary_ = {};
         dictionary_.jsonIndex = frames_.back().index;
@@ -197,6 +270,8 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
       case Expect::Root: meaning = rootKey(k); break;
       case Expect::Dictionary: meaning = dictionaryKey(k); break;
       case Expect::TypeItem: meaning = hexTypeKey(k); break;
+      case Expect::Layout: meaning = layoutKey(k); break;
+      case Expect::FillPiece: meaning = fillKey(k); break;
       case Expect::Instantiations:
         f.key = std::move(k);
         f.expect = Expect::NamedTypes;
@@ -230,6 +305,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
         break;
       case Expect::Dictionary: endDictionary(f); break;
       case Expect::TypeItem: endHexType(); break;
+      case Expect::FillPiece: endFillPiece(f); break;
       default: break;
     }
     return done();
@@ -238,7 +314,8 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
   bool start_array(std::size_t) {
     const Expect e = expected();
     switch (e) {
-      case Expect::Dictionaries: break;
+      case Expect::Dictionaries:
+      case Expect::Fill: break;
       case Expect::NamedTypes:
       case Expect::InlineTypes:
         types_.clear();
@@ -249,7 +326,10 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
         frames_.push_back(openFrame(Expect::Anything, false));
         return true;
     }
-    frames_.push_back(openFrame(e, false, e == Expect::Dictionaries ? Expect::Dictionary : Expect::TypeItem));
+    frames_.push_back(openFrame(e, false,
+                                e == Expect::Dictionaries ? Expect::Dictionary
+                                : e == Expect::Fill       ? Expect::FillPiece
+                                                          : Expect::TypeItem));
     return true;
   }
 
@@ -274,16 +354,20 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
  private:
   friend class description::SaxReader<DescriptionReader, Expect>;  // calls wrongType
 
-  static std::string containerName(Expect role) {
+  [[gnu::noinline, gnu::cold]] static std::string containerName(Expect role) {
     switch (role) {
       case Expect::Root: return "the description";
-      case Expect::Dictionary: return "a dictionary (expected \"rva\", \"instantiation\", \"types\" or \"raw\")";
+      case Expect::Dictionary:
+        return "a dictionary (expected \"rva\", \"instantiation\", \"types\", \"raw\" or \"offset\")";
+      case Expect::Layout:
+        return "/layout (expected \"count\", \"duplicateRvas\", \"fill\", \"trailing\" or \"truncate\")";
+      case Expect::FillPiece: return "a fill piece (expected \"offset\" and \"raw\")";
       case Expect::TypeItem: return "a type (expected only \"hex\")";
       default: return "this object";
     }
   }
 
-  void wrongType(Expect e, const char* found) {
+  [[gnu::noinline, gnu::cold]] void wrongType(Expect e, const char* found) {
     if (e == Expect::Anything) return;
     if (e == Expect::TypeItem || e == Expect::NamedTypes || e == Expect::InlineTypes) typesOk_ = false;
     error(rules::kWrongType, [&] { return std::string("expected ") + describe(e) + ", found " + found; });
@@ -302,9 +386,60 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
     frames_.pop_back();
   }
 
+  // The overrides are kept out of line and cold: the SAX events are
+  // inlined into nlohmann's parse loop, and code added there changes how
+  // the compiler inlines its lexer (the build path's floor, issue #9).
+  [[gnu::noinline, gnu::cold]] void layoutNumberInvalid(std::string message) {
+    error(rules::kInvalidNumber, [&] { return std::move(message); });
+  }
+
+  [[gnu::noinline, gnu::cold]] void layoutString(const std::string& value) {
+    switch (expected()) {
+      case Expect::FillRaw: fillBytes_ = builder_.bytesFromHex(value, site_); break;
+      case Expect::Trailing:
+        if (std::optional<Bytes> bytes = builder_.bytesFromHex(value, site_))
+          builder_.setTrailing(std::move(*bytes), site_);
+        break;
+      default:
+        if (const std::optional<std::uint32_t> number = parsePrefixedHex32(value)) {
+          layoutNumber(*number);
+        } else {
+          layoutNumberInvalid("invalid number " + quoteInput(value) +
+                              ": expected \"0x\" and 1 to 8 hex digits, or an integer");
+        }
+        break;
+    }
+  }
+
+  // A number of the layout, in range for its place (Truncate takes any).
+  [[gnu::noinline, gnu::cold]] void layoutNumber(std::uint64_t value) {
+    const Expect e = expected();
+    if (e != Expect::Truncate && value > 0xFFFFFFFFu) {
+      error(rules::kInvalidNumber, [&] { return std::to_string(value) + " does not fit in 32 bits"; });
+      return;
+    }
+    const auto word = static_cast<std::uint32_t>(value);
+    if (e == Expect::Count) builder_.setCount(word, site_);
+    else if (e == Expect::Truncate) builder_.setTruncate(value, site_);
+    else if (frames_.back().role == Expect::FillPiece) fillOffset_ = word;
+    else dictionary_.offset = word;
+  }
+
+  [[gnu::noinline, gnu::cold]] void endFillPiece(const Frame& f) {
+    if (!(f.seen & kOffset))
+      error(rules::kMissingField, [] { return std::string("a fill piece needs an \"offset\""); });
+    if (!(f.seen & kRaw)) error(rules::kMissingField, [] { return std::string("a fill piece needs \"raw\" bytes"); });
+    if (fillOffset_ && fillBytes_) builder_.addFill(*fillOffset_, std::move(*fillBytes_), site_);
+    fillOffset_.reset();
+    fillBytes_.reset();
+  }
+
   void endDictionary(const Frame& f) {
     if (!(f.seen & kRva)) error(rules::kMissingField, [] { return std::string("a dictionary needs an \"rva\""); });
-    if (dictionary_.forms == 0) {
+    dictionary_.offsetGiven = (f.seen & kOffset) != 0;
+    if (dictionary_.forms == 0 && dictionary_.offsetGiven) {
+      // Only a directory entry: it points at its offset, no item of its own.
+    } else if (dictionary_.forms == 0) {
       error(rules::kMissingField,
             [] { return std::string("a dictionary needs one of \"instantiation\", \"types\" or \"raw\""); });
     } else if (dictionary_.forms > 1) {
@@ -324,6 +459,9 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
   description::TypeList types_;
   bool typesOk_ = true;
   std::optional<std::string> hex_;
+  // The one fill piece that can be open at a time.
+  std::optional<std::uint32_t> fillOffset_;
+  std::optional<Bytes> fillBytes_;
 };
 
 }  // namespace

@@ -5,6 +5,8 @@
 // the same escaper the --json diagnostics use.
 #include <gdmap/description/description_json.hpp>
 
+#include "layout_text.hpp"
+
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/type_text.hpp>
@@ -42,6 +44,62 @@ std::vector<bool> listedByName(const MapDescription& d) {
 
 }  // namespace
 
+namespace description {
+
+void appendDictionaryOffset(std::uint32_t offset, std::string& out) {
+  out += ", \"offset\": \"";
+  appendHex32(offset, out);
+  out += '"';
+}
+
+void appendLayout(const LayoutOverrides& layout, std::string& out) {
+  // The offsets are written in their dictionaries.
+  if (!layout.count && !layout.duplicateRvas && layout.fill.empty() && layout.trailing.empty() && !layout.truncate)
+    return;
+  out += ",\n  \"layout\": {";
+  const char* separator = "\n    ";
+  if (layout.count) {
+    out += separator;
+    out += "\"count\": \"";
+    appendHex32(*layout.count, out);
+    out += '"';
+    separator = ",\n    ";
+  }
+  if (layout.duplicateRvas) {
+    out += separator;
+    out += "\"duplicateRvas\": true";
+    separator = ",\n    ";
+  }
+  if (!layout.fill.empty()) {
+    out += separator;
+    out += "\"fill\": [";
+    for (std::size_t i = 0; i < layout.fill.size(); ++i) {
+      out += i == 0 ? "\n      {\"offset\": \"" : ",\n      {\"offset\": \"";
+      appendHex32(layout.fill[i].offset, out);
+      out += "\", \"raw\": \"";
+      appendHex(layout.fill[i].bytes, out);
+      out += "\"}";
+    }
+    out += "\n    ]";
+    separator = ",\n    ";
+  }
+  if (!layout.trailing.empty()) {
+    out += separator;
+    out += "\"trailing\": \"";
+    appendHex(layout.trailing, out);
+    out += '"';
+    separator = ",\n    ";
+  }
+  if (layout.truncate) {
+    out += separator;
+    out += "\"truncate\": ";
+    out += std::to_string(*layout.truncate);
+  }
+  out += "\n  }";
+}
+
+}  // namespace description
+
 std::string writeDescription(const MapDescription& description) {
   const std::vector<bool> listed = listedByName(description);
   std::string out;
@@ -62,8 +120,10 @@ std::string writeDescription(const MapDescription& description) {
   if (anyListed) out += "\n  }";
 
   out += ",\n  \"dictionaries\": [";
-  for (std::size_t i = 0; i < description.dictionaries.size(); ++i) {
+  const std::vector<DictionaryOffset>& offsets = description.layout.offsets;
+  for (std::size_t i = 0, nextOffset = 0; i < description.dictionaries.size(); ++i) {
     const DictionaryDescription& d = description.dictionaries[i];
+    while (nextOffset < offsets.size() && offsets[nextOffset].dictionary < i) ++nextOffset;
     out += i == 0 ? "\n    {\"rva\": \"" : ",\n    {\"rva\": \"";
     out += hex32(d.rva);
     out += '"';
@@ -83,9 +143,13 @@ std::string writeDescription(const MapDescription& description) {
         appendTypeList(inst.types, out);
       }
     }
+    if (nextOffset < offsets.size() && offsets[nextOffset].dictionary == i)
+      description::appendDictionaryOffset(offsets[nextOffset].offset, out);
     out += '}';
   }
-  out += description.dictionaries.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  out += description.dictionaries.empty() ? "]" : "\n  ]";
+  description::appendLayout(description.layout, out);
+  out += "\n}\n";
   return out;
 }
 

@@ -13,6 +13,7 @@
 
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
+#include <gdmap/schema/type_text.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -49,6 +51,11 @@ enum class Expect : std::uint8_t {
   SourceFlag,  // a flag name or "0x..."
   Map,         // /methods/N/map: an array of API entries
   MapEntry,    // /methods/N/map/K: an object
+  Instantiation,    // /methods/N/instantiation: an object
+  TypeArguments,    // /methods/N/instantiation/type: an array of type text
+  MethodArguments,  // /methods/N/instantiation/method: an array of type text
+  TypeText,         // one argument
+  UnboxingStub,     // /methods/N/instantiation/unboxingStub: a boolean
 };
 
 using Frame = description::JsonFrame<Expect>;
@@ -71,6 +78,11 @@ const char* describe(Expect e) {
     case Expect::SourceFlag: return "a source flag name (such as \"stack_empty\") or a \"0x...\" hex string";
     case Expect::Map: return "an array of API entries";
     case Expect::MapEntry: return "an object with \"il\", \"nativeStart\" and \"nativeEnd\"";
+    case Expect::Instantiation: return "an object with \"type\", \"method\" and optionally \"unboxingStub\"";
+    case Expect::TypeArguments:
+    case Expect::MethodArguments: return "an array of types (ILAsm type text)";
+    case Expect::TypeText: return "a type as ILAsm type text (such as \"int32\" or \"class 0x02000004\")";
+    case Expect::UnboxingStub: return "a boolean";
     case Expect::Anything: break;
   }
   return "anything";
@@ -102,6 +114,10 @@ enum KnownKey : unsigned {
   kSource = 1u << 8,
   kNativeStart = 1u << 9,
   kNativeEnd = 1u << 10,
+  kInstantiation = 1u << 11,
+  kTypeArguments = 1u << 12,
+  kMethodArguments = 1u << 13,
+  kUnboxingStub = 1u << 14,
 };
 
 struct KeyMeaning {
@@ -120,6 +136,12 @@ KeyMeaning keyMeaning(Expect container, const std::string& k) {
       if (k == "codeSize") return {kCodeSize, Expect::CodeSize};
       if (k == "bounds") return {kBounds, Expect::Bounds};
       if (k == "map") return {kMap, Expect::Map};
+      if (k == "instantiation") return {kInstantiation, Expect::Instantiation};
+      break;
+    case Expect::Instantiation:
+      if (k == "type") return {kTypeArguments, Expect::TypeArguments};
+      if (k == "method") return {kMethodArguments, Expect::MethodArguments};
+      if (k == "unboxingStub") return {kUnboxingStub, Expect::UnboxingStub};
       break;
     case Expect::Bound:
       if (k == "native") return {kNative, Expect::Native};
@@ -139,7 +161,9 @@ KeyMeaning keyMeaning(Expect container, const std::string& k) {
 const char* containerName(Expect role) {
   switch (role) {
     case Expect::Root: return "the description (expected \"methods\")";
-    case Expect::Method: return "a method (expected \"token\", \"codeSize\", \"bounds\" or \"map\")";
+    case Expect::Method:
+      return "a method (expected \"token\", \"codeSize\", \"bounds\", \"map\" or \"instantiation\")";
+    case Expect::Instantiation: return "an instantiation (expected \"type\", \"method\" or \"unboxingStub\")";
     case Expect::Bound: return "a bound (expected \"native\", \"il\" or \"source\")";
     case Expect::MapEntry: return "an API entry (expected \"il\", \"nativeStart\" or \"nativeEnd\")";
     default: return "this object";
@@ -160,6 +184,53 @@ const char* fieldName(Expect e) {
 
 constexpr std::size_t kMaxIndexDigits = 20;
 
+bool isIdentifierChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// Why `text` is not type text, or nullopt when it is. ReadyToRun signatures
+// add two things the ECMA grammar lacks, printed by the R2R reader as
+// `__Canon` (the shared-code placeholder) and `[module N] T` (T's tokens
+// belong to module N); both are checked as the types they stand in for
+// (`object`; T), and an error's offset is mapped back into `text`.
+std::optional<Error> readyToRunTypeTextError(std::string_view text) {
+  static constexpr std::string_view kCanon = "__Canon";
+  static constexpr std::string_view kModule = "[module ";
+  std::string plain;
+  std::vector<std::size_t> origin;  // origin[i]: the index in `text` of plain[i]
+  plain.reserve(text.size());
+  origin.reserve(text.size() + 1);
+  for (std::size_t i = 0; i < text.size();) {
+    const bool boundary = i == 0 || !isIdentifierChar(text[i - 1]);
+    if (boundary && text.substr(i).starts_with(kCanon) &&
+        (i + kCanon.size() == text.size() || !isIdentifierChar(text[i + kCanon.size()]))) {
+      plain += "object";
+      origin.insert(origin.end(), 6, i);
+      i += kCanon.size();
+      continue;
+    }
+    if (text.substr(i).starts_with(kModule)) {
+      std::size_t j = i + kModule.size();
+      const std::size_t digits = j;
+      while (j < text.size() && text[j] >= '0' && text[j] <= '9') ++j;
+      if (j > digits && j < text.size() && text[j] == ']') {
+        i = j + 1;
+        while (i < text.size() && text[i] == ' ') ++i;
+        continue;
+      }
+    }
+    plain += text[i];
+    origin.push_back(i);
+    ++i;
+  }
+  origin.push_back(text.size());
+  Expected<Type> parsed = parseType(plain);
+  if (parsed) return std::nullopt;
+  Error e = parsed.error();
+  e.offset = origin[std::min(e.offset, origin.size() - 1)];
+  return e;
+}
+
 // /methods/N/token, for the duplicate tokens found after the whole file.
 class MethodTokenSite final : public Site {
  public:
@@ -176,7 +247,11 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   explicit IlDescriptionReader(DiagnosticList& diagnostics) : SaxReader(diagnostics) {}
 
   // nlohmann's SAX interface (null, binary and parse_error: SaxReader's).
-  bool boolean(bool) { return scalar("a boolean"); }
+  bool boolean(bool value) {
+    if (expected() != Expect::UnboxingStub) return scalar("a boolean");
+    instantiation_.unboxingStub = value;
+    return done();
+  }
   bool number_integer(json::number_integer_t value) {
     // The parser uses this only for negative numbers.
     if (!isNumber(expected())) return scalar("a number");
@@ -206,6 +281,10 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   bool string(json::string_t& value) {
     const Expect e = expected();
     if (e == Expect::Schema) return done();
+    if (e == Expect::TypeText) {
+      addTypeArgument(value);
+      return done();
+    }
     if (e == Expect::SourceFlag) {
       addSourceFlag(value);
       return done();
@@ -236,6 +315,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
         break;
       case Expect::Bound: bound_ = {}; break;
       case Expect::MapEntry: entry_ = {}; break;
+      case Expect::Instantiation: instantiation_ = {}; break;
       default:
         wrongType(e, "an object");
         frames_.push_back(description::openFrame(Expect::Anything, true, Expect::Anything));
@@ -275,6 +355,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       case Expect::Method: endMethod(f); break;
       case Expect::Bound: endBound(f); break;
       case Expect::MapEntry: endMapEntry(f); break;
+      case Expect::Instantiation: method_.instantiation = std::move(instantiation_); break;
       default: break;
     }
     return done();
@@ -294,6 +375,8 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
         method_.verbatimMap = true;
         break;
       case Expect::Source: element = Expect::SourceFlag; break;
+      case Expect::TypeArguments:
+      case Expect::MethodArguments: element = Expect::TypeText; break;
       default:
         wrongType(e, "an array");
         frames_.push_back(description::openFrame(Expect::Anything, false, Expect::Anything));
@@ -376,6 +459,25 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     bound_.source |= *flag;
   }
 
+  // An argument of the instantiation: type text as the project's parser
+  // reads it, with the two extensions of the runtime's signatures
+  // (readyToRunTypeText) accepted.
+  void addTypeArgument(std::string& text) {
+    if (const std::optional<Error> problem = readyToRunTypeTextError(text)) {
+      const Error& e = *problem;
+      diagnostics_.error(
+          e.rule.empty() ? std::string_view(rules::kInvalidType) : std::string_view(e.rule), site_,
+          [&] {
+            return "invalid type " + quoteInput(text) + ": column " + std::to_string(e.offset + 1) +
+                   " of the type: " + e.message;
+          },
+          e.offset);
+      return;
+    }
+    const bool method = frames_.back().role == Expect::MethodArguments;
+    (method ? instantiation_.methodArguments : instantiation_.typeArguments).push_back(std::move(text));
+  }
+
   void endBound(const Frame& f) {
     const bool complete = native_ && il_;
     if (!(f.seen & kNative))
@@ -425,7 +527,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     }
     if (token_) {
       method_.token = *token_;
-      tokenKeys_.emplace_back(*token_, methodIndex_);
+      tokenKeys_.push_back({*token_, methodIndex_, instantiationKey(method_.instantiation)});
     }
     methods_.push_back(std::move(method_));
     method_ = {};
@@ -433,30 +535,54 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     lastNative_.reset();
   }
 
-  // Sorting (token, index) pairs once finds every repeated token without a
-  // hash node per method; each repeat is reported at its own token.
+  // A method is identified by its token and its instantiation (one body per
+  // instantiation of a generic method); the key spells the instantiation
+  // ("" for none) with separators no type text contains.
+  static std::string instantiationKey(const std::optional<il::Instantiation>& inst) {
+    if (!inst) return {};
+    std::string key = inst->unboxingStub ? "U" : "I";
+    for (const std::string& t : inst->typeArguments) (key += '\x01') += t;
+    key += '\x02';
+    for (const std::string& t : inst->methodArguments) (key += '\x01') += t;
+    return key;
+  }
+
+  struct TokenKey {
+    std::uint32_t token = 0;
+    std::size_t index = 0;  // of the method
+    std::string instantiation;
+  };
+
+  // Sorting the keys once finds every repeated (token, instantiation)
+  // without a hash node per method; each repeat is reported at its own token.
   void reportDuplicateTokens() {
-    std::sort(tokenKeys_.begin(), tokenKeys_.end());
-    std::size_t first = 0;  // the first pair with the current token
+    const auto identity = [](const TokenKey& k) { return std::tie(k.token, k.instantiation); };
+    std::sort(tokenKeys_.begin(), tokenKeys_.end(), [&](const TokenKey& a, const TokenKey& b) {
+      return std::tie(a.token, a.instantiation, a.index) < std::tie(b.token, b.instantiation, b.index);
+    });
+    std::size_t first = 0;  // the first key with the current identity
     for (std::size_t i = 1; i < tokenKeys_.size(); ++i) {
       // Named, not a structured binding: clang 14 cannot capture one in the
       // message's lambda.
-      const std::uint32_t token = tokenKeys_[i].first;
-      const std::size_t index = tokenKeys_[i].second;
-      if (token != tokenKeys_[first].first) {
+      const std::uint32_t token = tokenKeys_[i].token;
+      const std::size_t index = tokenKeys_[i].index;
+      if (identity(tokenKeys_[i]) != identity(tokenKeys_[first])) {
         first = i;
         continue;
       }
-      const std::size_t firstIndex = tokenKeys_[first].second;
+      const std::size_t firstIndex = tokenKeys_[first].index;
+      const bool instantiated = !tokenKeys_[i].instantiation.empty();
       diagnostics_.error(rules::kIlDuplicateToken, MethodTokenSite(diagnostics_.work(), index), [&] {
         return "token " + hex32(token) + " is already the token of /methods/" + std::to_string(firstIndex) +
-               ": tokens identify methods and must be unique";
+               (instantiated ? " with the same instantiation: a token and an instantiation identify a method and "
+                               "must be unique"
+                             : ": tokens identify methods and must be unique");
       });
     }
   }
 
   std::vector<il::Method> methods_;
-  std::vector<std::pair<std::uint32_t, std::size_t>> tokenKeys_;  // (token, method index)
+  std::vector<TokenKey> tokenKeys_;
   // The one method, bound and entry that can be open at a time.
   il::Method method_;
   std::size_t methodIndex_ = 0;
@@ -465,6 +591,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   std::optional<std::uint32_t> lastNative_;
   il::Bound bound_;
   il::ApiEntry entry_;
+  il::Instantiation instantiation_;
   std::optional<std::uint32_t> native_;
   std::optional<std::uint32_t> il_;
   bool nativeStart_ = false;

@@ -37,6 +37,59 @@ void appendSource(std::uint32_t source, std::string& out) {
   out += ']';
 }
 
+// A JSON string; type text has no control characters, but a parsed
+// description may (escaped, as the reader took them).
+void appendString(const std::string& text, std::string& out) {
+  out += '"';
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      out += "\\u00";
+      out += hexDigit(u >> 4);
+      out += hexDigit(u & 0xF);
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+void appendTypes(const char* key, const std::vector<std::string>& types, std::string& out) {
+  out += '"';
+  out += key;
+  out += "\": [";
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (i != 0) out += ", ";
+    appendString(types[i], out);
+  }
+  out += ']';
+}
+
+// One line: `"instantiation": { "type": [...], "method": [...] }`, empty
+// lists left out.
+void appendInstantiation(const il::Instantiation& inst, std::string& out) {
+  out += "      \"instantiation\": {";
+  const char* separator = " ";
+  if (!inst.typeArguments.empty()) {
+    out += separator;
+    appendTypes("type", inst.typeArguments, out);
+    separator = ", ";
+  }
+  if (!inst.methodArguments.empty()) {
+    out += separator;
+    appendTypes("method", inst.methodArguments, out);
+    separator = ", ";
+  }
+  if (inst.unboxingStub) {
+    out += separator;
+    out += "\"unboxingStub\": true";
+  }
+  out += inst.typeArguments.empty() && inst.methodArguments.empty() && !inst.unboxingStub ? "},\n" : " },\n";
+}
+
 void appendBounds(const std::vector<il::Bound>& bounds, std::string& out) {
   out += "      \"bounds\": [";
   for (std::size_t i = 0; i < bounds.size(); ++i) {
@@ -87,6 +140,7 @@ std::string writeIlDescription(std::span<const il::Method> methods) {
       out += std::to_string(*m.codeSize);
       out += ",\n";
     }
+    if (m.instantiation) appendInstantiation(*m.instantiation, out);
     if (m.verbatimMap) appendMap(m.map, out);
     else appendBounds(m.bounds, out);
     out += "\n    }";

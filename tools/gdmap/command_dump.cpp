@@ -22,6 +22,9 @@ struct DumpOptions {
   bool json = false;
 };
 
+// Exit status: 0 for a valid map, 1 for an invalid one (its exact
+// description is written all the same, like `check`'s status says what it
+// found), 2 when nothing could be written.
 int dump(const DumpOptions& options, Report& report) {
   auto input = openInput(options.map, report);
   if (!input) return kUsageOrIo;
@@ -36,25 +39,40 @@ int dump(const DumpOptions& options, Report& report) {
     const Progress progress("checking " + name, input->bytes().size());
     return checkMap(input->bytes(), {}, canonical);
   }();
+  const ByteSpan map = input->bytes();
   if (!checked.valid) {
+    // Any bytes have an exact description (overrides and `raw`): the
+    // check's errors become warnings, and the status still says the map is
+    // not valid, as `check` would.
+    for (Diagnostic& d : checked.diagnostics) {
+      if (d.severity == Severity::Error) d.severity = Severity::Warning;
+    }
     report.add(std::move(checked.diagnostics), name);
-    report.fail(kInvalid, rules::kInvalidMap, "not a valid map; nothing dumped (see `gdmap check`)", name);
     noteJsonNotMap(*input, report);
+    if (!output->write([map](const OutputEmit& emit) { return dumpExactDescription(map, emit); }, report))
+      return kUsageOrIo;
+    if (report.json()) report.object().string("output", options.output);
     return kInvalid;
   }
-  // Each canonical rule the map breaks, at its place: building the dump
-  // gives the same content in other bytes.
+  // Each canonical rule the map breaks, at its place: the description
+  // keeps those bytes with overrides (`offset`, /layout) and `raw`.
   for (Diagnostic& note : canonical.reasons) {
     note.severity = Severity::Note;
-    note.message = "building this description will not give the same bytes: " + note.message + " (" + note.rule + ")";
+    note.message = "not canonical: " + note.message + " (" + note.rule +
+                   "); the description keeps these bytes with overrides";
     note.rule = rules::kRebuildDiffers;
     note.file = name;
     report.add(std::move(note));
   }
   // Written as it is made: the text of a million dictionaries is never
   // held whole.
-  const ByteSpan map = input->bytes();
-  if (!output->write([map](const OutputEmit& emit) { return dumpDescription(map, emit); }, report)) return kUsageOrIo;
+  const bool canonicalMap = canonical.reasons.empty();
+  if (!output->write(
+          [map, canonicalMap](const OutputEmit& emit) {
+            return canonicalMap ? dumpDescription(map, emit) : dumpExactDescription(map, emit);
+          },
+          report))
+    return kUsageOrIo;
   if (report.json()) report.object().string("output", options.output);
   return kSuccess;
 }
@@ -63,7 +81,8 @@ int runDump(const DumpOptions& options) {
   Report report(options.json);
   if (report.json()) report.object().string("file", options.map == "-" ? "stdin" : options.map);
   const int status = dump(options, report);
-  if (report.json()) report.object().boolean("written", status == kSuccess);
+  const bool written = status != kUsageOrIo;
+  if (report.json()) report.object().boolean("written", written);
   return report.finish(status);
 }
 
@@ -71,7 +90,7 @@ int runDump(const DumpOptions& options) {
 
 void addDumpCommand(CLI::App& app, int& status) {
   auto options = std::make_shared<DumpOptions>();
-  auto* command = app.add_subcommand("dump", "Write a valid map's content as a JSON description");
+  auto* command = app.add_subcommand("dump", "Write any map (valid or not) as a JSON description that builds back the same bytes");
   command->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
   command->add_option("-o,--output", options->output, "Where to write the description ('-', the default, for stdout)");
   command->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");

@@ -1,9 +1,289 @@
-// gdmap il extract IMAGE: the IL-to-native bounds of every precompiled
-// method of a ReadyToRun image. (Registered; being written.)
+// gdmap il extract IMAGE [--method TOKEN] [-o OUT.json] [--json]: the
+// IL-to-native bounds of every precompiled method body of a ReadyToRun image
+// (docs/r2r.md), as an IL-map description: one method per body, with its
+// token, code size (body and funclets), bounds and, for a generic
+// instantiation, its type and method arguments.
+#include "exit_status.hpp"
+#include "file_io.hpp"
+#include "il_arguments.hpp"
 #include "il_commands.hpp"
+#include "report.hpp"
+
+#include <gdmap/description/il_description_json.hpp>
+#include <gdmap/reader/bounds_decoder.hpp>
+#include <gdmap/reader/r2r_image.hpp>
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <span>
+#include <string>
+#include <tuple>
+#include <vector>
 
 namespace gdmap::cli {
+namespace {
 
-void addIlExtractCommand(CLI::App& /*il*/, int& /*status*/) {}
+struct IlExtractOptions {
+  std::string image;
+  std::string method;
+  std::string output = "-";
+  bool json = false;
+};
+
+// What the summary says about the bodies: how many of each kind, how many
+// share a blob, which were left out and why.
+struct ExtractCounts {
+  std::size_t bodies = 0;  // in the image (or with --method's token)
+  std::size_t methods = 0;  // written
+  std::size_t methodDefs = 0;
+  std::size_t instantiations = 0;
+  std::size_t unboxingStubs = 0;
+  std::size_t blobs = 0;            // distinct debug-info blobs of the written methods
+  std::size_t sharingMethods = 0;   // written methods whose blob another written method shares
+  std::size_t noDebugInfo = 0;      // skipped: no element in the debug-info section
+  std::size_t noBounds = 0;         // skipped: a blob whose cbBounds is 0
+  std::size_t duplicates = 0;       // skipped: the token and instantiation of an earlier body
+  std::size_t nonCanonical = 0;     // written, but `il build` gives other bytes
+};
+
+std::string methodPath(const r2r::MethodBody& body) { return "method " + hex32(body.token); }
+
+std::size_t fileOffsetOf(ByteSpan file, ByteSpan part) {
+  return static_cast<std::size_t>(part.data() - file.data());
+}
+
+// Why `il build --format nibble` of this method will not give the blob's
+// bytes (a non-minimal varint): notes at the place, as `il dump` gives.
+bool noteNonCanonical(const r2r::MethodBody& body, ByteSpan file, const std::string& name, Report& report) {
+  const il::BoundsCanonicalReport canonical = il::checkBoundsCanonical(body.bounds, il::BoundsForm::Nibble, 4);
+  if (canonical.canonical) return true;
+  for (const il::BoundsProblem& reason : canonical.reasons) {
+    Diagnostic note = il::toDiagnostic(reason, Severity::Note);
+    note.message = "building this method will not give the blob's bytes: " + note.message + " (" + reason.rule + ")";
+    note.rule = rules::kRebuildDiffers;
+    note.path = methodPath(body) + " bounds." + note.path;
+    note.offset = fileOffsetOf(file, body.bounds) + reason.byteOffset;
+    note.file = name;
+    report.add(std::move(note));
+  }
+  return false;
+}
+
+// The description's method for one body, or nothing (skipped or invalid;
+// an invalid blob is an error in `report`).
+std::optional<il::Method> extractMethod(const r2r::MethodBody& body, ByteSpan file, const std::string& name,
+                                        ExtractCounts& counts, Report& report) {
+  if (!body.hasDebugInfo) {
+    ++counts.noDebugInfo;
+    return std::nullopt;
+  }
+  if (body.bounds.empty()) {
+    ++counts.noBounds;
+    return std::nullopt;
+  }
+  const il::BoundsOpenResult opened = il::openBounds(body.bounds, il::BoundsForm::Nibble);
+  if (!opened) {
+    Diagnostic d = il::toDiagnostic(opened.error);
+    d.message = methodPath(body) + ": its bounds are not valid nibble bounds: " + d.message;
+    d.path = methodPath(body) + " bounds." + d.path;
+    d.offset = fileOffsetOf(file, body.bounds) + opened.error.byteOffset;
+    d.file = name;
+    report.add(std::move(d));
+    return std::nullopt;
+  }
+  if (!noteNonCanonical(body, file, name, report)) ++counts.nonCanonical;
+  il::Method method;
+  method.token = body.token;
+  method.codeSize = body.codeSize;
+  method.bounds = opened.view->toVector();
+  if (body.instantiated) {
+    il::Instantiation inst;
+    inst.typeArguments = body.typeArguments;
+    inst.methodArguments = body.methodArguments;
+    inst.unboxingStub = (body.signatureFlags & r2r::method_sig::kUnboxingStub) != 0;
+    method.instantiation = std::move(inst);
+  }
+  return method;
+}
+
+// Blobs shared by several written methods (the lookback's purpose): counted
+// by their file offsets.
+void countSharing(std::vector<std::size_t> offsets, ExtractCounts& counts) {
+  std::sort(offsets.begin(), offsets.end());
+  for (std::size_t i = 0; i < offsets.size();) {
+    std::size_t j = i + 1;
+    while (j < offsets.size() && offsets[j] == offsets[i]) ++j;
+    ++counts.blobs;
+    if (j - i > 1) counts.sharingMethods += j - i;
+    i = j;
+  }
+}
+
+// Two bodies the description could not tell apart (one token, one
+// instantiation) are never seen in real images, but a hostile image must
+// not make a description that `il build` then refuses: the later ones are
+// skipped (counted as duplicates). Marks them in `drop`.
+std::size_t markDuplicates(const std::vector<il::Method>& methods, std::vector<bool>& drop) {
+  static const il::Instantiation kNone;
+  // A method's identity in a description: its token and its instantiation.
+  const auto identity = [&](std::size_t i) {
+    const il::Method& m = methods[i];
+    const il::Instantiation& inst = m.instantiation ? *m.instantiation : kNone;
+    return std::tuple<std::uint32_t, bool, const std::vector<std::string>&, const std::vector<std::string>&, bool>(
+        m.token, m.instantiation.has_value(), inst.typeArguments, inst.methodArguments, inst.unboxingStub);
+  };
+  std::vector<std::size_t> order(methods.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Stable: of equal identities, the first in the image is kept.
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return identity(a) < identity(b); });
+  drop.assign(methods.size(), false);
+  std::size_t dropped = 0;
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    if (identity(order[i]) != identity(order[i - 1])) continue;
+    drop[order[i]] = true;
+    ++dropped;
+  }
+  return dropped;
+}
+
+// "1 method", "2 methods".
+std::string counted(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + ' ' + (n == 1 ? one : many);
+}
+
+void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::string& name, Report& report) {
+  if (report.json()) {
+    JsonObject& o = report.object();
+    o.string("machine", r2r::describeMachine(image));
+    o.string("peMachine", hex32(image.peMachine));
+    o.number("majorVersion", image.majorVersion);
+    o.number("minorVersion", image.minorVersion);
+    o.number("bodies", c.bodies);
+    o.number("methods", c.methods);
+    o.number("methodDefs", c.methodDefs);
+    o.number("instantiations", c.instantiations);
+    o.number("unboxingStubs", c.unboxingStubs);
+    o.number("blobs", c.blobs);
+    o.number("methodsSharingBlobs", c.sharingMethods);
+    o.number("nonCanonical", c.nonCanonical);
+    o.raw("skipped", "{\"noDebugInfo\": " + std::to_string(c.noDebugInfo) + ", \"noBounds\": " +
+                         std::to_string(c.noBounds) + ", \"duplicates\": " + std::to_string(c.duplicates) + "}");
+    return;
+  }
+  std::string line = name + ": " + r2r::describeMachine(image) + ", ReadyToRun " +
+                     std::to_string(image.majorVersion) + "." + std::to_string(image.minorVersion) + ": " +
+                     counted(c.methods, "method", "methods") + " (" + std::to_string(c.methodDefs) + " MethodDef, " +
+                     counted(c.instantiations, "instantiation", "instantiations") + ", " +
+                     counted(c.unboxingStubs, "unboxing stub", "unboxing stubs") + "), " +
+                     counted(c.blobs, "bounds blob", "bounds blobs") + " (" +
+                     counted(c.sharingMethods, "method shares", "methods share") + " one)";
+  const std::size_t skipped = c.noDebugInfo + c.noBounds + c.duplicates;
+  line += "; skipped " + std::to_string(skipped);
+  if (skipped != 0) {
+    line += " (" + std::to_string(c.noDebugInfo) + " without debug info, " + std::to_string(c.noBounds) +
+            " with no bounds, " + std::to_string(c.duplicates) + " repeating an earlier body's token and instantiation)";
+  }
+  if (c.nonCanonical != 0) line += "; " + std::to_string(c.nonCanonical) + " not canonical";
+  std::cerr << line << '\n';
+}
+
+int extract(const IlExtractOptions& options, Report& report) {
+  auto input = openInput(options.image, report);
+  if (!input) return kUsageOrIo;
+  const std::string& name = input->displayName();
+  // Before any work: `-o IMAGE` must not destroy the image.
+  auto output = Output::resolve(options.output, OutputKind::Text, {input->identity()}, report);
+  if (!output) return kUsageOrIo;
+  const ByteSpan file = input->bytes();
+  Expected<r2r::R2RImage> image = r2r::readR2RImage(file);
+  if (!image) {
+    Diagnostic d = binaryDiagnostic(image.error());
+    d.file = name;
+    report.add(std::move(d));
+    return kInvalid;
+  }
+  const std::optional<std::uint32_t> only = optionalU32(options.method);
+  ExtractCounts counts;
+  std::vector<il::Method> methods;
+  std::vector<std::size_t> blobOffsets;
+  methods.reserve(image->methods.size());
+  blobOffsets.reserve(image->methods.size());
+  const std::size_t errorsBefore = report.errors();
+  for (const r2r::MethodBody& body : image->methods) {
+    if (only && body.token != *only) continue;
+    ++counts.bodies;
+    std::optional<il::Method> method = extractMethod(body, file, name, counts, report);
+    if (!method) continue;
+    methods.push_back(std::move(*method));
+    blobOffsets.push_back(body.debugInfoOffset);
+  }
+  std::vector<bool> drop;
+  counts.duplicates = markDuplicates(methods, drop);
+  if (counts.duplicates != 0) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < methods.size(); ++i) {
+      if (drop[i]) continue;
+      methods[kept] = std::move(methods[i]);
+      blobOffsets[kept] = blobOffsets[i];
+      ++kept;
+    }
+    methods.resize(kept);
+    blobOffsets.resize(kept);
+  }
+  counts.methods = methods.size();
+  for (const il::Method& m : methods) {
+    if (!m.instantiation) {
+      ++counts.methodDefs;
+      continue;
+    }
+    ++counts.instantiations;
+    if (m.instantiation->unboxingStub) ++counts.unboxingStubs;
+  }
+  countSharing(std::move(blobOffsets), counts);
+  if (only && counts.bodies == 0) {
+    Diagnostic d;
+    d.rule = rules::kIlMethodNotFound;
+    d.message = "the image has no precompiled body of method " + tokenText(*only) + " (" +
+                std::to_string(image->methods.size()) + " bodies)";
+    d.file = name;
+    report.add(std::move(d));
+    summarize(*image, counts, name, report);
+    return kInvalid;
+  }
+  summarize(*image, counts, name, report);
+  if (report.errors() != errorsBefore) return kInvalid;
+  if (!output->write(writeIlDescription(methods), report)) return kUsageOrIo;
+  if (report.json()) report.object().string("output", options.output);
+  return kSuccess;
+}
+
+}  // namespace
+
+void addIlExtractCommand(CLI::App& il, int& status) {
+  auto options = std::make_shared<IlExtractOptions>();
+  auto* command =
+      il.add_subcommand("extract", "Write the IL-to-native bounds of every method of a ReadyToRun image as JSON");
+  command->footer(
+      "One method per precompiled body (MethodDef entry points and generic instantiations): its token, codeSize "
+      "(body and funclets), bounds and, for an instantiation, its type and method arguments. `gdmap il build "
+      "--format nibble` of a method gives the image's bytes; `gdmap il lookup` answers what "
+      "GetILToNativeMapping would. A summary goes to stderr. Supported: ReadyToRun major version 2 (.NET Core "
+      "2.x), x64 and x86. See docs/r2r.md.");
+  command->add_option("IMAGE", options->image, "The ReadyToRun image (a .dll; '-' for stdin)")->required();
+  addMethodOption(*command, options->method, "only the bodies of this method (every instantiation of it)");
+  command->add_option("-o,--output", options->output, "Where to write the description ('-', the default, for stdout)")
+      ->type_name("FILE");
+  command->add_flag("--json", options->json, "Write the summary and diagnostics as JSON on stdout (needs -o FILE)");
+  command->callback([options, &status] {
+    Report report(options->json, Report::kDefaultMaxListed);
+    if (report.json()) report.object().string("file", options->image == "-" ? "stdin" : options->image);
+    const int result = extract(*options, report);
+    if (report.json()) report.object().boolean("written", result == kSuccess);
+    status = report.finish(result);
+  });
+}
 
 }  // namespace gdmap::cli

@@ -1,12 +1,14 @@
-// gdmap verify DESC MAP [--json]: is MAP byte for byte the map DESC describes?
+// gdmap verify DESC MAP [--all] [--context] [--json]: is MAP byte for byte the map DESC describes?
 #include "commands.hpp"
 #include "description_input.hpp"
+#include "diff_output.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
 #include "input_kind.hpp"
 #include "report.hpp"
 
 #include <gdmap/reader/map_compare.hpp>
+#include <gdmap/reader/map_diff.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
@@ -20,6 +22,8 @@ struct VerifyOptions {
   std::string description;
   std::string map;
   bool json = false;
+  bool all = false;
+  bool context = false;
 };
 
 std::string sizes(const MapDifference& d) {
@@ -46,6 +50,12 @@ int verify(const VerifyOptions& options, Report& report, bool& compared) {
   const MapDifference d = compareMaps(loaded.map, input->bytes());
   compared = true;
   if (!d.identical) noteJsonNotMap(*input, report);
+  // The cause and every difference, by dictionary (the description's map
+  // is A, the file is B).
+  MapDiffOptions diffOptions;
+  if (options.all) diffOptions.maxListed = MapDiffOptions::kUnlimited;
+  diffOptions.context = options.context;
+  const MapDiff all = d.identical ? MapDiff{} : diffMaps(loaded.map, input->bytes(), diffOptions);
   if (report.json()) {
     JsonObject& out = report.object();
     out.boolean("identical", d.identical);
@@ -57,6 +67,8 @@ int verify(const VerifyOptions& options, Report& report, bool& compared) {
       out.string("expected", d.expected);
       out.string("found", d.found);
       out.number("differingBytes", d.differingBytes);
+      out.string("cause", diffCause(all, "the description", "the map"));
+      writeDiffJson(all, out);
       Diagnostic differs;
       differs.rule = rules::kMapDiffers;
       differs.path = d.field;
@@ -71,7 +83,13 @@ int verify(const VerifyOptions& options, Report& report, bool& compared) {
     // The verdict line keeps its historic form (scripts grep it).
     std::cerr << name << ": differs at byte " << hex32(static_cast<std::uint32_t>(d.firstOffset)) << ", " << d.field
               << ": expected " << d.expected << ", found " << d.found << " (" << sizes(d) << ")\n";
+    std::string text = "  cause: " + diffCause(all, "the description", "the map") +
+                       "\n  all differences, description -> map: " + diffSummary(all) + "\n";
+    appendDiffLines(all, "    ", text);
+    std::cerr << text;
   }
+  // After the verdict, which stays the first thing said about the map.
+  if (all.unreadableB) report.add(byteLevelNote(*all.unreadableB, input->bytes(), name));
   return d.identical ? kSuccess : kInvalid;
 }
 
@@ -83,6 +101,9 @@ void addVerifyCommand(CLI::App& app, int& status) {
   command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
   command->add_option("MAP", options->map, "The map to verify ('-' for stdin)")->required();
   command->add_flag("--json", options->json, "Write the verdict and diagnostics as JSON on stdout");
+  command->add_flag("--all", options->all, "List every difference (default: the first 100, the rest counted)");
+  command->add_flag("--context", options->context,
+                    "With a changed dictionary, show its whole list of types on each side");
   command->callback([options, &status] {
     Report report(options->json);
     bool compared = false;

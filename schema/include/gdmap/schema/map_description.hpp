@@ -29,9 +29,53 @@ struct InstantiationDescription {
   std::optional<Bytes> raw;
 };
 
+// `instantiation` for a dictionary that states only its directory offset
+// (`"offset"` without a form): the entry points there, no item is written.
+inline constexpr std::size_t kNoInstantiation = SIZE_MAX;
+
 struct DictionaryDescription {
   std::uint32_t rva = 0;
-  std::size_t instantiation = 0;  // index into MapDescription::instantiations
+  std::size_t instantiation = 0;  // index into MapDescription::instantiations, or kNoInstantiation
+};
+
+// A dictionary's directory offset, given explicitly (`"offset"`): with an
+// instantiation, its item is placed there; without one (kNoInstantiation),
+// the entry just points there. Kept beside the dictionaries, not in them,
+// so that a description without overrides costs nothing more.
+struct DictionaryOffset {
+  std::size_t dictionary = 0;  // index into MapDescription::dictionaries
+  std::uint32_t offset = 0;
+};
+
+// Bytes at an explicit heap offset that belong to no dictionary (gap or
+// filler bytes): `/layout/fill/K`.
+struct HeapFill {
+  std::uint32_t offset = 0;
+  Bytes bytes;
+};
+
+// The fields of the binary a description may state instead of letting the
+// canonical layout decide (`/layout`, docs/description.md "Overrides"):
+// what debugger tests need to write invalid or non-canonical maps. Empty
+// (the default): the canonical layout, today's bytes.
+struct LayoutOverrides {
+  // Out of line (map_description.cpp): every MapDescription carries one,
+  // and inline copies of its members' code in each reader of descriptions
+  // tip the compiler's inlining budget on the JSON hot path (issue #9).
+  LayoutOverrides();
+  ~LayoutOverrides();
+  LayoutOverrides(const LayoutOverrides&);
+  LayoutOverrides(LayoutOverrides&&) noexcept;
+  LayoutOverrides& operator=(const LayoutOverrides&);
+  LayoutOverrides& operator=(LayoutOverrides&&) noexcept;
+
+  std::vector<DictionaryOffset> offsets;  // by ascending dictionary index, at most one each
+  std::optional<std::uint32_t> count;  // the header's u32 verbatim, bit 31 included
+  bool duplicateRvas = false;          // repeated RVAs are written, not refused
+  std::vector<HeapFill> fill;          // bytes at explicit heap offsets
+  Bytes trailing;                      // bytes after the end of the heap's last placed byte
+  std::optional<std::uint64_t> truncate;  // the file is cut to this many bytes
+  bool any() const;
 };
 
 struct MapDescription {
@@ -41,6 +85,7 @@ struct MapDescription {
   // array /dictionaries (the parser and describeMap() keep it so, whatever
   // `sorted` says), which is what lets dictionaryPointer(i) name it.
   std::vector<DictionaryDescription> dictionaries;
+  LayoutOverrides layout;
 };
 
 // JSON pointers (RFC 6901) of a description's parts, for diagnostics. They

@@ -58,6 +58,9 @@ inline constexpr char kTruncatedSignature[] = "truncated-signature";
 inline constexpr char kTypeNestingTooDeep[] = "type-nesting-too-deep";
 inline constexpr char kTypeTextSyntax[] = "type-text-syntax";
 inline constexpr char kUnknownElementType[] = "unknown-element-type";
+// Type names (`--names ASSEMBLY`, type_names.hpp)
+inline constexpr char kUnknownTypeName[] = "unknown-type-name";
+inline constexpr char kAmbiguousTypeName[] = "ambiguous-type-name";
 inline constexpr char kValueOutOfRange[] = "value-out-of-range";
 
 // Descriptions (JSON): parseDescription. A description also reports
@@ -81,6 +84,7 @@ inline constexpr char kWrongType[] = "wrong-type";
 inline constexpr char kUsage[] = "usage";
 inline constexpr char kWrongInputKind[] = "wrong-input-kind";
 inline constexpr char kInputUnreadable[] = "input-unreadable";
+inline constexpr char kNamesNotAssembly[] = "names-not-assembly";
 inline constexpr char kOutputUnwritable[] = "output-unwritable";
 inline constexpr char kOutputIsInput[] = "output-is-input";
 inline constexpr char kBinaryToTerminal[] = "binary-to-terminal";
@@ -121,9 +125,34 @@ inline constexpr char kIlNonMinimalVarint[] = "il-non-minimal-varint";
 inline constexpr char kIlWideField[] = "il-wide-field";
 
 // ReadyToRun images (reader/r2r: the R2R reader behind `gdmap il extract`)
+inline constexpr char kR2rBadDebugInfo[] = "r2r-bad-debug-info";
+inline constexpr char kR2rBadEntryPoint[] = "r2r-bad-entry-point";
+inline constexpr char kR2rBadHashtable[] = "r2r-bad-hashtable";
+inline constexpr char kR2rBadInstanceSignature[] = "r2r-bad-instance-signature";
+inline constexpr char kR2rBadNativeArray[] = "r2r-bad-native-array";
+inline constexpr char kR2rBadRuntimeFunction[] = "r2r-bad-runtime-function";
+inline constexpr char kR2rBadSignature[] = "r2r-bad-signature";
+inline constexpr char kR2rBadVarint[] = "r2r-bad-varint";
+inline constexpr char kR2rBoundPastCode[] = "r2r-bound-past-code";
+inline constexpr char kR2rIndexOutOfRange[] = "r2r-index-out-of-range";
+inline constexpr char kR2rLookbackChain[] = "r2r-lookback-chain";
+inline constexpr char kR2rLookbackOutside[] = "r2r-lookback-outside";
+inline constexpr char kR2rNoHeader[] = "r2r-no-header";
+inline constexpr char kR2rNotPe[] = "r2r-not-pe";
+inline constexpr char kR2rSectionOutsideImage[] = "r2r-section-outside-image";
+inline constexpr char kR2rTruncated[] = "r2r-truncated";
+inline constexpr char kR2rUnsupportedMachine[] = "r2r-unsupported-machine";
+inline constexpr char kR2rUnsupportedVersion[] = "r2r-unsupported-version";
 
 // Description overrides (fields a canonical build would not write)
+// layout-override is the note for each; the errors are contradictions or
+// limits of an explicit layout (MapBuilder, buildMap, build).
+inline constexpr char kLayoutOverride[] = "layout-override";
+inline constexpr char kPlacementConflict[] = "placement-conflict";
+inline constexpr char kTruncatePastEnd[] = "truncate-past-end";
+inline constexpr char kGapTooLarge[] = "gap-too-large";
 
 // diff (`gdmap diff`, and `verify` reporting every difference)
+inline constexpr char kDiffByteLevel[] = "diff-byte-level";
 
 }  // namespace gdmap::rules

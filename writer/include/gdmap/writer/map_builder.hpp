@@ -11,6 +11,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
 #include <memory>
 #include <span>
 
@@ -64,9 +67,29 @@ class MapBuilder {
   // The order of the map, for a caller that learns it after the dictionaries.
   void setSorted(bool sorted);
 
+  // Overrides (docs/description.md "Overrides"), for fixtures a canonical
+  // build cannot write. addItemAt: a dictionary whose item is placed at heap
+  // offset `offset` (its directory entry points there; the item may overlap
+  // others where their bytes agree). addOffset: a dictionary whose entry
+  // points at `offset` with no item of its own (anywhere, even outside the
+  // heap). setLayout: the header's count, repeated RVAs allowed, fill and
+  // trailing bytes, truncation. Without any of them, finish() writes the
+  // canonical map exactly as before.
+  void addItemAt(std::uint32_t rva, ItemId item, std::uint32_t offset);
+  void addOffset(std::uint32_t rva, std::uint32_t offset);
+  void setLayout(LayoutOverrides layout);
+  bool sorted() const;
+  const LayoutOverrides& layout() const;
+  bool hasOverrides() const;
+  // Dictionary `index`'s explicit offset, if it was given one.
+  std::optional<std::uint32_t> offsetAt(std::size_t index) const;
+  // Whether dictionary `index` has an item (not addOffset()).
+  bool hasItem(std::size_t index) const;
+
   std::size_t size() const;
   // Dictionary `index` (in insertion order): its RVA and its item's bytes,
-  // length prefix included, for reading a built map back.
+  // length prefix included (empty for addOffset()), for reading a built map
+  // back.
   std::uint32_t rvaAt(std::size_t index) const;
   ByteSpan itemAt(std::size_t index) const;
 
@@ -75,13 +98,18 @@ class MapBuilder {
   // (too-many-dictionaries), a heap offset of 2^32 or more (heap-too-large). The builder may be reused after finish()
   // only via a fresh instance.
   Expected<Bytes> finish();
+  // The same, naming dictionary `index` in errors as `entryName(index)`
+  // does (a description's JSON pointer); the errors of overrides are
+  // placement-conflict, gap-too-large and truncate-past-end.
+  Expected<Bytes> finish(const std::function<std::string(std::size_t index)>& entryName);
 
  private:
   struct State;
   std::unique_ptr<State> state_;
 };
 
-// The map a description describes. Errors name the description's JSON
+// The map a description describes (with its overrides, if it states any:
+// dictionaries' `offset`, `layout`). Errors name the description's JSON
 // pointer at the start of their message (for a duplicate RVA, both
 // dictionaries'), and carry the rule: the MapBuilder ones, empty-raw-item
 // for `"raw": ""`, undefined-instantiation for an index out of range.

@@ -72,6 +72,17 @@ Expected<std::string> dumpDescription(ByteSpan map);
 // An error from `emit` stops the dump and is returned.
 Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit);
 
+// Any bytes at all (a map valid or not, truncated, empty, foreign): a
+// description that buildMapFromDescription() turns back into exactly these
+// bytes, with overrides (dictionaries' "offset", /layout) and `raw` where
+// the canonical layout would write other bytes (docs/description.md, "Dump
+// of anything"). `gdmap dump` uses it for every map that is not valid and
+// canonical; for those, dumpDescription() is the plainer form. Linear in
+// the size of the map (plus sorting its directory); never fails but for an
+// error from `emit`.
+Expected<std::string> dumpExactDescription(ByteSpan map);
+Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit);
+
 // Deterministic, human-readable JSON (two-space indent, keys in a fixed
 // order, RVAs as "0x0000xxxx" strings, types as ILAsm text, raw items as
 // hex) that parseDescription() reads back to the same description.

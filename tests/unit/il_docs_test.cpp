@@ -302,7 +302,7 @@ TEST_CASE("il docs: the IL description schema is valid JSON listing what the rea
   walk(walk, schema);
   CHECK(keys == std::set<std::string>{"$schema", "methods", "token", "codeSize", "bounds", "map", "native", "il",
                                       "source", "nativeStart", "nativeEnd", "instantiation", "type", "method",
-                                      "unboxingStub"});
+                                      "unboxingStub", "name"});
   CHECK(closed);
 
   const auto& defs = schema.at("$defs");

@@ -37,6 +37,7 @@ enum class Expect : std::uint8_t {
   Anything,  // the value of an unknown key, or inside a wrong value: skipped
   Root,      // the description object
   Schema,    // /$schema: a string, ignored
+  MethodName,  // /methods/N/name: a string for people
   Methods,   // /methods: an array of methods
   Method,    // /methods/N: an object
   Token,     // the numbers of a method, a bound and an entry
@@ -64,6 +65,7 @@ const char* describe(Expect e) {
   switch (e) {
     case Expect::Root: return "an object (the description)";
     case Expect::Schema: return "a string (the JSON Schema's URI)";
+    case Expect::MethodName: return "a string (the method's name, for people)";
     case Expect::Methods: return "an array of methods";
     case Expect::Method: return "an object with \"token\" and one of \"bounds\" or \"map\"";
     case Expect::Token:
@@ -118,6 +120,7 @@ enum KnownKey : unsigned {
   kTypeArguments = 1u << 12,
   kMethodArguments = 1u << 13,
   kUnboxingStub = 1u << 14,
+  kMethodName = 1u << 15,
 };
 
 struct KeyMeaning {
@@ -137,6 +140,7 @@ KeyMeaning keyMeaning(Expect container, const std::string& k) {
       if (k == "bounds") return {kBounds, Expect::Bounds};
       if (k == "map") return {kMap, Expect::Map};
       if (k == "instantiation") return {kInstantiation, Expect::Instantiation};
+      if (k == "name") return {kMethodName, Expect::MethodName};
       break;
     case Expect::Instantiation:
       if (k == "type") return {kTypeArguments, Expect::TypeArguments};
@@ -162,7 +166,7 @@ const char* containerName(Expect role) {
   switch (role) {
     case Expect::Root: return "the description (expected \"methods\")";
     case Expect::Method:
-      return "a method (expected \"token\", \"codeSize\", \"bounds\", \"map\" or \"instantiation\")";
+      return "a method (expected \"token\", \"codeSize\", \"bounds\", \"map\", \"instantiation\" or \"name\")";
     case Expect::Instantiation: return "an instantiation (expected \"type\", \"method\" or \"unboxingStub\")";
     case Expect::Bound: return "a bound (expected \"native\", \"il\" or \"source\")";
     case Expect::MapEntry: return "an API entry (expected \"il\", \"nativeStart\" or \"nativeEnd\")";
@@ -224,7 +228,9 @@ std::optional<Error> readyToRunTypeTextError(std::string_view text) {
     ++i;
   }
   origin.push_back(text.size());
-  Expected<Type> parsed = parseType(plain);
+  // Names (`il extract --names`) are checked for their syntax only: the
+  // assembly they come from is not at hand here.
+  Expected<Type> parsed = parseType(plain, AnyTypeNames{});
   if (parsed) return std::nullopt;
   Error e = parsed.error();
   e.offset = origin[std::min(e.offset, origin.size() - 1)];
@@ -281,6 +287,10 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   bool string(json::string_t& value) {
     const Expect e = expected();
     if (e == Expect::Schema) return done();
+    if (e == Expect::MethodName) {
+      method_.name = value;
+      return done();
+    }
     if (e == Expect::TypeText) {
       addTypeArgument(value);
       return done();

@@ -3,6 +3,7 @@
 // string, one line a bound.
 #include <gdmap/description/il_description_json.hpp>
 
+#include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
 
 #include <string>
@@ -138,6 +139,11 @@ std::string writeIlDescription(std::span<const il::Method> methods) {
     if (m.codeSize) {
       out += "      \"codeSize\": ";
       out += std::to_string(*m.codeSize);
+      out += ",\n";
+    }
+    if (!m.name.empty()) {
+      out += "      \"name\": ";
+      appendJsonString(m.name, out);
       out += ",\n";
     }
     if (m.instantiation) appendInstantiation(*m.instantiation, out);

@@ -10,6 +10,8 @@
 #include "report.hpp"
 
 #include <gdmap/description/il_description_json.hpp>
+#include <gdmap/metadata/assembly_type_names.hpp>
+#include <gdmap/metadata/metadata_error.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/r2r_image.hpp>
 #include <gdmap/schema/hex.hpp>
@@ -31,6 +33,7 @@ struct IlExtractOptions {
   std::string method;
   std::string output = "-";
   bool json = false;
+  bool names = false;
 };
 
 // What the summary says about the bodies: how many of each kind, how many
@@ -198,7 +201,17 @@ int extract(const IlExtractOptions& options, Report& report) {
   auto output = Output::resolve(options.output, OutputKind::Text, {input->identity()}, report);
   if (!output) return kUsageOrIo;
   const ByteSpan file = input->bytes();
-  Expected<r2r::R2RImage> image = r2r::readR2RImage(file);
+  // --names: the image is an assembly; its own metadata names its methods
+  // and the types of its instantiations.
+  std::unique_ptr<metadata::AssemblyTypeNames> names;
+  if (options.names) {
+    try {
+      names = std::make_unique<metadata::AssemblyTypeNames>(file);
+    } catch (const metadata::MetadataError& e) {
+      return report.fail(kInvalid, rules::kNamesNotAssembly, name + ": --names: its metadata cannot be read: " + e.what());
+    }
+  }
+  Expected<r2r::R2RImage> image = r2r::readR2RImage(file, names.get());
   if (!image) {
     Diagnostic d = binaryDiagnostic(image.error());
     d.file = name;
@@ -217,6 +230,7 @@ int extract(const IlExtractOptions& options, Report& report) {
     ++counts.bodies;
     std::optional<il::Method> method = extractMethod(body, file, name, counts, report);
     if (!method) continue;
+    if (names) method->name = names->methodName(method->token);
     methods.push_back(std::move(*method));
     blobOffsets.push_back(body.debugInfoOffset);
   }
@@ -276,6 +290,9 @@ void addIlExtractCommand(CLI::App& il, int& status) {
   addMethodOption(*command, options->method, "only the bodies of this method (every instantiation of it)");
   command->add_option("-o,--output", options->output, "Where to write the description ('-', the default, for stdout)")
       ->type_name("FILE");
+  command->add_flag("--names", options->names,
+                    "Name each method (`\"name\": \"Ns.Type::Method\"`) and the instantiations' types from the "
+                    "image's own metadata");
   command->add_flag("--json", options->json, "Write the summary and diagnostics as JSON on stdout (needs -o FILE)");
   command->callback([options, &status] {
     Report report(options->json, Report::kDefaultMaxListed);

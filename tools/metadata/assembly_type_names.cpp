@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::uint8_t kTypeRef = 0x01;
 constexpr std::uint8_t kTypeDef = 0x02;
+constexpr std::uint8_t kMethodDef = 0x06;
 constexpr std::uint8_t kAssemblyRef = 0x23;
 constexpr std::uint8_t kNestedClass = 0x29;
 // Nesting deeper than this is taken for a cycle in hostile metadata: the
@@ -99,6 +100,29 @@ AssemblyTypeNames::AssemblyTypeNames(ByteSpan file) {
   };
   for (std::uint32_t r = 1; r <= tables.rowCount(kTypeDef); ++r) add(std::uint32_t{kTypeDef} << 24 | r, names.typeDef(r));
   for (std::uint32_t r = 1; r <= tables.rowCount(kTypeRef); ++r) add(std::uint32_t{kTypeRef} << 24 | r, names.typeRef(r));
+
+  // A TypeDef owns the MethodDef rows from its MethodList to the next
+  // TypeDef's (ECMA-335 II.22.37): one sweep over both tables.
+  const std::uint32_t methods = tables.rowCount(kMethodDef);
+  const std::uint32_t types = tables.rowCount(kTypeDef);
+  methodNames_.reserve(methods);
+  std::uint32_t owner = 0;  // the TypeDef row owning the current method, 0 before the first
+  for (std::uint32_t m = 1; m <= methods; ++m) {
+    while (owner < types && tables.cell(kTypeDef, owner + 1, 5) <= m) ++owner;
+    std::string name;
+    if (owner > 0) {
+      name = nameOf(Token{std::uint32_t{kTypeDef} << 24 | owner});
+      name += "::";
+    }
+    name += stringAt(streams.strings, tables.cell(kMethodDef, m, 3));  // shown, never parsed: ILAsm writes .ctor bare
+    methodNames_.push_back(std::move(name));
+  }
+}
+
+std::string AssemblyTypeNames::methodName(std::uint32_t token) const {
+  const std::uint32_t row = token & 0x00FFFFFFu;
+  if (token >> 24 != kMethodDef || row == 0 || row > methodNames_.size()) return {};
+  return methodNames_[row - 1];
 }
 
 std::string AssemblyTypeNames::nameOf(Token token) const {

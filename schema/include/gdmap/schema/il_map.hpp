@@ -111,6 +111,7 @@ struct Method {
   std::vector<Bound> bounds;  // when !verbatimMap
   std::vector<ApiEntry> map;  // when verbatimMap
   std::optional<Instantiation> instantiation;  // absent: not a generic instantiation
+  std::string name;  // for people only (`Ns.Type::Method`, from `il extract --names`); empty: none
   friend bool operator==(const Method&, const Method&) = default;
 };
 

@@ -25,6 +25,15 @@ class TypeNames {
   virtual Expected<Token> tokenOf(std::string_view name) const = 0;
 };
 
+// Accepts every well-formed name, as a placeholder TypeRef token, and names
+// no token: what checks type text that may carry names (an extracted
+// description's instantiations) when no assembly is at hand.
+class AnyTypeNames final : public TypeNames {
+ public:
+  std::string nameOf(Token) const override { return {}; }
+  Expected<Token> tokenOf(std::string_view) const override { return Token{0x01000001}; }
+};
+
 // Where the type name starting at text[pos] ends: an optional `[assembly]`,
 // then parts of [A-Za-z0-9_.`$@?] or 'quoted', joined by '/'. Returns pos
 // when no name starts there (a digit or anything else).

@@ -25,7 +25,12 @@ class AssemblyTypeNames : public TypeNames {
 
   std::size_t size() const { return byToken_.size(); }
 
+  // A MethodDef's name with its owner, as ILAsm writes a method reference:
+  // `Ns.Type::Name`; empty for a token that is no MethodDef row here.
+  std::string methodName(std::uint32_t token) const;
+
  private:
+  std::vector<std::string> methodNames_;  // by MethodDef row - 1
   std::unordered_map<std::uint32_t, std::string> byToken_;  // token -> name as written
   std::unordered_map<std::string, std::vector<std::uint32_t>> byName_;  // unquoted name -> tokens
 };

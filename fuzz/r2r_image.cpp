@@ -1,0 +1,55 @@
+// Fuzz target: the ReadyToRun reader (readR2RImage) on arbitrary bytes,
+// seeded with the small real images of tests/data/r2r. It must never
+// crash, hang or read outside the input, and:
+// - an error names an r2r-* or il-* rule and an offset inside the file;
+// - a read image is consistent: methods sorted by runtime function, each
+//   owning at least one, together covering the table from the first entry;
+//   code sizes the sums of their functions; every span (debug info, bounds,
+//   vars) inside the file, the bounds and vars inside the blob; every bounds
+//   blob decodable by the project's nibble reader.
+#include "fuzz_check.hpp"
+
+#include <gdmap/reader/bounds_decoder.hpp>
+#include <gdmap/reader/r2r_image.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace {
+
+bool inside(gdmap::ByteSpan part, gdmap::ByteSpan whole) {
+  return part.empty() || (part.data() >= whole.data() && part.data() + part.size() <= whole.data() + whole.size());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const gdmap::ByteSpan file = gdmap::fuzz::asBytes(data, size);
+  const auto image = gdmap::r2r::readR2RImage(file);
+  if (!image) {
+    const gdmap::Error& e = image.error();
+    FUZZ_CHECK(e.rule.rfind("r2r-", 0) == 0 || e.rule.rfind("il-", 0) == 0, gdmap::fuzz::describeError(e));
+    FUZZ_CHECK(e.offset <= size, gdmap::fuzz::describeError(e));
+    return 0;
+  }
+  std::size_t next = image->methods.empty() ? 0 : image->methods.front().firstRuntimeFunction;
+  for (const gdmap::r2r::MethodBody& m : image->methods) {
+    FUZZ_CHECK(m.firstRuntimeFunction == next, "methods do not tile the runtime functions");
+    FUZZ_CHECK(m.runtimeFunctionCount >= 1, "a method without runtime functions");
+    std::uint64_t code = 0;
+    for (std::uint32_t i = 0; i < m.runtimeFunctionCount; ++i) {
+      code += image->runtimeFunctions.at(m.firstRuntimeFunction + i).size();
+    }
+    FUZZ_CHECK(code == m.codeSize, "codeSize is not the sum of the runtime functions");
+    next = m.firstRuntimeFunction + m.runtimeFunctionCount;
+    FUZZ_CHECK(inside(m.debugInfo, file), "debug info outside the file");
+    FUZZ_CHECK(inside(m.bounds, m.debugInfo) && inside(m.vars, m.debugInfo), "bounds or vars outside the blob");
+    if (!m.bounds.empty()) {
+      FUZZ_CHECK(gdmap::il::openBounds(m.bounds, gdmap::il::BoundsForm::Nibble).view.has_value(),
+                 "accepted bounds that do not decode");
+    }
+  }
+  FUZZ_CHECK(next == image->runtimeFunctions.size() || image->methods.empty(),
+             "runtime functions after the last method are unclaimed");
+  return 0;
+}

@@ -1,0 +1,25 @@
+#pragma once
+// Internal to the reader: how comparisons quote a map's values, with a cap,
+// so that a type of a million bytes costs a message of a hundred
+// (compareMaps() and diffMaps() word them alike).
+#include <gdmap/schema/bytes.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace gdmap::detail {
+
+inline constexpr std::size_t kMaxQuotedBytes = 32;
+inline constexpr std::size_t kMaxQuotedText = 80;
+
+// Hex of at most kMaxQuotedBytes bytes, "... (N bytes)" after.
+std::string cappedHex(ByteSpan bytes);
+// At most `limit` characters, "..." after.
+std::string cappedText(std::string text, std::size_t limit = kMaxQuotedText);
+// "0x80000003 (3 entries, sorted)".
+std::string headerValue(std::uint32_t count);
+// "3 entries", "1 entry".
+std::string entries(std::uint64_t n);
+
+}  // namespace gdmap::detail

@@ -1,0 +1,27 @@
+#include "diff_input.hpp"
+
+#include "description_input.hpp"
+#include "exit_status.hpp"
+#include "input_kind.hpp"
+
+namespace gdmap::cli {
+
+std::optional<DiffOperand> loadDiffOperand(const std::string& path, Report& report, int& status) {
+  DiffOperand operand;
+  operand.input = openInput(path, report);
+  if (!operand.input) {
+    status = kUsageOrIo;
+    return std::nullopt;
+  }
+  if (sniffInputKind(operand.input->bytes()) != InputKind::Json) return operand;
+  operand.description = true;
+  LoadedDescription loaded = loadDescription(*operand.input, report);
+  if (!loaded.ok()) {
+    status = loaded.status;
+    return std::nullopt;
+  }
+  operand.built = std::move(loaded.map);
+  return operand;
+}
+
+}  // namespace gdmap::cli

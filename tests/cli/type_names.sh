@@ -67,4 +67,25 @@ has out "type[0]: class [System.Runtime]System.Threading.Tasks.Task\`1<"
 has out " -> class [System.Runtime]System.ValueType"
 expect 2 "$gdmap" lookup --names "$work/n.json" "$work/n.gdmap" 4096
 has err "[names-not-assembly]"
+# build, verify, dump and diff read and write names too: a description in
+# names builds the same bytes as one in tokens, dumps back to names, and the
+# dump builds the same bytes again.
+cat > "$work/named.json" <<'JSON'
+{"sorted": true, "dictionaries": [{"rva": 4096, "types": ["class [System.Runtime]System.Threading.Tasks.Task`1<valuetype System.Runtime.CompilerServices.ConfiguredValueTaskAwaitable`1<int32>>", "int32"]}]}
+JSON
+expect 1 "$gdmap" build "$work/named.json" -o "$work/x.gdmap"
+has err "[type-text-syntax]"
+expect 0 "$gdmap" build --names "$assembly" "$work/named.json" -o "$work/named.gdmap"
+cmp "$work/named.gdmap" "$work/n.gdmap" || fail "names built other bytes than tokens"
+expect 0 "$gdmap" verify --names "$assembly" "$work/named.json" "$work/n.gdmap"
+expect 0 "$gdmap" dump --names "$assembly" "$work/n.gdmap" -o "$work/dumped.json"
+grep -qF 'class [System.Runtime]System.Threading.Tasks.Task`1<' "$work/dumped.json" || fail "dump --names wrote no names"
+expect 0 "$gdmap" build --names "$assembly" "$work/dumped.json" -o "$work/again.gdmap"
+cmp "$work/again.gdmap" "$work/n.gdmap" || fail "dump --names then build --names changed the bytes"
+expect 0 "$gdmap" diff --names "$assembly" "$work/named.json" "$work/n.gdmap"
+# An unknown name in a description: located by JSON pointer and column.
+sed 's/Task`1/Tusk`1/' "$work/named.json" > "$work/bad.json"
+expect 1 "$gdmap" build --names "$assembly" "$work/bad.json" -o "$work/x.gdmap"
+has err "/dictionaries/0/types/0: invalid type"
+has err "[unknown-type-name]"
 echo "type_names: ok"

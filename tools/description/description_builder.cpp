@@ -352,7 +352,7 @@ bool DescriptionBuilder::appendEncodedHex(TypeList& list, const std::string& hex
 
 std::optional<Type> DescriptionBuilder::typeFromText(const std::string& text, const Site& site) {
   if (const auto it = textTypes_.find(text); it != textTypes_.end()) return it->second;
-  Expected<Type> parsed = parseType(text);
+  Expected<Type> parsed = typeNames_ != nullptr ? parseType(text, *typeNames_) : parseType(text);
   if (!parsed) {
     const Error& e = parsed.error();
     diagnostics_.error(

@@ -7,6 +7,7 @@
 // stream: nothing here is quadratic, and nothing is kept per dictionary
 // beyond what the result needs.
 #include <gdmap/schema/map_description.hpp>
+#include <gdmap/schema/type_names.hpp>
 #include <gdmap/writer/map_builder.hpp>
 #include "description_diagnostics.hpp"
 #include "type_bytes_cache.hpp"
@@ -57,6 +58,8 @@ class DescriptionBuilder {
       : diagnostics_(diagnostics), streaming_(output == Output::Map) {}
 
   void setSorted(bool sorted) { sorted_ = sorted; }
+  // Type text may name types through `names` (--names ASSEMBLY).
+  void setTypeNames(const TypeNames* names) { typeNames_ = names; }
   // /layout's members (overrides: each reports a layout-override note at
   // `site` when it makes bytes a canonical build would not write).
   void setCount(std::uint32_t count, const Site& site);
@@ -132,6 +135,7 @@ class DescriptionBuilder {
   bool feeding() const { return streaming_ && diagnostics_.errorCount() == 0; }
 
   DiagnosticList& diagnostics_;
+  const TypeNames* typeNames_ = nullptr;
   bool streaming_ = false;
   bool sorted_ = true;
   LayoutOverrides layout_;

@@ -492,9 +492,10 @@ DescriptionParse parseDescription(std::string_view jsonText) {
   return description::parseDescription(jsonText, work);
 }
 
-DescriptionBuild buildMapFromDescription(std::string_view jsonText) {
+DescriptionBuild buildMapFromDescription(std::string_view jsonText, const TypeNames* names) {
   DiagnosticList diagnostics;
   DescriptionBuilder builder(diagnostics, DescriptionBuilder::Output::Map);
+  builder.setTypeNames(names);
   builder.reserveForText(jsonText.size());
   DescriptionReader reader(diagnostics, builder);
   DescriptionBuild result;

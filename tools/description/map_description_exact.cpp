@@ -47,7 +47,8 @@ std::optional<ByteSpan> wellFormedItem(ByteSpan heap, std::uint32_t offset) {
 // `"types": [...]` when `item` is exactly the canonical encoding of one or
 // more types (so that building the text gives these bytes back), else
 // `"raw": "..."`.
-void appendItemForm(ByteSpan item, std::string& out, Bytes& scratch, std::vector<Type>& types) {
+void appendItemForm(ByteSpan item, std::string& out, Bytes& scratch, std::vector<Type>& types,
+                    const TypeNames* names) {
   const auto raw = [&] {
     out += "\"raw\": \"";
     appendHex(item, out);
@@ -81,7 +82,7 @@ void appendItemForm(ByteSpan item, std::string& out, Bytes& scratch, std::vector
   for (std::size_t i = 0; i < types.size(); ++i) {
     if (i != 0) out += ", ";
     text.clear();
-    formatType(types[i], text);
+    formatType(types[i], text, names);
     appendJsonString(text, out);
   }
   out += ']';
@@ -103,7 +104,8 @@ Expected<std::string> dumpExactDescription(ByteSpan map) {
   return text;
 }
 
-Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit) {
+Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit,
+                            const TypeNames* names) {
   LayoutOverrides layout;
   if (map.size() < kHeaderSize) {
     // A cut count word: the canonical word of an empty map, cut as short.
@@ -194,7 +196,7 @@ Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string
     out += '"';
     if (kind[i] != kOffsetOnly) {
       out += ", ";
-      appendItemForm(*wellFormedItem(heap, offsetAt(i)), out, scratch, types);
+      appendItemForm(*wellFormedItem(heap, offsetAt(i)), out, scratch, types, names);
     }
     if (kind[i] != kCanonical) description::appendDictionaryOffset(offsetAt(i), out);
     out += '}';

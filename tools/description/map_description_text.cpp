@@ -21,7 +21,7 @@ constexpr std::uint32_t kInline = 0xFFFFFFFF;
 
 // An item as describeMap() states it: its types as ILAsm text, or (should
 // they not decode) its bytes verbatim.
-void appendItem(const MapView& view, std::uint32_t heapOffset, std::string& out) {
+void appendItem(const MapView& view, std::uint32_t heapOffset, std::string& out, const TypeNames* names) {
   Expected<ItemView> item = view.item(heapOffset);
   Expected<std::vector<Type>> types = item ? decodeItemTypes(*item) : Expected<std::vector<Type>>(item.error());
   if (!types) {
@@ -35,7 +35,7 @@ void appendItem(const MapView& view, std::uint32_t heapOffset, std::string& out)
   for (std::size_t i = 0; i < types->size(); ++i) {
     if (i != 0) out += ", ";
     text.clear();
-    formatType((*types)[i], text);
+    formatType((*types)[i], text, names);
     appendJsonString(text, out);
   }
   out += ']';
@@ -53,7 +53,7 @@ Expected<std::string> dumpDescription(ByteSpan map) {
   return text;
 }
 
-Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit) {
+Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit, const TypeNames* names) {
   Expected<MapView> opened = MapView::open(map);
   if (!opened) return opened.error();
   const MapView& view = *opened;
@@ -98,7 +98,7 @@ Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view
     if (name[k] == kInline) continue;
     name[k] = named++;
     item.clear();
-    appendItem(view, distinct[k], item);
+    appendItem(view, distinct[k], item, names);
     if (item.starts_with("\"raw\"")) continue;
     listed[k] = true;
     out += anyListed ? ",\n    " : ",\n  \"instantiations\": {\n    ";
@@ -123,7 +123,7 @@ Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view
       out += std::to_string(name[k]);
       out += '"';
     } else {
-      appendItem(view, e.offset, out);
+      appendItem(view, e.offset, out, names);
     }
     out += '}';
     if (Status s = flushIfFull(); !s) return s;

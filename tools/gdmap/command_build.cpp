@@ -6,6 +6,7 @@
 #include "file_io.hpp"
 #include "input_kind.hpp"
 #include "report.hpp"
+#include "type_names_input.hpp"
 
 #include <gdmap/schema/rules.hpp>
 
@@ -18,6 +19,7 @@ namespace {
 struct BuildOptions {
   std::string description;
   std::string output = "-";
+  std::string names;
   bool json = false;
 };
 
@@ -27,8 +29,10 @@ int build(const BuildOptions& options, Report& report) {
   // Before any work: `-o DESC.json` must not destroy the description.
   auto output = Output::resolve(options.output, OutputKind::Binary, {input->identity()}, report);
   if (!output) return kUsageOrIo;
+  std::unique_ptr<TypeNames> names;
+  if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
   // loadDescription() reads the built map back before it is published.
-  const LoadedDescription loaded = loadDescription(*input, report);
+  const LoadedDescription loaded = loadDescription(*input, report, names.get());
   if (!loaded.ok()) {
     if (loaded.status == kInvalid) noteBinaryNotDescription(*input, report);
     return loaded.status;
@@ -59,6 +63,7 @@ void addBuildCommand(CLI::App& app, int& status) {
   build->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
   build->add_option("-o,--output", options->output,
                     "Where to write the map ('-', the default, for stdout; refused on a terminal)");
+  addNamesOption(*build, options->names);
   build->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");
   build->callback([options, &status] { status = runBuild(*options); });
 }

@@ -33,9 +33,9 @@ int diff(const DiffOptions& options, Report& report, bool& compared) {
   std::unique_ptr<TypeNames> names;
   if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
   int status = kSuccess;
-  const std::optional<DiffOperand> a = loadDiffOperand(options.a, report, status);
+  const std::optional<DiffOperand> a = loadDiffOperand(options.a, report, status, names.get());
   if (!a) return kUsageOrIo;
-  const std::optional<DiffOperand> b = loadDiffOperand(options.b, report, status);
+  const std::optional<DiffOperand> b = loadDiffOperand(options.b, report, status, names.get());
   if (!b) return kUsageOrIo;
   MapDiffOptions diffOptions;
   if (options.all) diffOptions.maxListed = MapDiffOptions::kUnlimited;

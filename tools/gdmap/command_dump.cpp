@@ -5,6 +5,7 @@
 #include "input_kind.hpp"
 #include "progress.hpp"
 #include "report.hpp"
+#include "type_names_input.hpp"
 
 #include <gdmap/description/description_json.hpp>
 #include <gdmap/reader/map_check.hpp>
@@ -19,6 +20,7 @@ namespace {
 struct DumpOptions {
   std::string map;
   std::string output = "-";
+  std::string names;
   bool json = false;
 };
 
@@ -26,6 +28,8 @@ struct DumpOptions {
 // description is written all the same, like `check`'s status says what it
 // found), 2 when nothing could be written.
 int dump(const DumpOptions& options, Report& report) {
+  std::shared_ptr<TypeNames> names;
+  if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
   auto input = openInput(options.map, report);
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
@@ -49,7 +53,8 @@ int dump(const DumpOptions& options, Report& report) {
     }
     report.add(std::move(checked.diagnostics), name);
     noteJsonNotMap(*input, report);
-    if (!output->write([map](const OutputEmit& emit) { return dumpExactDescription(map, emit); }, report))
+    if (!output->write([map, names](const OutputEmit& emit) { return dumpExactDescription(map, emit, names.get()); },
+                       report))
       return kUsageOrIo;
     if (report.json()) report.object().string("output", options.output);
     return kInvalid;
@@ -68,8 +73,8 @@ int dump(const DumpOptions& options, Report& report) {
   // held whole.
   const bool canonicalMap = canonical.reasons.empty();
   if (!output->write(
-          [map, canonicalMap](const OutputEmit& emit) {
-            return canonicalMap ? dumpDescription(map, emit) : dumpExactDescription(map, emit);
+          [map, canonicalMap, names](const OutputEmit& emit) {
+            return canonicalMap ? dumpDescription(map, emit, names.get()) : dumpExactDescription(map, emit, names.get());
           },
           report))
     return kUsageOrIo;
@@ -93,6 +98,7 @@ void addDumpCommand(CLI::App& app, int& status) {
   auto* command = app.add_subcommand("dump", "Write any map (valid or not) as a JSON description that builds back the same bytes");
   command->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
   command->add_option("-o,--output", options->output, "Where to write the description ('-', the default, for stdout)");
+  addNamesOption(*command, options->names);
   command->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");
   command->callback([options, &status] { status = runDump(*options); });
 }

@@ -6,6 +6,7 @@
 #include "file_io.hpp"
 #include "input_kind.hpp"
 #include "report.hpp"
+#include "type_names_input.hpp"
 
 #include <gdmap/reader/map_compare.hpp>
 #include <gdmap/reader/map_diff.hpp>
@@ -24,6 +25,7 @@ struct VerifyOptions {
   bool json = false;
   bool all = false;
   bool context = false;
+  std::string names;
 };
 
 std::string sizes(const MapDifference& d) {
@@ -34,9 +36,11 @@ std::string sizes(const MapDifference& d) {
 int verify(const VerifyOptions& options, Report& report, bool& compared) {
   if (options.description == "-" && options.map == "-")
     return report.fail(kUsageOrIo, rules::kUsage, "only one of DESCRIPTION and MAP can be '-'");
+  std::unique_ptr<TypeNames> names;
+  if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
   auto description = openInput(options.description, report);
   if (!description) return kUsageOrIo;
-  const LoadedDescription loaded = loadDescription(*description, report);
+  const LoadedDescription loaded = loadDescription(*description, report, names.get());
   if (!loaded.ok()) {
     // DESCRIPTION comes first: a map there means the two were swapped.
     if (loaded.status == kInvalid)
@@ -102,6 +106,7 @@ void addVerifyCommand(CLI::App& app, int& status) {
   command->add_option("MAP", options->map, "The map to verify ('-' for stdin)")->required();
   command->add_flag("--json", options->json, "Write the verdict and diagnostics as JSON on stdout");
   command->add_flag("--all", options->all, "List every difference (default: the first 100, the rest counted)");
+  addNamesOption(*command, options->names);
   command->add_flag("--context", options->context,
                     "With a changed dictionary, show its whole list of types on each side");
   command->callback([options, &status] {

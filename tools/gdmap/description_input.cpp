@@ -10,10 +10,10 @@
 
 namespace gdmap::cli {
 
-LoadedDescription loadDescription(const InputBytes& input, Report& report) {
+LoadedDescription loadDescription(const InputBytes& input, Report& report, const TypeNames* names) {
   DescriptionBuild built = [&] {
     const Progress progress("building " + input.displayName(), input.text().size());
-    return buildMapFromDescription(input.text());
+    return buildMapFromDescription(input.text(), names);
   }();
   // A map that does not read back as its description is gdmap's failure,
   // not the input's: exit status 2, as for any internal error.

@@ -6,6 +6,7 @@
 #include "report.hpp"
 
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/type_names.hpp>
 
 namespace gdmap::cli {
 
@@ -15,6 +16,6 @@ struct LoadedDescription {
   bool ok() const { return status == 0; }
 };
 
-LoadedDescription loadDescription(const InputBytes& input, Report& report);
+LoadedDescription loadDescription(const InputBytes& input, Report& report, const TypeNames* names = nullptr);
 
 }  // namespace gdmap::cli

@@ -6,7 +6,8 @@
 
 namespace gdmap::cli {
 
-std::optional<DiffOperand> loadDiffOperand(const std::string& path, Report& report, int& status) {
+std::optional<DiffOperand> loadDiffOperand(const std::string& path, Report& report, int& status,
+                                           const TypeNames* names) {
   DiffOperand operand;
   operand.input = openInput(path, report);
   if (!operand.input) {
@@ -15,7 +16,7 @@ std::optional<DiffOperand> loadDiffOperand(const std::string& path, Report& repo
   }
   if (sniffInputKind(operand.input->bytes()) != InputKind::Json) return operand;
   operand.description = true;
-  LoadedDescription loaded = loadDescription(*operand.input, report);
+  LoadedDescription loaded = loadDescription(*operand.input, report, names);
   if (!loaded.ok()) {
     status = loaded.status;
     return std::nullopt;

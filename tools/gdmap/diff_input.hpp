@@ -5,6 +5,7 @@
 #include "report.hpp"
 
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/type_names.hpp>
 
 #include <optional>
 #include <string>
@@ -24,6 +25,8 @@ struct DiffOperand {
 // Opens and, for a description, builds it; its diagnostics go to `report`.
 // nullopt with `status` set when the operand cannot be compared: an
 // unreadable file (kUsageOrIo), an invalid description (kInvalid).
-std::optional<DiffOperand> loadDiffOperand(const std::string& path, Report& report, int& status);
+// With `names`, a description's type text may name types (--names).
+std::optional<DiffOperand> loadDiffOperand(const std::string& path, Report& report, int& status,
+                                           const TypeNames* names = nullptr);
 
 }  // namespace gdmap::cli

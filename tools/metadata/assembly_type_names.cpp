@@ -100,6 +100,14 @@ AssemblyTypeNames::AssemblyTypeNames(ByteSpan file) {
   };
   for (std::uint32_t r = 1; r <= tables.rowCount(kTypeDef); ++r) add(std::uint32_t{kTypeDef} << 24 | r, names.typeDef(r));
   for (std::uint32_t r = 1; r <= tables.rowCount(kTypeRef); ++r) add(std::uint32_t{kTypeRef} << 24 | r, names.typeRef(r));
+  // A name several rows share would not read back to the token it was
+  // printed for: those tokens print in hex, so that text printed with
+  // names always parses back to the same bytes.
+  for (const auto& [name, tokens] : byName_) {
+    if (tokens.size() > 1) {
+      for (const std::uint32_t t : tokens) byToken_.erase(t);
+    }
+  }
 
   // A TypeDef owns the MethodDef rows from its MethodList to the next
   // TypeDef's (ECMA-335 II.22.37): one sweep over both tables.
@@ -111,7 +119,9 @@ AssemblyTypeNames::AssemblyTypeNames(ByteSpan file) {
     while (owner < types && tables.cell(kTypeDef, owner + 1, 5) <= m) ++owner;
     std::string name;
     if (owner > 0) {
-      name = nameOf(Token{std::uint32_t{kTypeDef} << 24 | owner});
+      const Token type{std::uint32_t{kTypeDef} << 24 | owner};
+      name = nameOf(type);
+      if (name.empty()) name = hex32(type.value);
       name += "::";
     }
     name += stringAt(streams.strings, tables.cell(kMethodDef, m, 3));  // shown, never parsed: ILAsm writes .ctor bare

@@ -13,6 +13,7 @@
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/map_description.hpp>
+#include <gdmap/schema/type_names.hpp>
 
 #include <cstddef>
 #include <functional>
@@ -60,7 +61,9 @@ struct DescriptionBuild {
 // distinct type is parsed and encoded once, instantiations are deduplicated
 // as bytes. This is what `gdmap build` and `verify` run; it is several
 // times faster and smaller than the two calls it replaces.
-DescriptionBuild buildMapFromDescription(std::string_view jsonText);
+// With `names`, type text may name types (`class [mscorlib]System.Object`,
+// type_names.hpp) wherever it may hold a token.
+DescriptionBuild buildMapFromDescription(std::string_view jsonText, const TypeNames* names = nullptr);
 
 // For a map checkMap() accepts: exactly writeDescription(describeMap(map)
 // .description), written straight from the map's bytes (no MapDescription,
@@ -70,7 +73,9 @@ Expected<std::string> dumpDescription(ByteSpan map);
 // The same text handed to `emit` in pieces of about 1 MiB, as it is
 // written: memory a few words per directory entry, whatever the text's size.
 // An error from `emit` stops the dump and is returned.
-Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit);
+// With `names`, types name what `names` knows (type_names.hpp).
+Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit,
+                       const TypeNames* names = nullptr);
 
 // Any bytes at all (a map valid or not, truncated, empty, foreign): a
 // description that buildMapFromDescription() turns back into exactly these
@@ -81,7 +86,8 @@ Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view
 // the size of the map (plus sorting its directory); never fails but for an
 // error from `emit`.
 Expected<std::string> dumpExactDescription(ByteSpan map);
-Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit);
+Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit,
+                            const TypeNames* names = nullptr);
 
 // Deterministic, human-readable JSON (two-space indent, keys in a fixed
 // order, RVAs as "0x0000xxxx" strings, types as ILAsm text, raw items as

@@ -3,7 +3,8 @@
 // type text. TypeDefs are named `Ns.Name` (nested: `Ns.Outer/Inner`),
 // TypeRefs `[AssemblyRef]Ns.Name` (nested: `[A]Ns.Outer/Inner`), as ILAsm
 // writes them; a TypeRef scoped to a module, and every TypeSpec, keep their
-// hex token.
+// hex token, and so do rows whose name another row shares (two references
+// to one type): what is printed with names always parses back.
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/type_names.hpp>
 

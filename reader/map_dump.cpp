@@ -3,6 +3,8 @@
 // matchesDescription(): whether a map holds exactly a description's content.
 #include <gdmap/reader/map_dump.hpp>
 
+#include <gdmap/schema/instantiation_names.hpp>
+
 #include <gdmap/reader/map_check.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
@@ -79,19 +81,16 @@ Expected<DumpResult> describeMap(ByteSpan map) {
   DumpResult result;
   MapDescription& d = result.description;
   d.sorted = view.sorted();
-  // Shared items are named i0, i1, ... in heap order; a name stands for the
-  // item wherever it is used.
+  // Shared items are named from their bytes (instantiation_names.hpp), in
+  // heap order; a name stands for the item wherever it is used.
+  InstantiationNamer namer;
   std::vector<std::size_t> shared(distinct.size(), static_cast<std::size_t>(-1));
   for (std::size_t k = 0; k < distinct.size(); ++k) {
     if (references[k] < 2) continue;
     Expected<ItemView> item = view.item(distinct[k]);
     if (!item) return item.error();
     InstantiationDescription inst = describeItem(*item);
-    // Built by appending to the empty name: g++ 12 at -O2 warns falsely
-    // (-Wrestrict, GCC bug 105329) on "i" + to_string(), and here even on
-    // assigning the literal "i".
-    inst.name.push_back('i');
-    inst.name += std::to_string(d.instantiations.size());
+    inst.name = namer.next(item->bytes);
     shared[k] = d.instantiations.size();
     d.instantiations.push_back(std::move(inst));
   }

@@ -4,7 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <gdmap/reader/map_dump.hpp>
+#include <gdmap/description/description_json.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/instantiation_names.hpp>
 #include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/type_text.hpp>
 #include <gdmap/writer/map_builder.hpp>
@@ -68,7 +70,7 @@ TEST_CASE("dump: the issue's example, every item inline") {
   CHECK(matchesDescription(map, d).ok());
 }
 
-TEST_CASE("dump: shared items become instantiations i0, i1, ... in heap order") {
+TEST_CASE("dump: shared items become instantiations named from their bytes") {
   MapBuilder b(false);
   const std::uint8_t str[] = {0x0e}, i4[] = {0x08}, obj[] = {0x1c};
   REQUIRE(b.addEncoded(0x50, 1, obj).ok());  // heap 0, once
@@ -84,16 +86,66 @@ TEST_CASE("dump: shared items become instantiations i0, i1, ... in heap order") 
   REQUIRE(d.dictionaries.size() == 5);
   CHECK(d.dictionaries[0].rva == 0x50);  // the map's order
   CHECK(d.instantiations[d.dictionaries[0].instantiation].name.empty());
-  CHECK(d.instantiations[d.dictionaries[1].instantiation].name == "i0");
-  CHECK(d.instantiations[d.dictionaries[4].instantiation].name == "i0");
-  CHECK(d.instantiations[d.dictionaries[2].instantiation].name == "i1");
-  CHECK(d.instantiations[d.dictionaries[3].instantiation].name == "i1");
-  CHECK(instantiationPointer(d, d.dictionaries[1].instantiation) == "/instantiations/i0");
+  // The int32 item (02 01 08) and the string item (02 01 0e), named by
+  // content: `i` and 12 hex digits.
+  const std::string int32Name = d.instantiations[d.dictionaries[1].instantiation].name;
+  const std::string stringName = d.instantiations[d.dictionaries[2].instantiation].name;
+  CHECK(int32Name == InstantiationNamer().next(*parseHex("020108")));
+  CHECK(stringName == InstantiationNamer().next(*parseHex("02010e")));
+  CHECK(int32Name.size() == 13);
+  CHECK(int32Name != stringName);
+  CHECK(d.instantiations[d.dictionaries[4].instantiation].name == int32Name);
+  CHECK(d.instantiations[d.dictionaries[3].instantiation].name == stringName);
+  CHECK(instantiationPointer(d, d.dictionaries[1].instantiation) == "/instantiations/" + int32Name);
   CHECK(instantiationPointer(d, d.dictionaries[0].instantiation) == "/dictionaries/0/types");
   CHECK(typesOf(d, 1) == "int32");
   CHECK(typesOf(d, 2) == "string");
   CHECK(buildOk(d) == map);
   CHECK(matchesDescription(map, d).ok());
+}
+
+TEST_CASE("dump: names stay when unrelated dictionaries come and go") {
+  // The same two shared items, with and without unrelated dictionaries
+  // before and between them: their names do not change (a running number
+  // would), in describeMap and in the streamed text alike.
+  const std::uint8_t str[] = {0x0e}, i4[] = {0x08}, obj[] = {0x1c}, u8[] = {0x0b};
+  MapBuilder small(true);
+  REQUIRE(small.addEncoded(0x10, 1, i4).ok());
+  REQUIRE(small.addEncoded(0x20, 1, i4).ok());
+  REQUIRE(small.addEncoded(0x30, 1, str).ok());
+  REQUIRE(small.addEncoded(0x40, 1, str).ok());
+  MapBuilder large(true);
+  REQUIRE(large.addEncoded(0x08, 1, obj).ok());  // new, shared, first in the heap
+  REQUIRE(large.addEncoded(0x09, 1, obj).ok());
+  REQUIRE(large.addEncoded(0x10, 1, i4).ok());
+  REQUIRE(large.addEncoded(0x18, 1, u8).ok());  // new, between
+  REQUIRE(large.addEncoded(0x20, 1, i4).ok());
+  REQUIRE(large.addEncoded(0x30, 1, str).ok());
+  REQUIRE(large.addEncoded(0x40, 1, str).ok());
+  const Bytes a = *small.finish();
+  const Bytes b = *large.finish();
+  const MapDescription da = dumpOk(a).description;
+  const MapDescription db = dumpOk(b).description;
+  const auto nameAt = [](const MapDescription& d, std::uint32_t rva) {
+    for (const DictionaryDescription& dict : d.dictionaries)
+      if (dict.rva == rva) return d.instantiations[dict.instantiation].name;
+    return std::string();
+  };
+  CHECK(nameAt(da, 0x10) == nameAt(db, 0x10));
+  CHECK(nameAt(da, 0x30) == nameAt(db, 0x30));
+  CHECK(nameAt(db, 0x08) != nameAt(db, 0x10));
+  const std::string text = *dumpDescription(b);
+  CHECK(text == writeDescription(db));
+  CHECK(text.find("\"" + nameAt(da, 0x30) + "\"") != std::string::npos);
+}
+
+TEST_CASE("dump: instantiation names that meet on 48 bits get a suffix, deterministically") {
+  InstantiationNamer namer;
+  const Bytes item = *parseHex("020108");
+  const std::string first = namer.next(item);
+  CHECK(namer.next(item) == first + "_2");  // as a colliding item would be
+  CHECK(namer.next(item) == first + "_3");
+  CHECK(InstantiationNamer().next(item) == first);
 }
 
 TEST_CASE("dump: a map check rejects is an error with its offset") {

@@ -8,6 +8,7 @@
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/instantiation_names.hpp>
 #include <gdmap/schema/type_text.hpp>
 
 #include <algorithm>
@@ -87,24 +88,27 @@ Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view
   };
   out += "{\n  \"sorted\": ";
   out += view.sorted() ? "true" : "false";
-  // Shared items become named instantiations i0, i1, ... in heap order
-  // (a shared item whose types do not decode is written inline, as `raw`,
-  // like writeDescription() does with a raw instantiation).
-  std::uint32_t named = 0;
+  // Shared items become named instantiations, named from their bytes in
+  // heap order as describeMap() names them (instantiation_names.hpp); a
+  // shared item whose types do not decode is written inline, as `raw`,
+  // like writeDescription() does with a raw instantiation.
+  InstantiationNamer namer;
+  std::vector<std::string> label(distinct.size());
   bool anyListed = false;
   std::vector<bool> listed(distinct.size(), false);
   std::string item;
   for (std::size_t k = 0; k < distinct.size(); ++k) {
     if (name[k] == kInline) continue;
-    name[k] = named++;
+    Expected<ItemView> shared = view.item(distinct[k]);
+    if (shared) label[k] = namer.next(shared->bytes);
     item.clear();
     appendItem(view, distinct[k], item, names);
     if (item.starts_with("\"raw\"")) continue;
     listed[k] = true;
     out += anyListed ? ",\n    " : ",\n  \"instantiations\": {\n    ";
     anyListed = true;
-    out += "\"i";
-    out += std::to_string(name[k]);
+    out += '"';
+    out += label[k];
     out += "\": ";
     out.append(item, std::string_view("\"types\": ").size());
     if (Status s = flushIfFull(); !s) return s;
@@ -119,8 +123,8 @@ Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view
     const std::size_t k =
         static_cast<std::size_t>(std::lower_bound(distinct.begin(), distinct.end(), e.offset) - distinct.begin());
     if (listed[k]) {
-      out += "\"instantiation\": \"i";
-      out += std::to_string(name[k]);
+      out += "\"instantiation\": \"";
+      out += label[k];
       out += '"';
     } else {
       appendItem(view, e.offset, out, names);

@@ -107,9 +107,12 @@ using EntryName = std::function<std::string(std::size_t index)>;
 // offsets (bytes no one writes are zero), the trailing bytes, the count and
 // the truncation. Errors: duplicate-rva (unless allowed),
 // placement-conflict (two writes disagree on a heap byte), gap-too-large
-// (more zero bytes than kMaxImplicitGap), truncate-past-end, and
-// layoutMap()'s limits. Linear apart from sorting the placements.
+// (more zero bytes than kMaxImplicitGap), placements-too-large (more heap
+// writes than kMaxPlacementCopies times the items and fill given, plus
+// kMaxImplicitGap), truncate-past-end, and layoutMap()'s limits. Linear
+// apart from sorting the placements.
 inline constexpr std::uint64_t kMaxImplicitGap = std::uint64_t{16} << 20;
+inline constexpr std::uint64_t kMaxPlacementCopies = 16;
 Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
                                const ExplicitLayout& layout, const DuplicateRvaMessage& duplicateMessage,
                                const EntryName& name);

@@ -111,6 +111,26 @@ Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries
     }
     writtenBytes += writes[w].bytes.size();
   }
+  // Each distinct (offset, item) is written once, yet one large item placed
+  // at many offsets would make a short description cost the item's size
+  // each time: the writes are bounded by the bytes the description gives
+  // (its distinct items and fill), so the work stays linear in it.
+  std::uint64_t givenBytes = 0;
+  for (std::size_t k = 0; k < items.size(); ++k) givenBytes += items.item(k).size();
+  for (const auto& piece : layout.fill) givenBytes += piece.bytes.size();
+  const std::uint64_t writeBudget = kMaxPlacementCopies * givenBytes + kMaxImplicitGap;
+  if (writtenBytes > writeBudget) {
+    std::uint64_t sum = 0;
+    std::size_t over = 0;
+    while (over + 1 < writes.size() && (sum += writes[over].bytes.size()) <= writeBudget) ++over;
+    return Error{0,
+                 writerName(writes[over].who, name) + ": the explicit placements write " +
+                     std::to_string(writtenBytes) + " heap bytes, more than " +
+                     std::to_string(kMaxPlacementCopies) + " times the " + std::to_string(givenBytes) +
+                     " bytes of items and fill the description gives, plus " + std::to_string(kMaxImplicitGap) +
+                     ": place fewer copies of large items",
+                 rules::kPlacementsTooLarge};
+  }
   // Zero bytes nobody wrote cost memory the description did not pay for:
   // bounded, so that `"offset": 4000000000` cannot ask for 4 GiB.
   if (heapEnd > writtenBytes + kMaxImplicitGap)

@@ -158,6 +158,32 @@ TEST_CASE("overrides: an offset far past the heap with an item is gap-too-large,
   CHECK(built(R"({"dictionaries": [{"rva": 1, "raw": "00", "offset": 3}]})") == "01000080" "0100000003000000" "00000000");
 }
 
+TEST_CASE("overrides: one large item placed at many offsets is placements-too-large") {
+  // A 4096-byte item (4092 int32s behind a 2-byte length and a 2-byte
+  // count) placed at 4200 different offsets: 17 MB of writes for a
+  // description that gives 4 KB of item bytes.
+  const auto description = [](int copies) {
+    std::string text = R"({"sorted": false, "instantiations": {"big": ["int32")";
+    for (int i = 1; i < 4092; ++i) text += R"(, "int32")";
+    text += R"(]}, "dictionaries": [)";
+    for (int i = 0; i < copies; ++i) {
+      if (i > 0) text += ", ";
+      text += R"({"rva": )" + std::to_string(i + 1) + R"(, "instantiation": "big", "offset": )" +
+              std::to_string(i * 4096) + "}";
+    }
+    return text + "]}";
+  };
+  const gdmap::DescriptionBuild tooMany = gdmap::buildMapFromDescription(description(4200));
+  CHECK_FALSE(tooMany.map.has_value());
+  REQUIRE(withRule(tooMany.diagnostics, "placements-too-large") != nullptr);
+  CHECK(withRule(tooMany.diagnostics, "placements-too-large")->message.find("17203200 heap bytes") !=
+        std::string::npos);
+  // A few copies are a fixture, not an attack.
+  const gdmap::DescriptionBuild few = gdmap::buildMapFromDescription(description(8));
+  REQUIRE(few.map.has_value());
+  CHECK(few.map->size() == 4 + 8 * 8 + 8 * 4096);
+}
+
 TEST_CASE("overrides: malformed override values are reported where they are") {
   const gdmap::DescriptionParse p = gdmap::parseDescription(R"({"dictionaries": [{"rva": 1, "offset": -1},
     {"rva": 2, "offset": "0x1g"}, {"rva": 3, "offset": 4294967296}],

@@ -14,6 +14,7 @@ bool DiagnosticList::admit(Severity severity, std::size_t pointerBound) {
   else if (severity == Severity::Note) ++notes_;
   else ++warnings_;
   if (kept_.size() >= kMaxKept) return false;
+  if (severity == Severity::Note && keptNotes_ >= kMaxKeptNotes) return false;
   return kept_.empty() || keptPointerBytes_ + pointerBound <= kMaxKeptPointerBytes;
 }
 
@@ -26,6 +27,7 @@ void DiagnosticList::keep(Severity severity, std::string_view rule, const Site& 
   p.diagnostic.message = std::move(message);
   p.stringIndex = stringIndex;
   p.member = site.member();
+  if (severity == Severity::Note) ++keptNotes_;
   keptPointerBytes_ += p.diagnostic.path.size();
   work_.messageBytes += p.diagnostic.message.size();
   kept_.push_back(std::move(p));

@@ -61,6 +61,9 @@ class DiagnosticList {
   // Past this many, diagnostics are counted, not kept: a broken
   // million-entry file should not print a million lines.
   static constexpr std::size_t kMaxKept = 100;
+  // Notes keep to a share of that, so that a description with thousands
+  // of overrides (a dump of a broken map) still shows its errors.
+  static constexpr std::size_t kMaxKeptNotes = 20;
   // Pointers are kept exact (a machine must be able to follow them), so a
   // member name of megabytes makes a pointer of megabytes; past this many
   // bytes of kept pointers, diagnostics are counted, not kept (the first
@@ -126,6 +129,7 @@ class DiagnosticList {
   std::size_t errors_ = 0;
   std::size_t warnings_ = 0;
   std::size_t notes_ = 0;
+  std::size_t keptNotes_ = 0;
   DiagnosticWork work_;
 };
 

@@ -151,6 +151,7 @@ inline constexpr char kLayoutOverride[] = "layout-override";
 inline constexpr char kPlacementConflict[] = "placement-conflict";
 inline constexpr char kTruncatePastEnd[] = "truncate-past-end";
 inline constexpr char kGapTooLarge[] = "gap-too-large";
+inline constexpr char kPlacementsTooLarge[] = "placements-too-large";
 
 // diff (`gdmap diff`, and `verify` reporting every difference)
 inline constexpr char kDiffByteLevel[] = "diff-byte-level";

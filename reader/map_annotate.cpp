@@ -325,7 +325,8 @@ CheckReport annotateMap(ByteSpan map, const RangeCallback& onRange, const TypeNa
 
 MapAnnotation annotateMap(ByteSpan map, const TypeNames* names) {
   MapAnnotation result;
-  result.check = annotateMap(map, [&](const AnnotatedRange& r) { result.ranges.push_back(r); }, names);
+  result.check = annotateMap(
+      map, [&](const AnnotatedRange& r) { result.ranges.push_back(r); }, names);
   return result;
 }
 

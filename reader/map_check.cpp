@@ -17,12 +17,12 @@
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/rules.hpp>
+#include "huge_pages.hpp"
+#include "item_starts.hpp"
 #include "map_check_analysis.hpp"
 #include "map_check_item.hpp"
 #include "map_check_sink.hpp"
 #include "map_check_types.hpp"
-#include "item_starts.hpp"
-#include "huge_pages.hpp"
 
 #include <algorithm>
 #include <string>

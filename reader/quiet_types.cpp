@@ -29,16 +29,16 @@ class QuietReader {
       case 0x01:  // VOID
       case 0x16:  // TYPEDBYREF
         return !argument;
-      case 0x0F: return type(false);                  // PTR
-      case 0x10:                                      // BYREF
-      case 0x45: return !argument && type(false);     // PINNED
-      case 0x1D: return type(argument);               // SZARRAY
-      case 0x1F:                                      // CMOD_REQD
+      case 0x0F: return type(false);                    // PTR
+      case 0x10:                                        // BYREF
+      case 0x45: return !argument && type(false);       // PINNED
+      case 0x1D: return type(argument);                 // SZARRAY
+      case 0x1F:                                        // CMOD_REQD
       case 0x20: return token(true) && type(argument);  // CMOD_OPT
-      case 0x11:                                      // VALUETYPE
-      case 0x12: return token(false);                 // CLASS
-      case 0x13:                                      // VAR
-      case 0x1E: return unsignedInt(value);           // MVAR
+      case 0x11:                                        // VALUETYPE
+      case 0x12: return token(false);                   // CLASS
+      case 0x13:                                        // VAR
+      case 0x1E: return unsignedInt(value);             // MVAR
       case 0x14: return array(argument);
       case 0x15: return genericInstance(argument);
       case 0x1B: return functionPointer();

@@ -25,7 +25,7 @@ struct MapBuilder::State {
   detail::ItemStore items;
   std::vector<detail::LayoutEntry> entries;
   detail::ExplicitLayout explicitLayout;  // empty for a canonical map
-  Bytes scratch;  // reused for encoding each add()'s types
+  Bytes scratch;                          // reused for encoding each add()'s types
 };
 
 MapBuilder::MapBuilder(bool sorted) : state_(std::make_unique<State>()) { state_->sorted = sorted; }

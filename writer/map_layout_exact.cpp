@@ -2,10 +2,10 @@
 // directory offsets, fill, trailing bytes, count, truncation). Only
 // descriptions that state overrides come here: layoutMap() stays the one
 // path of canonical builds.
-#include "map_layout.hpp"
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/radix_sort.hpp>
 #include <gdmap/schema/rules.hpp>
+#include "map_layout.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -94,7 +94,8 @@ Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries
     const std::uint32_t item = entries[index].item;
     if (item == kNoItem) continue;
     const std::uint64_t key = std::uint64_t{offset} << 32 | item;
-    const auto at = static_cast<std::size_t>(std::lower_bound(placements.begin(), placements.end(), key) - placements.begin());
+    const auto at =
+        static_cast<std::size_t>(std::lower_bound(placements.begin(), placements.end(), key) - placements.begin());
     if (written[at]) continue;
     written[at] = true;
     writes.push_back({offset, items.item(item), index});
@@ -125,8 +126,8 @@ Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries
     while (over + 1 < writes.size() && (sum += writes[over].bytes.size()) <= writeBudget) ++over;
     return Error{0,
                  writerName(writes[over].who, name) + ": the explicit placements write " +
-                     std::to_string(writtenBytes) + " heap bytes, more than " +
-                     std::to_string(kMaxPlacementCopies) + " times the " + std::to_string(givenBytes) +
+                     std::to_string(writtenBytes) + " heap bytes, more than " + std::to_string(kMaxPlacementCopies) +
+                     " times the " + std::to_string(givenBytes) +
                      " bytes of items and fill the description gives, plus " + std::to_string(kMaxImplicitGap) +
                      ": place fewer copies of large items",
                  rules::kPlacementsTooLarge};
@@ -152,13 +153,12 @@ Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries
       if (taken[at] && heap[at] != write.bytes[k]) {
         // The earlier write that put the other byte there (errors only).
         std::size_t first = 0;
-        while (first < w &&
-               !(writes[first].start <= at && at < writes[first].start + writes[first].bytes.size()))
+        while (first < w && !(writes[first].start <= at && at < writes[first].start + writes[first].bytes.size()))
           ++first;
         return Error{0,
-                     writerName(write.who, name) + ": heap byte " + shortHex(at) + " would be " +
-                         hex8(write.bytes[k]) + ", but " + writerName(writes[first].who, name) + " puts " +
-                         hex8(heap[at]) + " there: placed items and fill may overlap only where their bytes agree",
+                     writerName(write.who, name) + ": heap byte " + shortHex(at) + " would be " + hex8(write.bytes[k]) +
+                         ", but " + writerName(writes[first].who, name) + " puts " + hex8(heap[at]) +
+                         " there: placed items and fill may overlap only where their bytes agree",
                      rules::kPlacementConflict};
       }
       heap[at] = write.bytes[k];

@@ -45,8 +45,17 @@ void requireRoundTrip(const Bytes& map) {
 
 const std::vector<Bytes>& typePool() {
   static const std::vector<Bytes> pool = {
-      {0x08}, {0x0E}, {0x1C}, {0x1D, 0x08}, {0x13, 0x00}, {0x12, 0x49}, {0x15, 0x12, 0x49, 0x01, 0x08},
-      {0x14, 0x08, 0x02, 0x01, 0x05, 0x01, 0x00}, {0x1B, 0x00, 0x01, 0x08, 0x08}, {0x20, 0x49, 0x08}, {0x01},
+      {0x08},
+      {0x0E},
+      {0x1C},
+      {0x1D, 0x08},
+      {0x13, 0x00},
+      {0x12, 0x49},
+      {0x15, 0x12, 0x49, 0x01, 0x08},
+      {0x14, 0x08, 0x02, 0x01, 0x05, 0x01, 0x00},
+      {0x1B, 0x00, 0x01, 0x08, 0x08},
+      {0x20, 0x49, 0x08},
+      {0x01},
   };
   return pool;
 }
@@ -64,8 +73,9 @@ Bytes validMap(std::mt19937_64& rng) {
   }
   for (std::size_t i = 0; i < n; ++i) {
     const auto& [count, types] = instantiations[below(rng, instantiations.size())];
-    REQUIRE(builder.addEncoded(0x1000 + 0x10 * static_cast<std::uint32_t>(below(rng, 16)) + static_cast<std::uint32_t>(i),
-                               count, types)
+    REQUIRE(builder
+                .addEncoded(0x1000 + 0x10 * static_cast<std::uint32_t>(below(rng, 16)) + static_cast<std::uint32_t>(i),
+                            count, types)
                 .ok());
   }
   gdmap::Expected<Bytes> bytes = builder.finish();
@@ -93,9 +103,7 @@ void mutate(std::mt19937_64& rng, Bytes& map) {
       case 4:  // a small directory offset, so items overlap or point inside others
         if (map.size() >= 12) map[8 + 8 * below(rng, (map.size() - 4) / 8)] = static_cast<std::uint8_t>(below(rng, 8));
         break;
-      default:
-        map.resize(below(rng, map.size() + 1));
-        break;
+      default: map.resize(below(rng, map.size() + 1)); break;
     }
   }
 }
@@ -104,22 +112,22 @@ void mutate(std::mt19937_64& rng, Bytes& map) {
 
 TEST_CASE("dump roundtrip: edge cases build back byte for byte") {
   for (const char* hex : {
-           "",                                      // empty file
-           "01", "0000", "000000",                  // a cut count word
-           "00000080",                              // the empty canonical map
-           "05000000",                              // a count with no directory
-           "ffffffff 0100",                         // a huge count, a cut directory
-           "02000080 10000000 00000000",            // one whole entry of two
-           "01000080 10000000 00000000 020108",     // valid and canonical
-           "01000080 10000000 00000000 03800108",   // hmm: a length that runs past
-           "01000080 10000000 00000000 8002 0108",  // non-minimal length prefix
+           "",                                                            // empty file
+           "01", "0000", "000000",                                        // a cut count word
+           "00000080",                                                    // the empty canonical map
+           "05000000",                                                    // a count with no directory
+           "ffffffff 0100",                                               // a huge count, a cut directory
+           "02000080 10000000 00000000",                                  // one whole entry of two
+           "01000080 10000000 00000000 020108",                           // valid and canonical
+           "01000080 10000000 00000000 03800108",                         // hmm: a length that runs past
+           "01000080 10000000 00000000 8002 0108",                        // non-minimal length prefix
            "02000080 20000000 00000000 10000000 03000000 020108 02010e",  // unsorted, bit 31 set
-           "02000080 10000000 00000000 10000000 00000000 020108",          // duplicate RVA, shared item
-           "02000080 10000000 00000000 20000000 01000000 020108",          // an offset inside an item
-           "01000080 10000000 ff000000 020108",                            // offset outside the heap
-           "01000080 10000000 02000000 cccc 020108 dddd",                  // gap and trailing bytes
-           "89504e470d0a1a0a0000000d49484452",                             // a foreign file (PNG)
-           "7b22736f72746564223a20747275657d",                             // a JSON file
+           "02000080 10000000 00000000 10000000 00000000 020108",         // duplicate RVA, shared item
+           "02000080 10000000 00000000 20000000 01000000 020108",         // an offset inside an item
+           "01000080 10000000 ff000000 020108",                           // offset outside the heap
+           "01000080 10000000 02000000 cccc 020108 dddd",                 // gap and trailing bytes
+           "89504e470d0a1a0a0000000d49484452",                            // a foreign file (PNG)
+           "7b22736f72746564223a20747275657d",                            // a JSON file
        }) {
     CAPTURE(hex);
     gdmap::Expected<Bytes> bytes = gdmap::parseHex(hex);

@@ -409,10 +409,9 @@ TEST_CASE("il description: instantiation arguments are type text, located at the
   CHECK_FALSE(p.methods);
   std::vector<std::string> rules;
   for (const Diagnostic& d : p.diagnostics) rules.push_back(d.rule + " " + d.path);
-  CHECK(rules == std::vector<std::string>{"type-text-syntax /methods/0/instantiation/type/1",
-                                          "wrong-type /methods/0/instantiation/method/0",
-                                          "wrong-type /methods/0/instantiation/unboxingStub",
-                                          "unknown-key /methods/0/instantiation/owner"});
+  CHECK(rules == std::vector<std::string>{
+                     "type-text-syntax /methods/0/instantiation/type/1", "wrong-type /methods/0/instantiation/method/0",
+                     "wrong-type /methods/0/instantiation/unboxingStub", "unknown-key /methods/0/instantiation/owner"});
   // The column points at the character the parser stopped at, inside the string.
   CHECK(p.diagnostics[0].offset >= text.find("class 0x0200000G"));
   CHECK(p.diagnostics[0].offset < text.find("class 0x0200000G") + 16);

@@ -3,8 +3,8 @@
 // ones will differ.
 #include <doctest/doctest.h>
 
-#include <gdmap/reader/map_dump.hpp>
 #include <gdmap/description/description_json.hpp>
+#include <gdmap/reader/map_dump.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/instantiation_names.hpp>
 #include <gdmap/schema/map_format.hpp>

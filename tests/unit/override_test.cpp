@@ -67,7 +67,12 @@ TEST_CASE("overrides: count, offset, fill, trailing, truncate each write their b
   "layout": {"count": "0x7fffffff", "fill": [{"offset": 3, "raw": "aa"}], "trailing": "bbcc", "truncate": 36}
 })";
   // count 0x7fffffff; entries; heap 020108 aa 020108 bb cc, cut by one byte.
-  CHECK(built(json) == "ffffff7f" "1000000000000000" "2000000004000000" "30000000ff000000" "020108aa020108bb");
+  CHECK(built(json) ==
+        "ffffff7f"
+        "1000000000000000"
+        "2000000004000000"
+        "30000000ff000000"
+        "020108aa020108bb");
   const gdmap::DescriptionBuild b = gdmap::buildMapFromDescription(json);
   CHECK(b.errorCount == 0);
   CHECK(count(b.diagnostics, "layout-override", gdmap::Severity::Note) == 6);
@@ -97,7 +102,11 @@ TEST_CASE("overrides: duplicate RVAs are an error unless /layout/duplicateRvas, 
   CHECK_FALSE(refused.map.has_value());
   CHECK(count(refused.diagnostics, "duplicate-rva", gdmap::Severity::Error) == 1);
   const std::string allowed = "{" + dictionaries + R"(, "layout": {"duplicateRvas": true}})";
-  CHECK(built(allowed) == "02000080" "1000000000000000" "1000000001000000" "0001");
+  CHECK(built(allowed) ==
+        "02000080"
+        "1000000000000000"
+        "1000000001000000"
+        "0001");
   const gdmap::DescriptionBuild b = gdmap::buildMapFromDescription(allowed);
   REQUIRE(find(b.diagnostics, "/dictionaries/1/rva") != nullptr);
   CHECK(find(b.diagnostics, "/dictionaries/1/rva")->rule == "layout-override");
@@ -111,7 +120,12 @@ TEST_CASE("overrides: unsorted with bit 31 set, items out of order and overlappi
     {"rva": 16, "raw": "02010e", "offset": 0},
     {"rva": 48, "raw": "0108", "offset": 4}
   ]})";
-  CHECK(built(json) == "03000080" "2000000003000000" "1000000000000000" "3000000004000000" "02010e020108");
+  CHECK(built(json) ==
+        "03000080"
+        "2000000003000000"
+        "1000000000000000"
+        "3000000004000000"
+        "02010e020108");
 }
 
 TEST_CASE("overrides: placed items that disagree on a byte are placement-conflict") {
@@ -153,9 +167,14 @@ TEST_CASE("overrides: an offset far past the heap with an item is gap-too-large,
   REQUIRE(b.errorCount == 1);
   REQUIRE(withRule(b.diagnostics, "gap-too-large") != nullptr);
   CHECK(withRule(b.diagnostics, "gap-too-large")->path == "/dictionaries/0");
-  CHECK(built(R"({"dictionaries": [{"rva": 1, "offset": 4000000000}]})") == "01000080" "0100000000286bee");
+  CHECK(built(R"({"dictionaries": [{"rva": 1, "offset": 4000000000}]})") ==
+        "01000080"
+        "0100000000286bee");
   // Gaps up to the limit are zeros.
-  CHECK(built(R"({"dictionaries": [{"rva": 1, "raw": "00", "offset": 3}]})") == "01000080" "0100000003000000" "00000000");
+  CHECK(built(R"({"dictionaries": [{"rva": 1, "raw": "00", "offset": 3}]})") ==
+        "01000080"
+        "0100000003000000"
+        "00000000");
 }
 
 TEST_CASE("overrides: one large item placed at many offsets is placements-too-large") {
@@ -218,5 +237,9 @@ TEST_CASE("overrides: MapBuilder places items and offsets, and finishes as befor
   CHECK_FALSE(builder.hasItem(1));
   const gdmap::Expected<gdmap::Bytes> map = builder.finish();
   REQUIRE(map.ok());
-  CHECK(gdmap::toHex(*map) == "02000000" "2000000002000000" "1000000000000000" "0000020108ee");
+  CHECK(gdmap::toHex(*map) ==
+        "02000000"
+        "2000000002000000"
+        "1000000000000000"
+        "0000020108ee");
 }

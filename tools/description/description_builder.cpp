@@ -211,11 +211,10 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
   if (fields.offset) {
     diagnostics_.note(rules::kLayoutOverride, DictionaryMemberSite(diagnostics_.work(), fields.jsonIndex, "offset"),
                       [&] {
-                        return fields.forms == 0
-                                   ? "the directory entry points at heap offset " + shortHex(*fields.offset) +
-                                         "; this dictionary writes no item"
-                                   : "the item is placed at heap offset " + shortHex(*fields.offset) +
-                                         " (a canonical build places items itself)";
+                        return fields.forms == 0 ? "the directory entry points at heap offset " +
+                                                       shortHex(*fields.offset) + "; this dictionary writes no item"
+                                                 : "the item is placed at heap offset " + shortHex(*fields.offset) +
+                                                       " (a canonical build places items itself)";
                       });
     if (fields.forms == 0) {
       if (!streaming_) {
@@ -464,11 +463,11 @@ void DescriptionBuilder::reportDuplicateRvas() {
     const auto rva = static_cast<std::uint32_t>(rvaKeys_[i] >> 32);
     const std::size_t firstIndex = rvaKeys_[first] & 0xFFFFFFFFu;
     if (layout_.duplicateRvas) {
-      diagnostics_.note(
-          rules::kLayoutOverride, DictionaryMemberSite(diagnostics_.work(), rvaKeys_[i] & 0xFFFFFFFFu, "rva"), [&] {
-            return "duplicate RVA " + hex32(rva) + " (" + dictionaryPointer(firstIndex) +
-                   "/rva has it too), written as given: /layout/duplicateRvas is true";
-          });
+      diagnostics_.note(rules::kLayoutOverride,
+                        DictionaryMemberSite(diagnostics_.work(), rvaKeys_[i] & 0xFFFFFFFFu, "rva"), [&] {
+                          return "duplicate RVA " + hex32(rva) + " (" + dictionaryPointer(firstIndex) +
+                                 "/rva has it too), written as given: /layout/duplicateRvas is true";
+                        });
       continue;
     }
     diagnostics_.error(
@@ -544,7 +543,8 @@ std::optional<MapDescription> DescriptionBuilder::finish() {
   out.dictionaries = std::move(dictionaries_);
   dictionaries_ = {};
   for (DictionaryDescription& d : out.dictionaries) {
-    if (d.instantiation != kNoInstantiation && (d.instantiation & kUnnamedFlag)) d.instantiation = (d.instantiation & ~kUnnamedFlag) + namedCount;
+    if (d.instantiation != kNoInstantiation && (d.instantiation & kUnnamedFlag))
+      d.instantiation = (d.instantiation & ~kUnnamedFlag) + namedCount;
   }
 
   reportUnusedNames(out.instantiations);

@@ -43,20 +43,20 @@ enum class Expect : std::uint8_t {
   Dictionary,      // /dictionaries/N: an object
   Rva,             // an integer or a "0x..." string
   InstantiationName,
-  InlineTypes,  // /dictionaries/N/types: a type list
-  Raw,          // a hex string
-  TypeItem,     // ILAsm text or {"hex": ...}
-  Hex,          // /.../types/K/hex
-  Offset,       // /dictionaries/N/offset, /layout/fill/K/offset: a u32
-  Layout,       // /layout: an object of overrides
-  Count,        // /layout/count: a u32
+  InlineTypes,    // /dictionaries/N/types: a type list
+  Raw,            // a hex string
+  TypeItem,       // ILAsm text or {"hex": ...}
+  Hex,            // /.../types/K/hex
+  Offset,         // /dictionaries/N/offset, /layout/fill/K/offset: a u32
+  Layout,         // /layout: an object of overrides
+  Count,          // /layout/count: a u32
   DuplicateRvas,  // /layout/duplicateRvas: a boolean
-  Fill,         // /layout/fill: an array of pieces
-  FillPiece,    // /layout/fill/K: {"offset", "raw"}
-  FillRaw,      // /layout/fill/K/raw: hex
-  Trailing,     // /layout/trailing: hex
-  Truncate,     // /layout/truncate: a byte count
-  Anything,     // the value of an unknown key, or inside a wrong value: skipped
+  Fill,           // /layout/fill: an array of pieces
+  FillPiece,      // /layout/fill/K: {"offset", "raw"}
+  FillRaw,        // /layout/fill/K/raw: hex
+  Trailing,       // /layout/trailing: hex
+  Truncate,       // /layout/truncate: a byte count
+  Anything,       // the value of an unknown key, or inside a wrong value: skipped
 };
 
 [[gnu::noinline, gnu::cold]] const char* describe(Expect e) {

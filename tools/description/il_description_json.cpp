@@ -34,24 +34,24 @@ using description::Site;
 
 // What the value at the current position must be.
 enum class Expect : std::uint8_t {
-  Anything,  // the value of an unknown key, or inside a wrong value: skipped
-  Root,      // the description object
-  Schema,    // /$schema: a string, ignored
+  Anything,    // the value of an unknown key, or inside a wrong value: skipped
+  Root,        // the description object
+  Schema,      // /$schema: a string, ignored
   MethodName,  // /methods/N/name: a string for people
-  Methods,   // /methods: an array of methods
-  Method,    // /methods/N: an object
-  Token,     // the numbers of a method, a bound and an entry
+  Methods,     // /methods: an array of methods
+  Method,      // /methods/N: an object
+  Token,       // the numbers of a method, a bound and an entry
   CodeSize,
   Native,
   Il,
   NativeStart,
   NativeEnd,
-  Bounds,      // /methods/N/bounds: an array of bounds
-  Bound,       // /methods/N/bounds/K: an object
-  Source,      // /methods/N/bounds/K/source: an array of flags
-  SourceFlag,  // a flag name or "0x..."
-  Map,         // /methods/N/map: an array of API entries
-  MapEntry,    // /methods/N/map/K: an object
+  Bounds,           // /methods/N/bounds: an array of bounds
+  Bound,            // /methods/N/bounds/K: an object
+  Source,           // /methods/N/bounds/K/source: an array of flags
+  SourceFlag,       // a flag name or "0x..."
+  Map,              // /methods/N/map: an array of API entries
+  MapEntry,         // /methods/N/map/K: an object
   Instantiation,    // /methods/N/instantiation: an object
   TypeArguments,    // /methods/N/instantiation/type: an array of type text
   MethodArguments,  // /methods/N/instantiation/method: an array of type text

@@ -47,8 +47,7 @@ std::optional<ByteSpan> wellFormedItem(ByteSpan heap, std::uint32_t offset) {
 // `"types": [...]` when `item` is exactly the canonical encoding of one or
 // more types (so that building the text gives these bytes back), else
 // `"raw": "..."`.
-void appendItemForm(ByteSpan item, std::string& out, Bytes& scratch, std::vector<Type>& types,
-                    const TypeNames* names) {
+void appendItemForm(ByteSpan item, std::string& out, Bytes& scratch, std::vector<Type>& types, const TypeNames* names) {
   const auto raw = [&] {
     out += "\"raw\": \"";
     appendHex(item, out);
@@ -88,9 +87,7 @@ void appendItemForm(ByteSpan item, std::string& out, Bytes& scratch, std::vector
   out += ']';
 }
 
-std::string_view viewOf(ByteSpan bytes) {
-  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-}
+std::string_view viewOf(ByteSpan bytes) { return {reinterpret_cast<const char*>(bytes.data()), bytes.size()}; }
 
 }  // namespace
 
@@ -104,8 +101,7 @@ Expected<std::string> dumpExactDescription(ByteSpan map) {
   return text;
 }
 
-Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit,
-                            const TypeNames* names) {
+Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit, const TypeNames* names) {
   LayoutOverrides layout;
   if (map.size() < kHeaderSize) {
     // A cut count word: the canonical word of an empty map, cut as short.
@@ -125,9 +121,7 @@ Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string
   const std::size_t entries =
       static_cast<std::size_t>(std::min<std::uint64_t>(claimed, (map.size() - kHeaderSize) / kDirectoryEntrySize));
   const auto rvaAt = [&](std::size_t i) { return readU32(map, static_cast<std::size_t>(directoryRvaOffset(i))); };
-  const auto offsetAt = [&](std::size_t i) {
-    return readU32(map, static_cast<std::size_t>(directoryOffsetOffset(i)));
-  };
+  const auto offsetAt = [&](std::size_t i) { return readU32(map, static_cast<std::size_t>(directoryOffsetOffset(i))); };
 
   bool ascending = true;  // non-decreasing: a stable sort keeps the order
   for (std::size_t i = 1; ascending && i < entries; ++i) ascending = rvaAt(i - 1) <= rvaAt(i);
@@ -176,7 +170,8 @@ Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string
   std::sort(covered.begin(), covered.end());
   std::uint64_t end = 0;
   for (const auto& [start, stop] : covered) {
-    if (start > end) layout.fill.push_back({static_cast<std::uint32_t>(end), Bytes(heap.begin() + end, heap.begin() + start)});
+    if (start > end)
+      layout.fill.push_back({static_cast<std::uint32_t>(end), Bytes(heap.begin() + end, heap.begin() + start)});
     end = std::max(end, stop);
   }
   covered = {};

@@ -16,7 +16,6 @@ Error mismatch(std::size_t index, const std::string& what) {
   return Error(0, "dictionary " + std::to_string(index) + " (in file order): " + what, rules::kDescriptionMismatch);
 }
 
-
 // With overrides the map may not open (a count that lies, a truncation),
 // so it is read word by word: each dictionary's directory entry where the
 // directory order puts it, its explicit offset, and its item's bytes where
@@ -34,7 +33,8 @@ Status readsBackExact(ByteSpan map, const MapBuilder& built) {
     return Error(0, "the map has " + std::to_string(map.size()) + " bytes, not " + std::to_string(expectedSize),
                  rules::kDescriptionMismatch);
   if (map.size() >= 4) {
-    const std::uint32_t count = layout.count.value_or(static_cast<std::uint32_t>(n) | (built.sorted() ? kSortedFlag : 0));
+    const std::uint32_t count =
+        layout.count.value_or(static_cast<std::uint32_t>(n) | (built.sorted() ? kSortedFlag : 0));
     if (readU32(map, 0) != count)
       return Error(0, "the count word is " + hex32(readU32(map, 0)) + ", not " + hex32(count),
                    rules::kDescriptionMismatch);
@@ -46,7 +46,8 @@ Status readsBackExact(ByteSpan map, const MapBuilder& built) {
     const std::uint32_t rva = readU32(map, static_cast<std::size_t>(directoryRvaOffset(p)));
     const std::uint32_t offset = readU32(map, static_cast<std::size_t>(directoryOffsetOffset(p)));
     if (rva != built.rvaAt(i))
-      return mismatch(i, "directory[" + std::to_string(p) + "] has RVA " + hex32(rva) + ", not " + hex32(built.rvaAt(i)));
+      return mismatch(i,
+                      "directory[" + std::to_string(p) + "] has RVA " + hex32(rva) + ", not " + hex32(built.rvaAt(i)));
     if (const std::optional<std::uint32_t> given = built.offsetAt(i); given && *given != offset)
       return mismatch(i, "directory[" + std::to_string(p) + "] has offset " + hex32(offset) + ", not " + hex32(*given));
     const ByteSpan expected = built.itemAt(i);

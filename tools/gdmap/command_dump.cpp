@@ -63,8 +63,8 @@ int dump(const DumpOptions& options, Report& report) {
   // keeps those bytes with overrides (`offset`, /layout) and `raw`.
   for (Diagnostic& note : canonical.reasons) {
     note.severity = Severity::Note;
-    note.message = "not canonical: " + note.message + " (" + note.rule +
-                   "); the description keeps these bytes with overrides";
+    note.message =
+        "not canonical: " + note.message + " (" + note.rule + "); the description keeps these bytes with overrides";
     note.rule = rules::kRebuildDiffers;
     note.file = name;
     report.add(std::move(note));
@@ -74,7 +74,8 @@ int dump(const DumpOptions& options, Report& report) {
   const bool canonicalMap = canonical.reasons.empty();
   if (!output->write(
           [map, canonicalMap, names](const OutputEmit& emit) {
-            return canonicalMap ? dumpDescription(map, emit, names.get()) : dumpExactDescription(map, emit, names.get());
+            return canonicalMap ? dumpDescription(map, emit, names.get())
+                                : dumpExactDescription(map, emit, names.get());
           },
           report))
     return kUsageOrIo;
@@ -95,7 +96,8 @@ int runDump(const DumpOptions& options) {
 
 void addDumpCommand(CLI::App& app, int& status) {
   auto options = std::make_shared<DumpOptions>();
-  auto* command = app.add_subcommand("dump", "Write any map (valid or not) as a JSON description that builds back the same bytes");
+  auto* command =
+      app.add_subcommand("dump", "Write any map (valid or not) as a JSON description that builds back the same bytes");
   command->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
   command->add_option("-o,--output", options->output, "Where to write the description ('-', the default, for stdout)");
   addNamesOption(*command, options->names);

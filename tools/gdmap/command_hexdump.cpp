@@ -79,11 +79,14 @@ int hexdump(const HexdumpOptions& options, Report& report) {
     out.number("size", map.size());
     out.beginArray("ranges");
     std::string element;
-    CheckReport check = annotateMap(map, [&](const AnnotatedRange& r) {
-      element.clear();
-      appendRangeJson(map, r, element);
-      out.arrayRaw(element);
-    }, names.get());
+    CheckReport check = annotateMap(
+        map,
+        [&](const AnnotatedRange& r) {
+          element.clear();
+          appendRangeJson(map, r, element);
+          out.arrayRaw(element);
+        },
+        names.get());
     out.endArray();
     out.boolean("valid", check.valid);
     report.add(std::move(check.diagnostics), name);
@@ -95,23 +98,29 @@ int hexdump(const HexdumpOptions& options, Report& report) {
   // one line is held: the first measures, the second prints.
   std::size_t longest = 4;
   std::size_t pathColumn = 5;
-  (void)annotateMap(map, [&](const AnnotatedRange& r) {
-    longest = std::max(longest, std::min(r.length, kBytesPerLine));
-    pathColumn = std::max(pathColumn, std::min(r.path.size(), kMaxPathColumn));
-  }, names.get());
+  (void)annotateMap(
+      map,
+      [&](const AnnotatedRange& r) {
+        longest = std::max(longest, std::min(r.length, kBytesPerLine));
+        pathColumn = std::max(pathColumn, std::min(r.path.size(), kMaxPathColumn));
+      },
+      names.get());
   const std::size_t bytesColumn = 3 * longest - 1;
   std::string text = "  offset    bytes";
   padColumn(text, 12, bytesColumn + 2);
   text += "field";
   padColumn(text, 12 + bytesColumn + 2, pathColumn + 2);
   text += "meaning\n";
-  CheckReport check = annotateMap(map, [&](const AnnotatedRange& r) {
-    appendRangeText(map, r, bytesColumn, pathColumn, text);
-    if (text.size() >= (std::size_t{1} << 16)) {
-      std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
-      text.clear();
-    }
-  }, names.get());
+  CheckReport check = annotateMap(
+      map,
+      [&](const AnnotatedRange& r) {
+        appendRangeText(map, r, bytesColumn, pathColumn, text);
+        if (text.size() >= (std::size_t{1} << 16)) {
+          std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+          text.clear();
+        }
+      },
+      names.get());
   std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
   std::cout.flush();
   if (!std::cout) return report.stdoutFailed();

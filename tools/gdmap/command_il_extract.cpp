@@ -39,24 +39,22 @@ struct IlExtractOptions {
 // What the summary says about the bodies: how many of each kind, how many
 // share a blob, which were left out and why.
 struct ExtractCounts {
-  std::size_t bodies = 0;  // in the image (or with --method's token)
+  std::size_t bodies = 0;   // in the image (or with --method's token)
   std::size_t methods = 0;  // written
   std::size_t methodDefs = 0;
   std::size_t instantiations = 0;
   std::size_t unboxingStubs = 0;
-  std::size_t blobs = 0;            // distinct debug-info blobs of the written methods
-  std::size_t sharingMethods = 0;   // written methods whose blob another written method shares
-  std::size_t noDebugInfo = 0;      // skipped: no element in the debug-info section
-  std::size_t noBounds = 0;         // skipped: a blob whose cbBounds is 0
-  std::size_t duplicates = 0;       // skipped: the token and instantiation of an earlier body
-  std::size_t nonCanonical = 0;     // written, but `il build` gives other bytes
+  std::size_t blobs = 0;           // distinct debug-info blobs of the written methods
+  std::size_t sharingMethods = 0;  // written methods whose blob another written method shares
+  std::size_t noDebugInfo = 0;     // skipped: no element in the debug-info section
+  std::size_t noBounds = 0;        // skipped: a blob whose cbBounds is 0
+  std::size_t duplicates = 0;      // skipped: the token and instantiation of an earlier body
+  std::size_t nonCanonical = 0;    // written, but `il build` gives other bytes
 };
 
 std::string methodPath(const r2r::MethodBody& body) { return "method " + hex32(body.token); }
 
-std::size_t fileOffsetOf(ByteSpan file, ByteSpan part) {
-  return static_cast<std::size_t>(part.data() - file.data());
-}
+std::size_t fileOffsetOf(ByteSpan file, ByteSpan part) { return static_cast<std::size_t>(part.data() - file.data()); }
 
 // Why `il build --format nibble` of this method will not give the blob's
 // bytes (a non-minimal varint): notes at the place, as `il dump` gives.
@@ -176,9 +174,9 @@ void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::st
                          std::to_string(c.noBounds) + ", \"duplicates\": " + std::to_string(c.duplicates) + "}");
     return;
   }
-  std::string line = name + ": " + r2r::describeMachine(image) + ", ReadyToRun " +
-                     std::to_string(image.majorVersion) + "." + std::to_string(image.minorVersion) + ": " +
-                     counted(c.methods, "method", "methods") + " (" + std::to_string(c.methodDefs) + " MethodDef, " +
+  std::string line = name + ": " + r2r::describeMachine(image) + ", ReadyToRun " + std::to_string(image.majorVersion) +
+                     "." + std::to_string(image.minorVersion) + ": " + counted(c.methods, "method", "methods") + " (" +
+                     std::to_string(c.methodDefs) + " MethodDef, " +
                      counted(c.instantiations, "instantiation", "instantiations") + ", " +
                      counted(c.unboxingStubs, "unboxing stub", "unboxing stubs") + "), " +
                      counted(c.blobs, "bounds blob", "bounds blobs") + " (" +
@@ -187,7 +185,8 @@ void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::st
   line += "; skipped " + std::to_string(skipped);
   if (skipped != 0) {
     line += " (" + std::to_string(c.noDebugInfo) + " without debug info, " + std::to_string(c.noBounds) +
-            " with no bounds, " + std::to_string(c.duplicates) + " repeating an earlier body's token and instantiation)";
+            " with no bounds, " + std::to_string(c.duplicates) +
+            " repeating an earlier body's token and instantiation)";
   }
   if (c.nonCanonical != 0) line += "; " + std::to_string(c.nonCanonical) + " not canonical";
   std::cerr << line << '\n';
@@ -208,7 +207,8 @@ int extract(const IlExtractOptions& options, Report& report) {
     try {
       names = std::make_unique<metadata::AssemblyTypeNames>(file);
     } catch (const metadata::MetadataError& e) {
-      return report.fail(kInvalid, rules::kNamesNotAssembly, name + ": --names: its metadata cannot be read: " + e.what());
+      return report.fail(kInvalid, rules::kNamesNotAssembly,
+                         name + ": --names: its metadata cannot be read: " + e.what());
     }
   }
   Expected<r2r::R2RImage> image = r2r::readR2RImage(file, names.get());

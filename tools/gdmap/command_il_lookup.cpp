@@ -101,8 +101,8 @@ int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
   std::vector<std::size_t> originalIndex;  // empty: the methods are as described
   std::optional<std::size_t> chosen;       // the body --instantiation picked
   const std::optional<std::uint32_t> given = optionalU32(options.method);
-  const bool repeated =
-      given && std::count_if(methods->begin(), methods->end(), [&](const il::Method& m) { return m.token == *given; }) > 1;
+  const bool repeated = given && std::count_if(methods->begin(), methods->end(),
+                                               [&](const il::Method& m) { return m.token == *given; }) > 1;
   if (given && !repeated && options.instantiation.empty()) {
     token = *given;
   } else {
@@ -122,8 +122,8 @@ int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
   std::unordered_set<std::uint32_t> seen;
   for (std::size_t i = 0; i < methods->size(); ++i) {
     const il::Method& m = (*methods)[i];
-    const bool keep = m.token == token ? (!chosen || i == *chosen) && seen.insert(m.token).second
-                                       : seen.insert(m.token).second;
+    const bool keep =
+        m.token == token ? (!chosen || i == *chosen) && seen.insert(m.token).second : seen.insert(m.token).second;
     if (!keep) continue;
     kept.push_back(m);
     originalIndex.push_back(i);

@@ -45,8 +45,8 @@ int verify(const IlVerifyOptions& options, Report& report, bool& compared) {
     return kInvalid;
   }
   int status = kSuccess;
-  const auto index = chooseMethod(*methods, optionalU32(options.method), *description, report, status,
-                                  options.instantiation);
+  const auto index =
+      chooseMethod(*methods, optionalU32(options.method), *description, report, status, options.instantiation);
   if (!index) return status;
   const il::Method& method = (*methods)[*index];
   if (report.json()) report.object().string("method", tokenText(method.token));

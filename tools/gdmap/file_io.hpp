@@ -39,8 +39,7 @@ class InputBytes {
 };
 
 // InputBytes::open, with the failure added to `report`.
-std::optional<InputBytes> openInput(const std::string& path, Report& report,
-                                    FileAccess access = FileAccess::Whole);
+std::optional<InputBytes> openInput(const std::string& path, Report& report, FileAccess access = FileAccess::Whole);
 
 enum class OutputKind { Text, Binary };
 

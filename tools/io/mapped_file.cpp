@@ -46,7 +46,7 @@ Expected<MappedFile> MappedFile::open(const std::string& path, FileAccess access
   if (info.st_size == 0) return MappedFile(nullptr, 0, identity);  // mmap of 0 bytes is an error
 
   const auto size = static_cast<std::size_t>(info.st_size);
-  #if defined(MAP_POPULATE)
+#if defined(MAP_POPULATE)
   const int populate = access == FileAccess::Whole ? MAP_POPULATE : 0;
 #else
   const int populate = 0;

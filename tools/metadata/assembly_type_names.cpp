@@ -98,8 +98,10 @@ AssemblyTypeNames::AssemblyTypeNames(ByteSpan file) {
     byName_[unquotedTypeName(*name)].push_back(token);
     byToken_.emplace(token, std::move(*name));
   };
-  for (std::uint32_t r = 1; r <= tables.rowCount(kTypeDef); ++r) add(std::uint32_t{kTypeDef} << 24 | r, names.typeDef(r));
-  for (std::uint32_t r = 1; r <= tables.rowCount(kTypeRef); ++r) add(std::uint32_t{kTypeRef} << 24 | r, names.typeRef(r));
+  for (std::uint32_t r = 1; r <= tables.rowCount(kTypeDef); ++r)
+    add(std::uint32_t{kTypeDef} << 24 | r, names.typeDef(r));
+  for (std::uint32_t r = 1; r <= tables.rowCount(kTypeRef); ++r)
+    add(std::uint32_t{kTypeRef} << 24 | r, names.typeRef(r));
   // A name several rows share would not read back to the token it was
   // printed for: those tokens print in hex, so that text printed with
   // names always parses back to the same bytes.

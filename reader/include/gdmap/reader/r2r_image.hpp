@@ -28,8 +28,8 @@
 //
 // The bytes must outlive the image: every span points into them.
 #include <gdmap/schema/bytes.hpp>
-#include <gdmap/schema/type_names.hpp>
 #include <gdmap/schema/expected.hpp>
+#include <gdmap/schema/type_names.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -108,8 +108,8 @@ struct Method {
   std::uint32_t token = 0;
   std::optional<std::uint32_t> codeSize;
   bool verbatimMap = false;
-  std::vector<Bound> bounds;  // when !verbatimMap
-  std::vector<ApiEntry> map;  // when verbatimMap
+  std::vector<Bound> bounds;                   // when !verbatimMap
+  std::vector<ApiEntry> map;                   // when verbatimMap
   std::optional<Instantiation> instantiation;  // absent: not a generic instantiation
   std::string name;  // for people only (`Ns.Type::Method`, from `il extract --names`); empty: none
   friend bool operator==(const Method&, const Method&) = default;

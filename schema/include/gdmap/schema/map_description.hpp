@@ -70,10 +70,10 @@ struct LayoutOverrides {
   LayoutOverrides& operator=(LayoutOverrides&&) noexcept;
 
   std::vector<DictionaryOffset> offsets;  // by ascending dictionary index, at most one each
-  std::optional<std::uint32_t> count;  // the header's u32 verbatim, bit 31 included
-  bool duplicateRvas = false;          // repeated RVAs are written, not refused
-  std::vector<HeapFill> fill;          // bytes at explicit heap offsets
-  Bytes trailing;                      // bytes after the end of the heap's last placed byte
+  std::optional<std::uint32_t> count;     // the header's u32 verbatim, bit 31 included
+  bool duplicateRvas = false;             // repeated RVAs are written, not refused
+  std::vector<HeapFill> fill;             // bytes at explicit heap offsets
+  Bytes trailing;                         // bytes after the end of the heap's last placed byte
   std::optional<std::uint64_t> truncate;  // the file is cut to this many bytes
   bool any() const;
 };

@@ -12,10 +12,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <optional>
-#include <string>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string>
 
 namespace gdmap {
 

@@ -31,8 +31,8 @@ class AssemblyTypeNames : public TypeNames {
   std::string methodName(std::uint32_t token) const;
 
  private:
-  std::vector<std::string> methodNames_;  // by MethodDef row - 1
-  std::unordered_map<std::uint32_t, std::string> byToken_;  // token -> name as written
+  std::vector<std::string> methodNames_;                                // by MethodDef row - 1
+  std::unordered_map<std::uint32_t, std::string> byToken_;              // token -> name as written
   std::unordered_map<std::string, std::vector<std::uint32_t>> byName_;  // unquoted name -> tokens
 };
 

@@ -54,18 +54,13 @@ Expected<std::uint32_t> itemLength(std::uint64_t typeCount, std::uint64_t typeBy
   return static_cast<std::uint32_t>(length);
 }
 
-Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
-                          const DuplicateRvaMessage& duplicateMessage) {
+Expected<std::vector<std::uint64_t>> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRepeats,
+                                              const DuplicateRvaMessage& duplicateMessage) {
   const std::size_t n = entries.size();
-  if (Status s = checkEntryCount(n); !s) return s.error();
-
-  // (rva << 32 | insertion index): one sort orders by RVA and, among equal
-  // RVAs, by insertion. Unsorted maps need it too, to find shared RVAs.
   std::vector<std::uint64_t> keys(n);
   for (std::size_t i = 0; i < n; ++i) keys[i] = std::uint64_t{entries[i].rva} << 32 | i;
   radixSortByHigh32(keys);
-  // Report the repeat that comes first in input order: that is where a
-  // reader of the input would look first.
+  if (!refuseRepeats) return keys;
   std::size_t repeat = n, repeated = 0;
   for (std::size_t k = 1, groupStart = 0; k < n; ++k) {
     if ((keys[k] >> 32) != (keys[groupStart] >> 32)) {
@@ -77,6 +72,18 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
     }
   }
   if (repeat != n) return Error{0, duplicateMessage(repeated, repeat, entries[repeat].rva), rules::kDuplicateRva};
+  return keys;
+}
+
+Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
+                          const DuplicateRvaMessage& duplicateMessage) {
+  const std::size_t n = entries.size();
+  if (Status s = checkEntryCount(n); !s) return s.error();
+
+  // Unsorted maps need the order too, to find shared RVAs.
+  Expected<std::vector<std::uint64_t>> ordered = rvaOrder(entries, true, duplicateMessage);
+  if (!ordered) return ordered.error();
+  const std::vector<std::uint64_t>& keys = *ordered;
 
   auto entryAt = [&](std::size_t position) -> const LayoutEntry& {
     return sorted ? entries[static_cast<std::uint32_t>(keys[position])] : entries[position];

@@ -78,6 +78,13 @@ struct LayoutEntry {
 // RVA, for the caller's error message.
 using DuplicateRvaMessage = std::function<std::string(std::size_t first, std::size_t second, std::uint32_t rva)>;
 
+// (rva << 32 | insertion index) for every entry, radix-sorted: one sort
+// orders by RVA and, among equal RVAs, by insertion. With `refuseRepeats`,
+// a repeated RVA is duplicate-rva, reported at the repeat that comes first
+// in input order (where a reader of the input would look first).
+Expected<std::vector<std::uint64_t>> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRepeats,
+                                              const DuplicateRvaMessage& duplicateMessage);
+
 // The canonical map: entries sorted by RVA (bit 31 set) or in the given
 // order (bit 31 clear); each distinct referenced item once, in order of first
 // reference from the final directory; little-endian u32s. Errors: a shared

@@ -47,21 +47,9 @@ Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries
   const std::size_t n = entries.size();
   if (Status s = checkEntryCount(n); !s) return s.error();
 
-  std::vector<std::uint64_t> keys(n);
-  for (std::size_t i = 0; i < n; ++i) keys[i] = std::uint64_t{entries[i].rva} << 32 | i;
-  radixSortByHigh32(keys);
-  if (!layout.duplicateRvas) {
-    std::size_t repeat = n, repeated = 0;
-    for (std::size_t k = 1, groupStart = 0; k < n; ++k) {
-      if ((keys[k] >> 32) != (keys[groupStart] >> 32)) {
-        groupStart = k;
-      } else if (k == groupStart + 1 && static_cast<std::uint32_t>(keys[k]) < repeat) {
-        repeat = static_cast<std::uint32_t>(keys[k]);
-        repeated = static_cast<std::uint32_t>(keys[groupStart]);
-      }
-    }
-    if (repeat != n) return Error{0, duplicateMessage(repeated, repeat, entries[repeat].rva), rules::kDuplicateRva};
-  }
+  Expected<std::vector<std::uint64_t>> ordered = rvaOrder(entries, !layout.duplicateRvas, duplicateMessage);
+  if (!ordered) return ordered.error();
+  const std::vector<std::uint64_t>& keys = *ordered;
   const auto indexAt = [&](std::size_t position) -> std::size_t {
     return sorted ? static_cast<std::uint32_t>(keys[position]) : position;
   };

@@ -92,9 +92,9 @@ Status skipType(ByteSpan bytes, std::size_t& offset, TypeDecodeNotes* notes) {
   return Success{};
 }
 
-Expected<Type> decodeTypeBlob(ByteSpan bytes) {
+Expected<Type> decodeTypeBlob(ByteSpan bytes, TypeDecodeNotes* notes) {
   std::size_t offset = 0;
-  Expected<Type> type = decodeType(bytes, offset);
+  Expected<Type> type = decodeType(bytes, offset, notes);
   if (!type) return type;
   if (offset != bytes.size()) {
     return Error{offset, std::to_string(bytes.size() - offset) + " bytes after the end of the type",

@@ -6,6 +6,7 @@
 #include <gdmap/description/description_json.hpp>
 #include <gdmap/reader/map_check.hpp>
 #include <gdmap/reader/map_dump.hpp>
+#include <gdmap/schema/hex.hpp>
 #include <gdmap/writer/map_builder.hpp>
 #include "tools/description/map_read_back.hpp"
 
@@ -169,3 +170,26 @@ TEST_CASE("map builder: items by handle, given later, shared by many dictionarie
 }
 
 }  // namespace
+
+TEST_CASE("description: a hex type with non-minimal integers is re-encoded, with one warning per spelling") {
+  const std::string text = R"({"dictionaries": [{"rva": 1, "types": [{"hex": "128008"}]},
+    {"rva": 2, "types": [{"hex": "128008"}, {"hex": "1208"}]}, {"rva": 3, "raw": "0401128008"}]})";
+  const gdmap::DescriptionBuild built = gdmap::buildMapFromDescription(text);
+  REQUIRE(built.map.has_value());
+  REQUIRE(built.warningCount == 1);
+  CHECK(built.diagnostics.front().rule == "non-minimal-integer");
+  CHECK(built.diagnostics.front().path == "/dictionaries/0/types/0/hex");
+  CHECK(built.diagnostics.front().message.find("use \"raw\" to keep the bytes verbatim") != std::string::npos);
+  // The model path says the same.
+  const gdmap::DescriptionParse parsed = gdmap::parseDescription(text);
+  REQUIRE(parsed.description.has_value());
+  REQUIRE(parsed.diagnostics.size() == 1);
+  CHECK(parsed.diagnostics.front().rule == "non-minimal-integer");
+  // Re-encoded: dictionaries 1 and 2's first items share the shortest form
+  // (02 01 12 08); the raw item keeps its three-byte token.
+  const gdmap::CheckReport check = gdmap::checkMap(*built.map);
+  CHECK(check.valid);
+  const std::string hex = gdmap::toHex(*built.map);
+  CHECK(hex.find("03011208") != std::string::npos);
+  CHECK(hex.find("0401128008") != std::string::npos);
+}

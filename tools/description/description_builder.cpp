@@ -378,7 +378,8 @@ std::optional<Type> DescriptionBuilder::typeFromHex(const std::string& hex, cons
     return std::nullopt;
   }
   // Empty bytes too: the decoder says a type was expected at byte 0.
-  Expected<Type> decoded = decodeTypeBlob(*bytes);
+  TypeDecodeNotes notes;
+  Expected<Type> decoded = decodeTypeBlob(*bytes, &notes);
   if (!decoded) {
     const Error& e = decoded.error();
     diagnostics_.error(
@@ -388,6 +389,14 @@ std::optional<Type> DescriptionBuilder::typeFromHex(const std::string& hex, cons
         },
         digitIndexOfByte(hex, e.offset));
     return std::nullopt;
+  }
+  if (notes.nonMinimalIntegers > 0 && warnedHex_.insert(hex).second) {
+    diagnostics_.warning(rules::kNonMinimalInteger, site, [&] {
+      return "type " + quoteInput(hex) + " has " + std::to_string(notes.nonMinimalIntegers) +
+             " compressed integer(s) not in their shortest form (the first at byte " +
+             std::to_string(notes.firstNonMinimalOffset) +
+             "): the map gets them re-encoded in the shortest form; use \"raw\" to keep the bytes verbatim";
+    });
   }
   if (!streaming_ && hexTypes_.size() < kTypeCacheLimit) hexTypes_.emplace(hex, *decoded);
   return std::move(decoded).value();

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace gdmap::description {
@@ -156,6 +157,9 @@ class DescriptionBuilder {
   std::vector<std::uint64_t> rvaKeys_;
   std::unordered_map<std::string, Type> textTypes_;
   std::unordered_map<std::string, Type> hexTypes_;
+  // {"hex"} spellings already warned about (non-minimal integers): once
+  // each, however the caches above evict, so both outputs say the same.
+  std::unordered_set<std::string> warnedHex_;
   // Streaming: the map, each named instantiation's item (kItemLater until
   // its types are known and valid), and the canonical bytes of types.
   MapBuilder map_;

@@ -28,7 +28,7 @@ Expected<Type> decodeType(ByteSpan bytes, std::size_t& offset, TypeDecodeNotes* 
 Status skipType(ByteSpan bytes, std::size_t& offset, TypeDecodeNotes* notes = nullptr);
 
 // `bytes` must hold exactly one Type, nothing after it.
-Expected<Type> decodeTypeBlob(ByteSpan bytes);
+Expected<Type> decodeTypeBlob(ByteSpan bytes, TypeDecodeNotes* notes = nullptr);
 
 // For diagnostics: the field inside the well-formed type starting at
 // bytes[start] that contains byte `target`, as a path like

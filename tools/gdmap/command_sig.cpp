@@ -94,7 +94,7 @@ class Results {
     if (report_.json()) report_.object().beginArray("results");
   }
 
-  void convert(std::string_view item, Converter converter, const std::string& file, std::size_t line) {
+  void convert(std::string_view item, const Converter& converter, const std::string& file, std::size_t line) {
     ++items_;
     const std::size_t start = text_.size();
     Error failure;
@@ -143,14 +143,14 @@ class Results {
   std::size_t failed_ = 0;
 };
 
-int convertOperands(const std::vector<std::string>& items, Converter converter, Report& report) {
+int convertOperands(const std::vector<std::string>& items, const Converter& converter, Report& report) {
   Results results(report);
   for (std::size_t i = 0; i < items.size(); ++i)
     results.convert(items[i], converter, "argument " + std::to_string(i + 1), 1);
   return results.finish();
 }
 
-int convertLines(Converter converter, Report& report) {
+int convertLines(const Converter& converter, Report& report) {
   std::ios::sync_with_stdio(false);
   Results results(report);
   const std::string stdinName = "stdin";

@@ -87,7 +87,12 @@ void appendDiffLines(const MapDiff& d, std::string_view indent, std::string& out
     out += '\n';
     if (!e.contextA.empty() || !e.contextB.empty()) {
       const std::string pad = std::string(indent) + std::string(11, ' ');
-      out += pad + "A: " + valueOrNone(e.contextA) + "\n" + pad + "B: " + valueOrNone(e.contextB) + "\n";
+      for (const auto& [side, context] : {std::pair{"A: ", &e.contextA}, std::pair{"B: ", &e.contextB}}) {
+        out += pad;
+        out += side;
+        out += valueOrNone(*context);
+        out += '\n';
+      }
     }
   }
   if (d.notListed() > 0) {
@@ -110,7 +115,16 @@ std::string diffCause(const MapDiff& d, std::string_view a, std::string_view b) 
       if ((added ? other.a : other.b) != types) continue;
       const MapDiffEntry& inA = added ? other : e;
       const MapDiffEntry& inB = added ? e : other;
-      return inA.path + " (" + types + ") in " + sa + " is at RVA " + hex32(inB.rva.value_or(0)) + " in " + sb;
+      std::string cause = inA.path;
+      cause += " (";
+      cause += types;
+      cause += ") in ";
+      cause += sa;
+      cause += " is at RVA ";
+      cause += hex32(inB.rva.value_or(0));
+      cause += " in ";
+      cause += sb;
+      return cause;
     }
   }
   switch (e.kind) {

@@ -8,6 +8,8 @@
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/writer/map_builder.hpp>
 
+#include "tests/support/type_pool.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -19,7 +21,8 @@ using gdmap::Bytes;
 
 namespace {
 
-std::uint64_t below(std::mt19937_64& rng, std::uint64_t n) { return n == 0 ? 0 : rng() % n; }
+using gdmap::testing::below;
+using gdmap::testing::typePool;
 
 // The description `gdmap dump` writes for `map`.
 std::string dumpAsCli(const Bytes& map) {
@@ -41,23 +44,6 @@ void requireRoundTrip(const Bytes& map) {
   REQUIRE(built.errorCount == 0);
   REQUIRE(built.map.has_value());
   REQUIRE(gdmap::toHex(*built.map) == gdmap::toHex(map));
-}
-
-const std::vector<Bytes>& typePool() {
-  static const std::vector<Bytes> pool = {
-      {0x08},
-      {0x0E},
-      {0x1C},
-      {0x1D, 0x08},
-      {0x13, 0x00},
-      {0x12, 0x49},
-      {0x15, 0x12, 0x49, 0x01, 0x08},
-      {0x14, 0x08, 0x02, 0x01, 0x05, 0x01, 0x00},
-      {0x1B, 0x00, 0x01, 0x08, 0x08},
-      {0x20, 0x49, 0x08},
-      {0x01},
-  };
-  return pool;
 }
 
 Bytes validMap(std::mt19937_64& rng) {

@@ -8,6 +8,8 @@
 
 #include "tests/support/map_bytes.hpp"
 
+#include "tests/support/type_pool.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -49,23 +51,8 @@ const AnnotatedRange& rangeAt(const std::vector<AnnotatedRange>& ranges, std::si
   return ranges.front();
 }
 
-std::uint64_t below(std::mt19937_64& rng, std::uint64_t n) { return n == 0 ? 0 : rng() % n; }
-
-const std::vector<Bytes>& typePool() {
-  static const std::vector<Bytes> pool = {
-      {0x08},
-      {0x0E},
-      {0x1D, 0x08},
-      {0x13, 0x00},
-      {0x12, 0x49},
-      {0x15, 0x12, 0x49, 0x01, 0x08},
-      {0x14, 0x08, 0x02, 0x01, 0x05, 0x01, 0x00},
-      {0x1B, 0x00, 0x01, 0x08, 0x08},
-      {0x20, 0x49, 0x08},
-      {0x01},
-  };
-  return pool;
-}
+using gdmap::testing::below;
+using gdmap::testing::typePool;
 
 Bytes randomMap(std::mt19937_64& rng) {
   gdmap::MapBuilder builder(below(rng, 3) != 0);

@@ -10,6 +10,8 @@
 
 #include "tests/support/map_bytes.hpp"
 
+#include "tests/support/type_pool.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -24,37 +26,11 @@ using gdmap::test::MapBytes;
 namespace {
 
 // Plain modulo, no std distributions: the same cases on every standard library.
-std::uint64_t below(std::mt19937_64& rng, std::uint64_t n) { return n == 0 ? 0 : rng() % n; }
+using gdmap::testing::below;
+using gdmap::testing::typePool;
 
 // Well-formed type encodings to build maps from: every element type form,
 // including the ones the reader warns about.
-const std::vector<Bytes>& typePool() {
-  static const std::vector<Bytes> pool = {
-      {0x08},                                            // int32
-      {0x0E},                                            // string
-      {0x1C},                                            // object
-      {0x02},                                            // bool
-      {0x18},                                            // native int
-      {0x1D, 0x08},                                      // int32[]
-      {0x0F, 0x01},                                      // void*
-      {0x13, 0x00},                                      // !0
-      {0x1E, 0x01},                                      // !!1
-      {0x12, 0x49},                                      // class 0x01000012
-      {0x11, 0x08},                                      // valuetype 0x02000002
-      {0x15, 0x12, 0x49, 0x01, 0x08},                    // class 0x01000012<int32>
-      {0x15, 0x11, 0x08, 0x02, 0x0E, 0x1D, 0x13, 0x00},  // valuetype 0x02000002<string, !0[]>
-      {0x14, 0x08, 0x02, 0x01, 0x05, 0x01, 0x00},        // int32[0...4,]
-      {0x1B, 0x00, 0x01, 0x08, 0x08},                    // method int32 *(int32)
-      {0x1B, 0x05, 0x01, 0x01, 0x41, 0x08},              // method vararg void *(..., int32)
-      {0x20, 0x49, 0x08},                                // int32 modopt(0x01000012)
-      {0x1F, 0x49, 0x0E},                                // string modreq(0x01000012)
-      {0x12, 0x83, 0x21},                                // class 0x010000C8 (2-byte token)
-      {0x1D, 0x1D, 0x1D, 0x0E},                          // string[][][]
-      {0x01},                                            // void (a warning)
-      {0x10, 0x08},                                      // int32& (a warning)
-  };
-  return pool;
-}
 
 Bytes randomItemTypes(std::mt19937_64& rng, std::uint32_t& count) {
   count = 1 + static_cast<std::uint32_t>(below(rng, 3));

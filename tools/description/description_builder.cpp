@@ -369,14 +369,8 @@ std::optional<Type> DescriptionBuilder::typeFromText(const std::string& text, co
 
 std::optional<Type> DescriptionBuilder::typeFromHex(const std::string& hex, const Site& site) {
   if (const auto it = hexTypes_.find(hex); it != hexTypes_.end()) return it->second;
-  const Expected<Bytes> bytes = parseHex(hex);
-  if (!bytes) {
-    const Error& e = bytes.error();
-    diagnostics_.error(
-        rules::kInvalidHex, site,
-        [&] { return "invalid hex: column " + std::to_string(e.offset + 1) + ": " + e.message; }, e.offset);
-    return std::nullopt;
-  }
+  const std::optional<Bytes> bytes = bytesFromHex(hex, site);
+  if (!bytes) return std::nullopt;
   // Empty bytes too: the decoder says a type was expected at byte 0.
   TypeDecodeNotes notes;
   Expected<Type> decoded = decodeTypeBlob(*bytes, &notes);
@@ -403,14 +397,8 @@ std::optional<Type> DescriptionBuilder::typeFromHex(const std::string& hex, cons
 }
 
 std::optional<Bytes> DescriptionBuilder::rawFromHex(const std::string& hex, const Site& site) {
-  Expected<Bytes> bytes = parseHex(hex);
-  if (!bytes) {
-    const Error& e = bytes.error();
-    diagnostics_.error(
-        rules::kInvalidHex, site,
-        [&] { return "invalid hex: column " + std::to_string(e.offset + 1) + ": " + e.message; }, e.offset);
-    return std::nullopt;
-  }
+  std::optional<Bytes> bytes = bytesFromHex(hex, site);
+  if (!bytes) return std::nullopt;
   if (bytes->empty()) {
     // A heap item is at least its length prefix; an empty one would sit at
     // the same offset as the next item and be read as that one.
@@ -421,7 +409,7 @@ std::optional<Bytes> DescriptionBuilder::rawFromHex(const std::string& hex, cons
     });
     return std::nullopt;
   }
-  return std::move(bytes).value();
+  return bytes;
 }
 
 std::optional<std::uint32_t> DescriptionBuilder::rvaFromString(const std::string& text, const Site& site) {

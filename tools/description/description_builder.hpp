@@ -68,7 +68,8 @@ class DescriptionBuilder {
   void addFill(std::uint32_t offset, Bytes bytes, const Site& site);
   void setTrailing(Bytes bytes, const Site& site);
   void setTruncate(std::uint64_t size, const Site& site);
-  // Hex bytes, possibly none (fill, trailing); reports invalid-hex.
+  // Hex bytes, possibly none; reports invalid-hex. Fill, trailing, `raw`
+  // and `{"hex"}` all read their bytes through it.
   std::optional<Bytes> bytesFromHex(const std::string& hex, const Site& site);
   // Streaming: room for every dictionary a text of this size can hold, so
   // that no table is copied as it grows (the pages a reservation does not

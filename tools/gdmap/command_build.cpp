@@ -59,7 +59,8 @@ int runBuild(const BuildOptions& options) {
 
 void addBuildCommand(CLI::App& app, int& status) {
   auto options = std::make_shared<BuildOptions>();
-  auto* build = app.add_subcommand("build", "Build the canonical map a JSON description describes");
+  auto* build = app.add_subcommand(
+      "build", "Build the map a JSON description describes (the canonical layout, unless it overrides fields)");
   build->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
   build->add_option("-o,--output", options->output,
                     "Where to write the map ('-', the default, for stdout; refused on a terminal)");

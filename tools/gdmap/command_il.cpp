@@ -11,7 +11,7 @@ void addIlCommand(CLI::App& app, int& status) {
       "il",
       "IL-to-native maps (GetILToNativeMapping): build, dump, check, verify and convert the api array "
       "(COR_DEBUG_IL_TO_NATIVE_MAP[]) and the runtime's compressed bounds (nibble, packed2, packed3), and "
-      "answer the two-call protocol from a JSON description");
+      "answer the two-call protocol from a JSON description; extract every method's bounds from a ReadyToRun image");
   il->require_subcommand(1);
   il->footer(
       "Forms (--format, --from, --to):\n"

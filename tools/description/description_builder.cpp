@@ -62,7 +62,8 @@ class DictionaryMemberSite final : public Site {
 // key like any other, "/instantiations/").
 class NamedSite final : public Site {
  public:
-  NamedSite(DiagnosticWork& work, const std::string& name) : Site(work), name_(name) {}
+  NamedSite(DiagnosticWork& work, const std::string& name, std::size_t keyEnd = Diagnostic::npos)
+      : Site(work), name_(name), keyEnd_(keyEnd) {}
   std::string buildPointer() const override {
     std::string out = "/instantiations/";
     out += escapePointerToken(name_);
@@ -70,9 +71,11 @@ class NamedSite final : public Site {
   }
   // Escaping at most doubles a token.
   std::size_t pointerBound() const override { return std::strlen("/instantiations/") + 2 * name_.size(); }
+  std::size_t keyEnd() const override { return keyEnd_; }
 
  private:
   const std::string& name_;
+  std::size_t keyEnd_;
 };
 
 // A fixed pointer ("/layout/count"), for notes made after the whole file
@@ -149,7 +152,7 @@ void DescriptionBuilder::reserveForText(std::size_t textBytes) {
   if (streaming_) map_.reserve(dictionaries, textBytes / 2);
 }
 
-bool DescriptionBuilder::beginNamed(const std::string& name, const Site& site) {
+bool DescriptionBuilder::beginNamed(const std::string& name, const Site& site, std::size_t keyEnd) {
   if (names_.contains(name)) {
     diagnostics_.error(rules::kDuplicateKey, site,
                        [&] { return "instantiation " + quoteInput(name) + " is defined more than once"; });
@@ -160,6 +163,7 @@ bool DescriptionBuilder::beginNamed(const std::string& name, const Site& site) {
   names_.emplace(name, currentNamed_);
   named_.push_back({name, {}, std::nullopt});
   used_.push_back(false);
+  keyEnds_.push_back(keyEnd);
   if (streaming_) namedItems_.push_back(MapBuilder::kItemLater);
   return true;
 }
@@ -481,7 +485,7 @@ void DescriptionBuilder::reportUnusedNames(const std::vector<InstantiationDescri
     // key of /instantiations too, which a MapDescription cannot tell from
     // an unnamed instantiation.
     const std::string& name = named[i].name;
-    diagnostics_.warning(rules::kUnusedInstantiation, NamedSite(diagnostics_.work(), name),
+    diagnostics_.warning(rules::kUnusedInstantiation, NamedSite(diagnostics_.work(), name, keyEnds_[i]),
                          [&] { return "instantiation " + quoteInput(name) + " is not used by any dictionary"; });
   }
 }
@@ -498,6 +502,7 @@ std::optional<Bytes> DescriptionBuilder::finishMap() {
   names_ = {};
   named_ = {};
   used_ = {};
+  keyEnds_ = {};
   namedItems_ = {};
   map_.setSorted(sorted_);
   if (layout_.any()) map_.setLayout(std::move(layout_));

@@ -78,7 +78,9 @@ class DescriptionBuilder {
 
   // A member of /instantiations (`site` is where it is). Returns false (and
   // reports) when the name was already defined; its types then go nowhere.
-  bool beginNamed(const std::string& name, const Site& site);
+  // `keyEnd`: the text offset just past the name's closing quote (where
+  // a diagnostic about it made later is found without a scan).
+  bool beginNamed(const std::string& name, const Site& site, std::size_t keyEnd = Diagnostic::npos);
   // The types of the current member of /instantiations, and of a
   // dictionary's `types`. Streaming, the list is interned as an item and
   // left for reuse (cleared); otherwise its types are taken.
@@ -145,7 +147,8 @@ class DescriptionBuilder {
   bool countGiven_ = false;
   void noteCount();
   std::vector<InstantiationDescription> named_;
-  std::vector<bool> used_;  // per named_ entry
+  std::vector<bool> used_;             // per named_ entry
+  std::vector<std::size_t> keyEnds_;  // per named_ entry: beginNamed()'s keyEnd
   std::unordered_map<std::string, std::size_t> names_;
   std::size_t currentNamed_ = SIZE_MAX;
   std::vector<InstantiationDescription> unnamed_;

@@ -27,6 +27,7 @@ void DiagnosticList::keep(Severity severity, std::string_view rule, const Site& 
   p.diagnostic.message = std::move(message);
   p.stringIndex = stringIndex;
   p.member = site.member();
+  p.keyEnd = site.keyEnd();
   if (severity == Severity::Note) ++keptNotes_;
   keptPointerBytes_ += p.diagnostic.path.size();
   work_.messageBytes += p.diagnostic.message.size();
@@ -51,11 +52,18 @@ std::vector<Diagnostic> DiagnosticList::finish(std::string_view text) {
   std::vector<std::size_t> needsLookup;
   for (std::size_t i = 0; i < kept_.size(); ++i) {
     if (kept_[i].diagnostic.offset != Diagnostic::npos) continue;
+    if (kept_[i].keyEnd != Diagnostic::npos && kept_[i].stringIndex == Diagnostic::npos) {
+      const std::size_t value = json_location::valueAfterKey(text, kept_[i].keyEnd);
+      work_.textBytesScanned += value - std::min(kept_[i].keyEnd, value);
+      kept_[i].diagnostic.offset = value;
+      continue;
+    }
     needsLookup.push_back(i);
     targets.emplace_back(kept_[i].diagnostic.path, kept_[i].member);
   }
   std::size_t scanned = 0;
-  const std::vector<std::size_t> found = json_location::locatePointers(text, targets, &scanned);
+  const std::vector<std::size_t> found =
+      targets.empty() ? std::vector<std::size_t>{} : json_location::locatePointers(text, targets, &scanned);
   work_.textBytesScanned += scanned;
   for (std::size_t k = 0; k < needsLookup.size(); ++k) {
     Pending& p = kept_[needsLookup[k]];

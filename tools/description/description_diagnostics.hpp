@@ -46,6 +46,10 @@ class Site {
   // apart the members of an object that has the key twice. npos otherwise;
   // the pointer's tokens then name the first member with their key.
   virtual std::size_t member() const { return Diagnostic::npos; }
+  // When the value is a member's and the reader saw where its name ends
+  // (the offset just past the name's closing quote): the value is found
+  // from there, without scanning the text from its start. npos otherwise.
+  virtual std::size_t keyEnd() const { return Diagnostic::npos; }
 
  protected:
   explicit Site(DiagnosticWork& work) : work_(work) {}
@@ -118,6 +122,7 @@ class DiagnosticList {
     Diagnostic diagnostic;
     std::size_t stringIndex = Diagnostic::npos;
     std::size_t member = Diagnostic::npos;
+    std::size_t keyEnd = Diagnostic::npos;
   };
 
   // Counts a diagnostic; true when it is to be built and kept.

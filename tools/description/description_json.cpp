@@ -275,7 +275,9 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
       case Expect::Instantiations:
         f.key = std::move(k);
         f.expect = Expect::NamedTypes;
-        if (!builder_.beginNamed(f.key, site_)) f.expect = Expect::Anything;
+        // The parser has just read the name's closing quote.
+        if (!builder_.beginNamed(f.key, site_, static_cast<std::size_t>(readTo - textBegin)))
+          f.expect = Expect::Anything;
         return true;
       default:  // inside a skipped value
         return true;
@@ -303,7 +305,10 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
           error(rules::kMissingField, [] { return std::string("the description has no \"dictionaries\" array"); });
         }
         break;
-      case Expect::Dictionary: endDictionary(f); break;
+      case Expect::Dictionary:
+        endDictionary(f);
+        progressed();
+        break;
       case Expect::TypeItem: endHexType(); break;
       case Expect::FillPiece: endFillPiece(f); break;
       default: break;
@@ -493,25 +498,38 @@ DescriptionParse parseDescription(std::string_view jsonText) {
 }
 
 DescriptionBuild buildMapFromDescription(std::string_view jsonText, const TypeNames* names) {
+  DescriptionBuildOptions options;
+  options.names = names;
+  return buildMapFromDescription(jsonText, options);
+}
+
+DescriptionBuild buildMapFromDescription(std::string_view jsonText, const DescriptionBuildOptions& options) {
   DiagnosticList diagnostics;
-  DescriptionBuilder builder(diagnostics, DescriptionBuilder::Output::Map);
-  builder.setTypeNames(names);
-  builder.reserveForText(jsonText.size());
-  DescriptionReader reader(diagnostics, builder);
   DescriptionBuild result;
-  if (description::DiagnosticWork work; !description::runSax(jsonText, reader, diagnostics, result.diagnostics, work)) {
-    result.errorCount = 1;
-    return result;
-  }
-  result.map = builder.finishMap();
-  if (result.map) {
-    // The map is read back before it is handed out: one that does not hold
-    // what was added is a bug, and must not land.
-    if (Status same = description::readsBack(*result.map, builder.mapBuilder()); !same) {
-      diagnostics.errorAt(
-          rules::kDescriptionMismatch, Diagnostic::npos,
-          "internal error: the built map does not read back as its description: " + same.error().message);
-      result.map.reset();
+  {
+    // Scoped: the builder's tables are gone before the diagnostics are
+    // located, which reads the text again (a caller that let go of the
+    // text's pages while it was read gets them back then).
+    DescriptionBuilder builder(diagnostics, DescriptionBuilder::Output::Map);
+    builder.setTypeNames(options.names);
+    builder.reserveForText(jsonText.size());
+    DescriptionReader reader(diagnostics, builder);
+    reader.onProgress = options.onProgress;
+    if (description::DiagnosticWork work;
+        !description::runSax(jsonText, reader, diagnostics, result.diagnostics, work)) {
+      result.errorCount = 1;
+      return result;
+    }
+    result.map = builder.finishMap();
+    if (result.map) {
+      // The map is read back before it is handed out: one that does not
+      // hold what was added is a bug, and must not land.
+      if (Status same = description::readsBack(*result.map, builder.mapBuilder()); !same) {
+        diagnostics.errorAt(
+            rules::kDescriptionMismatch, Diagnostic::npos,
+            "internal error: the built map does not read back as its description: " + same.error().message);
+        result.map.reset();
+      }
     }
   }
   result.diagnostics = diagnostics.finish(jsonText);

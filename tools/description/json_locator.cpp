@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <unordered_map>
 
@@ -365,6 +366,15 @@ std::vector<std::size_t> locatePointers(std::string_view text, const std::vector
   return found;
 }
 
+std::size_t valueAfterKey(std::string_view text, std::size_t keyEnd) {
+  Cursor in(text);
+  in.pos = std::min(keyEnd, text.size());
+  in.skipSpace();
+  if (in.peek() == ':') ++in.pos;
+  in.skipSpace();
+  return std::min(in.pos, text.size());
+}
+
 std::size_t stringCharacterOffset(std::string_view text, std::size_t quoteOffset, std::size_t decodedIndex) {
   std::size_t pos = quoteOffset + 1;
   std::size_t decoded = 0;
@@ -388,18 +398,29 @@ std::vector<LineColumn> lineColumns(std::string_view text, const std::vector<std
   std::vector<LineColumn> out(offsets.size());
   std::size_t pos = 0;
   std::size_t line = 1;
-  std::size_t codePoints = 0;  // on this line, before pos
+  std::size_t lineStart = 0;
+  std::size_t counted = 0;     // code points of the current line are counted up to here
+  std::size_t codePoints = 0;  // on the current line, before `counted`
   for (std::size_t i : order) {
     const std::size_t target = std::min(offsets[i], text.size());
-    for (; pos < target; ++pos) {
-      const auto c = static_cast<unsigned char>(text[pos]);
-      if (c == '\n') {
-        ++line;
-        codePoints = 0;
-      } else if ((c & 0xC0) != 0x80) {  // not a UTF-8 continuation byte
-        ++codePoints;
+    // Lines by memchr (a diagnostic near the end of a large file is found
+    // at memory speed), then code points on the target's line only.
+    while (pos < target) {
+      const void* newline = std::memchr(text.data() + pos, '\n', target - pos);
+      if (newline == nullptr) {
+        pos = target;
+        break;
       }
+      pos = static_cast<std::size_t>(static_cast<const char*>(newline) - text.data()) + 1;
+      ++line;
+      lineStart = pos;
     }
+    if (counted < lineStart) {  // a new line: count from its start
+      counted = lineStart;
+      codePoints = 0;
+    }
+    for (; counted < target; ++counted)
+      if ((static_cast<unsigned char>(text[counted]) & 0xC0) != 0x80) ++codePoints;  // not a UTF-8 continuation byte
     out[i] = {line, codePoints + 1};
   }
   return out;

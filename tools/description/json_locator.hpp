@@ -41,6 +41,11 @@ struct Target {
 std::vector<std::size_t> locatePointers(std::string_view text, const std::vector<Target>& targets,
                                         std::size_t* scanned = nullptr);
 
+// Where the value of a member is, given the offset just past its name's
+// closing quote: past white space, comments and the ':'. Clamped to the
+// text's end.
+std::size_t valueAfterKey(std::string_view text, std::size_t keyEnd);
+
 // For a JSON string whose opening quote is at text[quoteOffset]: the offset
 // in `text` of the character that produced byte `decodedIndex` of the
 // decoded string (escapes such as \" and \u00e9 take more raw characters than

@@ -12,8 +12,17 @@ namespace gdmap::cli {
 
 LoadedDescription loadDescription(const InputBytes& input, Report& report, const TypeNames* names) {
   DescriptionBuild built = [&] {
-    const Progress progress("building " + input.displayName(), input.text().size());
-    return buildMapFromDescription(input.text(), names);
+    Progress progress("building " + input.displayName(), input.text().size());
+    DescriptionBuildOptions options;
+    options.names = names;
+    // What the parser has read is not read again until diagnostics are
+    // located, if there are any: the description's pages go as it reads,
+    // so memory holds the map being built, not the whole text.
+    options.onProgress = [&](std::size_t read) {
+      progress.advance(read);
+      input.release(read);
+    };
+    return buildMapFromDescription(input.text(), options);
   }();
   // A map that does not read back as its description is gdmap's failure,
   // not the input's: exit status 2, as for any internal error.

@@ -26,6 +26,11 @@ class InputBytes {
   static Expected<InputBytes> open(const std::string& path, FileAccess access = FileAccess::Whole);
   ByteSpan bytes() const;
   std::string_view text() const;
+  // The first `bytes` bytes have been read (MappedFile::release); a no-op
+  // for stdin, which is held in memory.
+  void release(std::size_t bytes) const {
+    if (mapped_) mapped_->release(bytes);
+  }
   // "stdin" for '-', else the path: what diagnostics call the input.
   const std::string& displayName() const { return name_; }
   // Which file it is, for refusing an output that would overwrite it.

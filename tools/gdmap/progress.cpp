@@ -1,5 +1,6 @@
 #include "progress.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <string_view>
@@ -38,7 +39,7 @@ void writeStderr(std::string_view text) {
 }  // namespace
 
 Progress::Progress(std::string what, std::size_t bytes)
-    : label_("gdmap: " + std::move(what) + " (" + sizeText(bytes) + ")...") {
+    : label_("gdmap: " + std::move(what) + " (" + sizeText(bytes) + ")..."), total_(bytes) {
   if (::isatty(STDERR_FILENO) != 1) return;
   // A file name must not drive the terminal.
   for (char& c : label_)
@@ -62,7 +63,11 @@ Progress::~Progress() {
 void Progress::show(Clock::time_point start) {
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start).count();
   // \r and erase-to-end: the line is rewritten in place.
-  writeStderr("\r\033[K" + label_ + ' ' + std::to_string(seconds) + 's');
+  std::string line = "\r\033[K" + label_ + ' ';
+  if (const std::size_t done = done_bytes_.load(std::memory_order_relaxed); done != 0 && total_ != 0)
+    line += std::to_string(std::min<std::size_t>(done, total_) * 100 / total_) + "% ";
+  line += std::to_string(seconds) + 's';
+  writeStderr(line);
   shown_ = true;
 }
 

@@ -4,6 +4,7 @@
 // is a terminal, and only once the step has taken a second. Nothing is
 // printed otherwise, so scripts and tests see the same stderr as before.
 // The step is not slowed: a second thread only sleeps and prints.
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -18,6 +19,9 @@ class Progress {
   // `what`: "building desc.json"; `bytes`: the input's size, shown after it.
   Progress(std::string what, std::size_t bytes);
   ~Progress();  // stops and erases the line
+  // How many of the `bytes` are done: the line then shows a percentage.
+  // Cheap enough to call from the step itself (an atomic store).
+  void advance(std::size_t done) { done_bytes_.store(done, std::memory_order_relaxed); }
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
@@ -27,6 +31,8 @@ class Progress {
   void run(std::chrono::milliseconds wait);
 
   std::string label_;
+  std::size_t total_ = 0;
+  std::atomic<std::size_t> done_bytes_{0};
   std::mutex mutex_;
   std::condition_variable wake_;
   bool done_ = false;

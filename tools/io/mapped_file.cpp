@@ -2,6 +2,7 @@
 
 #include <gdmap/schema/rules.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -57,14 +58,33 @@ Expected<MappedFile> MappedFile::open(const std::string& path, FileAccess access
   return MappedFile(static_cast<const std::uint8_t*>(data), size, identity);
 }
 
+void MappedFile::release(std::size_t bytes) const {
+#if defined(MADV_DONTNEED)
+  const long page = ::sysconf(_SC_PAGESIZE);
+  if (page <= 0 || data_ == nullptr) return;
+  const std::size_t whole = std::min(bytes, size_) / static_cast<std::size_t>(page) * static_cast<std::size_t>(page);
+  if (whole <= released_) return;
+  // The mapping is private and never written: dropped pages are read from
+  // the file again if touched, so this cannot change what bytes() holds.
+  ::madvise(const_cast<std::uint8_t*>(data_) + released_, whole - released_, MADV_DONTNEED);
+  released_ = whole;
+#else
+  (void)bytes;
+#endif
+}
+
 MappedFile::MappedFile(MappedFile&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)), identity_(other.identity_) {}
+    : data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      released_(std::exchange(other.released_, 0)),
+      identity_(other.identity_) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
     if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
+    released_ = std::exchange(other.released_, 0);
     identity_ = other.identity_;
   }
   return *this;

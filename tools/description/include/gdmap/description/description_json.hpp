@@ -65,6 +65,17 @@ struct DescriptionBuild {
 // type_names.hpp) wherever it may hold a token.
 DescriptionBuild buildMapFromDescription(std::string_view jsonText, const TypeNames* names = nullptr);
 
+struct DescriptionBuildOptions {
+  const TypeNames* names = nullptr;  // as above
+  // Called while the text is read, about every 4 MiB, with how many of its
+  // bytes the parser has read so far (ascending): for a progress display,
+  // or to let go of what was read (MappedFile::release: `gdmap build`
+  // holds only the part of a mapped description it has not read yet). The
+  // text must stay readable: diagnostics are located in it at the end.
+  std::function<void(std::size_t bytesRead)> onProgress;
+};
+DescriptionBuild buildMapFromDescription(std::string_view jsonText, const DescriptionBuildOptions& options);
+
 // For a map checkMap() accepts: exactly writeDescription(describeMap(map)
 // .description), written straight from the map's bytes (no MapDescription,
 // no second check): what `gdmap dump` writes. Errors only for bytes that do

@@ -28,6 +28,12 @@ class MappedFile {
   ~MappedFile();
 
   ByteSpan bytes() const { return {data_, size_}; }
+  // The first `bytes` bytes will not be read again soon: their whole pages
+  // leave the process's memory (a reader that streams through a file then
+  // holds only what it has not read yet). Reading them again stays valid:
+  // the pages come back from the file. Advisory: nothing happens where the
+  // system cannot do it.
+  void release(std::size_t bytes) const;
   // The file that was mapped, whatever path named it.
   const FileIdentity& identity() const { return identity_; }
 
@@ -36,6 +42,9 @@ class MappedFile {
       : data_(data), size_(size), identity_(identity) {}
   const std::uint8_t* data_ = nullptr;
   std::size_t size_ = 0;
+  // What release() already gave back: not a property of the bytes, which
+  // stay readable, so release() is const.
+  mutable std::size_t released_ = 0;
   FileIdentity identity_;
 };
 

@@ -17,7 +17,7 @@
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/rules.hpp>
-#include "huge_pages.hpp"
+#include <gdmap/schema/huge_pages.hpp>
 #include "item_starts.hpp"
 #include "map_check_analysis.hpp"
 #include "map_check_item.hpp"

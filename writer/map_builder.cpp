@@ -1,6 +1,7 @@
 // MapBuilder and buildMap(): collect (RVA, item) pairs, interning item bytes
 // so identical items are stored once, then hand them to layoutMap().
 #include <gdmap/writer/map_builder.hpp>
+#include <gdmap/schema/huge_pages.hpp>
 
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -35,6 +36,9 @@ MapBuilder& MapBuilder::operator=(MapBuilder&&) noexcept = default;
 
 void MapBuilder::reserve(std::size_t dictionaries, std::size_t heapBytes) {
   state_->entries.reserve(dictionaries);
+  // What a reservation does not use is never touched, so huge pages cost
+  // nothing there; what it uses is faulted in 2 MiB at a time.
+  detail::adviseHugePages(state_->entries.data(), state_->entries.capacity() * sizeof(state_->entries[0]));
   state_->items.reserve(dictionaries, heapBytes);
 }
 

@@ -2,6 +2,7 @@
 // open-addressing table of indices, so interning allocates nothing per item
 // beyond amortised vector growth.
 #include <gdmap/schema/bytes_hash.hpp>
+#include <gdmap/schema/huge_pages.hpp>
 #include <gdmap/writer/compressed_int.hpp>
 #include "map_layout.hpp"
 
@@ -14,6 +15,8 @@ std::uint64_t hashItemBytes(ByteSpan bytes) { return hashBytes(bytes); }
 void ItemStore::reserve(std::size_t items, std::size_t bytes) {
   arena_.reserve(bytes);
   records_.reserve(items);
+  adviseHugePages(arena_.data(), arena_.capacity());
+  adviseHugePages(records_.data(), records_.capacity() * sizeof(Record));
 }
 
 std::uint32_t ItemStore::internTyped(std::uint32_t length, std::uint32_t typeCount, ByteSpan types) {
@@ -58,6 +61,9 @@ std::uint32_t ItemStore::commit(std::size_t begin) {
 
 void ItemStore::grow() {
   const std::size_t size = slots_.empty() ? 64 : slots_.size() * 2;
+  slots_ = std::vector<std::uint32_t>();  // the old table goes first: no copy, no two tables at once
+  slots_.reserve(size);
+  adviseHugePages(slots_.data(), size * sizeof(std::uint32_t));
   slots_.assign(size, 0);
   const std::size_t mask = size - 1;
   for (std::size_t i = 0; i < records_.size(); ++i) {

@@ -3,6 +3,7 @@
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/huge_pages.hpp>
 #include <gdmap/schema/map_description.hpp>
 #include <gdmap/schema/radix_sort.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -149,6 +150,7 @@ void DescriptionBuilder::reserveForText(std::size_t textBytes) {
   // The shortest dictionary, {"rva":0,"raw":"0"} and a comma, takes 20 bytes.
   const std::size_t dictionaries = textBytes / 20;
   rvaKeys_.reserve(dictionaries);
+  detail::adviseHugePages(rvaKeys_.data(), rvaKeys_.capacity() * sizeof(std::uint64_t));
   if (streaming_) map_.reserve(dictionaries, textBytes / 2);
 }
 

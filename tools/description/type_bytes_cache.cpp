@@ -5,52 +5,58 @@
 #include <cstring>
 
 namespace gdmap::description {
+namespace {
+
+std::uint32_t tagOf(std::uint64_t hash) { return static_cast<std::uint32_t>(hash >> 32); }
+
+}  // namespace
 
 std::size_t TypeBytesCache::slotOf(std::uint64_t hash, std::string_view spelling) const {
   const std::size_t mask = slots_.size() - 1;
+  const std::uint32_t tag = tagOf(hash);
   for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-    const std::uint32_t occupant = slots_[slot];
-    if (occupant == 0) return slot;
-    const Entry& e = entries_[occupant - 1];
-    if (e.hash == hash && e.keyLength == spelling.size() &&
-        (spelling.empty() || std::memcmp(keys_.data() + e.keyOffset, spelling.data(), spelling.size()) == 0))
+    const Slot& s = slots_[slot];
+    if (!s.used()) return slot;
+    if (s.tag == tag && s.keyLength == spelling.size() &&
+        (spelling.empty() || std::memcmp(arena_.data() + s.offset, spelling.data(), spelling.size()) == 0))
       return slot;
   }
 }
 
 std::optional<ByteSpan> TypeBytesCache::find(std::string_view spelling) const {
   if (slots_.empty()) return std::nullopt;
-  const std::uint32_t occupant = slots_[slotOf(hashBytes(spelling), spelling)];
-  if (occupant == 0) return std::nullopt;
-  const Entry& e = entries_[occupant - 1];
-  return ByteSpan(bytes_).subspan(e.bytesOffset, e.bytesLength);
+  const Slot& s = slots_[slotOf(hashBytes(spelling), spelling)];
+  if (!s.used()) return std::nullopt;
+  return ByteSpan(arena_).subspan(std::size_t{s.offset} + s.keyLength, s.bytesLength);
 }
 
 void TypeBytesCache::insert(std::string_view spelling, ByteSpan bytes) {
-  // Offsets are u32: stop caching well before the arenas could outgrow them.
+  // Offsets are u32: stop caching well before the arena could outgrow them.
   constexpr std::size_t kMaxArena = std::size_t{1} << 30;
-  if (entries_.size() >= maxEntries_ || keys_.size() + spelling.size() > kMaxArena ||
-      bytes_.size() + bytes.size() > kMaxArena)
-    return;
-  if ((entries_.size() + 1) * 2 > slots_.size()) grow();
+  if (entries_ >= maxEntries_ || arena_.size() + spelling.size() + bytes.size() > kMaxArena) return;
+  if ((entries_ + 1) * 2 > slots_.size()) grow();
   const std::uint64_t hash = hashBytes(spelling);
-  const std::size_t slot = slotOf(hash, spelling);
-  if (slots_[slot] != 0) return;
-  entries_.push_back({hash, static_cast<std::uint32_t>(keys_.size()), static_cast<std::uint32_t>(spelling.size()),
-                      static_cast<std::uint32_t>(bytes_.size()), static_cast<std::uint32_t>(bytes.size())});
-  keys_.insert(keys_.end(), spelling.begin(), spelling.end());
-  bytes_.insert(bytes_.end(), bytes.begin(), bytes.end());
-  slots_[slot] = static_cast<std::uint32_t>(entries_.size());
+  Slot& s = slots_[slotOf(hash, spelling)];
+  if (s.used()) return;
+  s = Slot{tagOf(hash), static_cast<std::uint32_t>(arena_.size()), static_cast<std::uint32_t>(spelling.size()),
+           static_cast<std::uint32_t>(bytes.size())};
+  arena_.insert(arena_.end(), spelling.begin(), spelling.end());
+  arena_.insert(arena_.end(), bytes.begin(), bytes.end());
+  ++entries_;
 }
 
 void TypeBytesCache::grow() {
-  const std::size_t size = slots_.empty() ? 256 : slots_.size() * 2;
-  slots_.assign(size, 0);
-  const std::size_t mask = size - 1;
-  for (std::size_t i = 0; i < entries_.size(); ++i) {
-    std::size_t slot = entries_[i].hash & mask;
-    while (slots_[slot] != 0) slot = (slot + 1) & mask;
-    slots_[slot] = static_cast<std::uint32_t>(i + 1);
+  // Rehashing needs each spelling's hash: computed again from the arena
+  // (a grow is rare, and doubling makes its cost linear overall).
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.empty() ? 256 : old.size() * 2, Slot{});
+  const std::size_t mask = slots_.size() - 1;
+  for (const Slot& s : old) {
+    if (!s.used()) continue;
+    const std::string_view key(reinterpret_cast<const char*>(arena_.data() + s.offset), s.keyLength);
+    std::size_t slot = hashBytes(key) & mask;
+    while (slots_[slot].used()) slot = (slot + 1) & mask;
+    slots_[slot] = s;
   }
 }
 

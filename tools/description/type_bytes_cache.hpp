@@ -2,10 +2,12 @@
 // The canonical bytes of the types a description spells, by spelling (ILAsm
 // text or hex): a description of a million dictionaries repeats a few
 // thousand distinct types, so each is parsed and encoded once and then
-// found by a hash of its text. One open-addressing table over two arenas:
-// no node, string or vector per entry, and a bounded size (a description of
-// only distinct types gets no benefit from caching them and should not hold
-// each twice).
+// found by a hash of its text. One open-addressing table over one arena
+// that holds each spelling followed by its bytes: a lookup that finds its
+// type touches the table's slot and one place in the arena, nothing else.
+// No node, string or vector per entry, and a bounded size (a description
+// of only distinct types gets no benefit from caching them and should not
+// hold each twice).
 #include <gdmap/schema/bytes.hpp>
 
 #include <cstddef>
@@ -25,22 +27,27 @@ class TypeBytesCache {
   // Stores `bytes` for `spelling` (not already present); does nothing once
   // the cache holds maxEntries.
   void insert(std::string_view spelling, ByteSpan bytes);
-  std::size_t size() const { return entries_.size(); }
+  std::size_t size() const { return entries_; }
 
  private:
-  struct Entry {
-    std::uint64_t hash;
-    std::uint32_t keyOffset, keyLength;      // in keys_
-    std::uint32_t bytesOffset, bytesLength;  // in bytes_
+  // A used slot points past the arena's first byte (an empty spelling
+  // with no bytes is still an entry).
+  struct Slot {
+    std::uint32_t tag = 0;     // the hash's high half: most probes end here
+    std::uint32_t offset = 0;  // in arena_: the spelling, then its bytes
+    std::uint32_t keyLength = 0;
+    std::uint32_t bytesLength = 0;
+    bool used() const { return offset != 0; }
   };
+  // The slot holding `spelling`, or the empty one where it would go.
   std::size_t slotOf(std::uint64_t hash, std::string_view spelling) const;
   void grow();
 
   std::size_t maxEntries_;
-  std::vector<char> keys_;
-  Bytes bytes_;
-  std::vector<Entry> entries_;
-  std::vector<std::uint32_t> slots_;  // 0 empty, else entry index + 1; a power of two
+  std::size_t entries_ = 0;
+  // Starts with one unused byte, so that offset 0 can mean "empty slot".
+  Bytes arena_ = Bytes(1, 0);
+  std::vector<Slot> slots_;  // a power of two
 };
 
 }  // namespace gdmap::description

@@ -1,4 +1,4 @@
-#include "huge_pages.hpp"
+#include <gdmap/schema/huge_pages.hpp>
 
 #include <cstdint>
 

@@ -61,8 +61,14 @@ class ItemStore {
 
   Bytes arena_;
   std::vector<Record> records_;
-  // Open addressing: 0 is empty, else record index + 1. Power-of-two size.
-  std::vector<std::uint32_t> slots_;
+  // Open addressing, power-of-two size. A slot carries the hash's high
+  // half beside the record, so a probe that meets another item is told so
+  // without reading that item's record or bytes.
+  struct Slot {
+    std::uint32_t tag = 0;
+    std::uint32_t record = 0;  // 0 empty, else record index + 1
+  };
+  std::vector<Slot> slots_;
 };
 
 // Byte hash used by the store (exposed for tests of collisions), seeded

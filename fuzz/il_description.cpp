@@ -22,12 +22,14 @@
 #include "il_invariants.hpp"
 
 #include <gdmap/description/il_description_json.hpp>
+#include <gdmap/writer/bounds_layout.hpp>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <gdmap/writer/bounds_layout.hpp>
 #include <vector>
 
 namespace {
@@ -36,7 +38,7 @@ using namespace gdmap;
 
 bool sameMethod(const il::Method& a, const il::Method& b) {
   return a.token == b.token && a.codeSize == b.codeSize && a.verbatimMap == b.verbatimMap && a.bounds == b.bounds &&
-         a.map == b.map;
+         a.map == b.map && a.layout == b.layout;
 }
 
 void checkCounts(const IlDescriptionParse& parse) {
@@ -58,6 +60,24 @@ void checkMethods(const std::vector<il::Method>& methods) {
   tokens.reserve(methods.size());
   for (const il::Method& m : methods) {
     tokens.push_back(m.token);
+    // A layout (or raw) builds or says why, in every form; without one,
+    // encodeExact is encodeBounds.
+    for (const il::BoundsForm form :
+         {il::BoundsForm::Api, il::BoundsForm::Nibble, il::BoundsForm::Packed2, il::BoundsForm::Packed3}) {
+      const il::ExactEncoding exact = il::encodeExact(m, form);
+      const bool failed = std::any_of(exact.diagnostics.begin(), exact.diagnostics.end(),
+                                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
+      FUZZ_CHECK(exact.bytes.has_value() != failed, "encodeExact gave bytes and an error, or neither");
+      if (!m.layout && !m.verbatimMap) {
+        Expected<Bytes> plain = il::encodeBounds(m.bounds, form, m.codeSize);
+        FUZZ_CHECK(plain.ok() == exact.bytes.has_value() && (!plain.ok() || *plain == *exact.bytes),
+                   "encodeExact without a layout differs from encodeBounds");
+      }
+    }
+    if (m.layout && m.layout->raw) {
+      FUZZ_CHECK(m.bounds.empty() && m.map.empty() && !m.verbatimMap, "a raw method with bounds or a map");
+      continue;
+    }
     if (m.verbatimMap) {
       FUZZ_CHECK(m.bounds.empty(), "a map method with bounds");
       continue;

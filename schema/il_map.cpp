@@ -142,4 +142,40 @@ bool sameInstantiationText(std::string_view given, std::string_view text) {
   return withoutSpace(given) == withoutSpace(text);
 }
 
+std::string varintPath(VarintField field, std::uint32_t bound) {
+  switch (field) {
+    case VarintField::Count: return "header.count";
+    case VarintField::NativeBits: return "header.nativeBits";
+    case VarintField::IlBits: return "header.ilBits";
+    case VarintField::Native: return "bounds[" + std::to_string(bound) + "].native";
+    case VarintField::Il: return "bounds[" + std::to_string(bound) + "].il";
+    case VarintField::Source: return "bounds[" + std::to_string(bound) + "].source";
+  }
+  return {};
+}
+
+std::optional<VarintLength> parseVarintPath(std::string_view path) {
+  if (path == "header.count") return VarintLength{VarintField::Count, 0, 0};
+  if (path == "header.nativeBits") return VarintLength{VarintField::NativeBits, 0, 0};
+  if (path == "header.ilBits") return VarintLength{VarintField::IlBits, 0, 0};
+  constexpr std::string_view kBounds = "bounds[";
+  if (!path.starts_with(kBounds)) return std::nullopt;
+  path.remove_prefix(kBounds.size());
+  std::uint64_t index = 0;
+  std::size_t digits = 0;
+  while (digits < path.size() && path[digits] >= '0' && path[digits] <= '9') {
+    index = index * 10 + static_cast<std::uint64_t>(path[digits] - '0');
+    if (index > 0xFFFFFFFFu) return std::nullopt;
+    ++digits;
+  }
+  // One spelling per index: no leading zero (so a path names one field).
+  if (digits == 0 || (digits > 1 && path[0] == '0')) return std::nullopt;
+  path.remove_prefix(digits);
+  const auto bound = static_cast<std::uint32_t>(index);
+  if (path == "].native") return VarintLength{VarintField::Native, bound, 0};
+  if (path == "].il") return VarintLength{VarintField::Il, bound, 0};
+  if (path == "].source") return VarintLength{VarintField::Source, bound, 0};
+  return std::nullopt;
+}
+
 }  // namespace gdmap::il

@@ -302,15 +302,18 @@ TEST_CASE("il docs: the IL description schema is valid JSON listing what the rea
   walk(walk, schema);
   CHECK(keys == std::set<std::string>{"$schema", "methods", "token", "codeSize", "bounds", "map", "native", "il",
                                       "source", "nativeStart", "nativeEnd", "instantiation", "type", "method",
-                                      "unboxingStub", "name"});
+                                      "unboxingStub", "name", "raw", "layout", "count", "nativeBits", "ilBits",
+                                      "nibbles", "padding", "headerPadding", "verbatimSource", "trailing",
+                                      "truncate"});
   CHECK(closed);
 
   const auto& defs = schema.at("$defs");
-  // A method: exactly one of bounds and map, both with a token.
+  // A method: exactly one of bounds, map and raw, each with a token.
   const auto& forms = defs.at("method").at("oneOf");
-  REQUIRE(forms.size() == 2);
+  REQUIRE(forms.size() == 3);
   CHECK(forms.at(0).at("required") == nlohmann::json::array({"token", "bounds"}));
   CHECK(forms.at(1).at("required") == nlohmann::json::array({"token", "map"}));
+  CHECK(forms.at(2).at("required") == nlohmann::json::array({"token", "raw"}));
   CHECK(defs.at("bound").at("required") == nlohmann::json::array({"native", "il"}));
   CHECK(defs.at("entry").at("required") == nlohmann::json::array({"il", "nativeStart", "nativeEnd"}));
   CHECK(defs.at("u32").at("oneOf").at(1).at("pattern") == "^0[xX][0-9a-fA-F]{1,8}$");

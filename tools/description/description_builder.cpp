@@ -155,14 +155,14 @@ void DescriptionBuilder::reserveForText(std::size_t textBytes) {
 }
 
 bool DescriptionBuilder::beginNamed(const std::string& name, const Site& site, std::size_t keyEnd) {
-  if (names_.contains(name)) {
+  if (names_.find(name)) {
     diagnostics_.error(rules::kDuplicateKey, site,
                        [&] { return "instantiation " + quoteInput(name) + " is defined more than once"; });
     currentNamed_ = SIZE_MAX;
     return false;
   }
   currentNamed_ = named_.size();
-  names_.emplace(name, currentNamed_);
+  names_.add(name);  // index named_.size(), as named_ grows with it
   named_.push_back({name, {}, std::nullopt});
   used_.push_back(false);
   keyEnds_.push_back(keyEnd);
@@ -238,18 +238,16 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
     if (!feeding()) {
       // No map any more, but names are still checked (used, defined).
       if (fields.instantiation) {
-        const auto it = names_.find(*fields.instantiation);
-        if (it != names_.end()) used_[it->second] = true;
+        if (const std::optional<std::size_t> named = names_.find(*fields.instantiation)) used_[*named] = true;
         else addPending(SIZE_MAX, fields.jsonIndex, *fields.instantiation);
       }
       return;
     }
     Expected<MapBuilder::ItemId> item = MapBuilder::kItemLater;
     if (fields.instantiation) {
-      const auto it = names_.find(*fields.instantiation);
-      if (it != names_.end()) {
-        item = namedItems_[it->second];
-        used_[it->second] = true;
+      if (const std::optional<std::size_t> named = names_.find(*fields.instantiation)) {
+        item = namedItems_[*named];
+        used_[*named] = true;
       } else {
         addPending(map_.size(), fields.jsonIndex, *fields.instantiation);
       }
@@ -274,10 +272,9 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
   d.rva = *fields.rva;
   if (fields.offset) layout_.offsets.push_back({dictionaries_.size(), *fields.offset});
   if (fields.instantiation) {
-    const auto it = names_.find(*fields.instantiation);
-    if (it != names_.end()) {
-      d.instantiation = it->second;
-      used_[it->second] = true;
+    if (const std::optional<std::size_t> named = names_.find(*fields.instantiation)) {
+      d.instantiation = *named;
+      used_[*named] = true;
     } else {
       // Perhaps /instantiations comes after /dictionaries: decide at the end.
       addPending(dictionaries_.size(), fields.jsonIndex, *fields.instantiation);
@@ -436,19 +433,19 @@ void DescriptionBuilder::addPending(std::size_t dictionary, std::size_t jsonInde
 }
 
 void DescriptionBuilder::resolvePendingNames() {
-  std::string name;
   for (const PendingName& p : pendingNames_) {
-    name.assign(pendingNameText_, p.nameOffset, p.nameLength);
-    const auto it = names_.find(name);
-    if (it == names_.end()) {
+    const std::string_view name = std::string_view(pendingNameText_).substr(p.nameOffset, p.nameLength);
+    const std::optional<std::size_t> named = names_.find(name);
+    if (!named) {
       diagnostics_.error(rules::kUndefinedInstantiation,
-                         DictionaryMemberSite(diagnostics_.work(), p.jsonIndex, "instantiation"),
-                         [&] { return "instantiation " + quoteInput(name) + " is not defined in /instantiations"; });
+                         DictionaryMemberSite(diagnostics_.work(), p.jsonIndex, "instantiation"), [&] {
+                           return "instantiation " + quoteInput(std::string(name)) + " is not defined in /instantiations";
+                         });
       continue;
     }
-    used_[it->second] = true;
-    if (!streaming_) dictionaries_[p.dictionary].instantiation = it->second;
-    else if (feeding()) map_.setItem(p.dictionary, namedItems_[it->second]);
+    used_[*named] = true;
+    if (!streaming_) dictionaries_[p.dictionary].instantiation = *named;
+    else if (feeding()) map_.setItem(p.dictionary, namedItems_[*named]);
   }
   pendingNameText_ = {};
   pendingNames_.clear();

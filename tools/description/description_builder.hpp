@@ -10,6 +10,7 @@
 #include <gdmap/schema/type_names.hpp>
 #include <gdmap/writer/map_builder.hpp>
 #include "description_diagnostics.hpp"
+#include "name_index.hpp"
 #include "type_bytes_cache.hpp"
 
 #include <cstdint>
@@ -149,7 +150,7 @@ class DescriptionBuilder {
   std::vector<InstantiationDescription> named_;
   std::vector<bool> used_;             // per named_ entry
   std::vector<std::size_t> keyEnds_;  // per named_ entry: beginNamed()'s keyEnd
-  std::unordered_map<std::string, std::size_t> names_;
+  NameIndex names_;  // name -> index in named_
   std::size_t currentNamed_ = SIZE_MAX;
   std::vector<InstantiationDescription> unnamed_;
   std::vector<DictionaryDescription> dictionaries_;

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <set>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -57,6 +58,18 @@ enum class Expect : std::uint8_t {
   MethodArguments,  // /methods/N/instantiation/method: an array of type text
   TypeText,         // one argument
   UnboxingStub,     // /methods/N/instantiation/unboxingStub: a boolean
+  Raw,              // /methods/N/raw: the blob verbatim, as hex
+  Layout,           // /methods/N/layout: the overrides of one form's bytes
+  LayoutCount,      // the numbers of a layout
+  NativeBits,
+  IlBits,
+  Padding,
+  HeaderPadding,
+  Truncate,
+  Nibbles,         // /methods/N/layout/nibbles: field path -> varint length
+  NibbleCount,     // one varint length
+  Trailing,        // /methods/N/layout/trailing: hex
+  VerbatimSource,  // /methods/N/layout/verbatimSource: a boolean
 };
 
 using Frame = description::JsonFrame<Expect>;
@@ -84,7 +97,21 @@ const char* describe(Expect e) {
     case Expect::TypeArguments:
     case Expect::MethodArguments: return "an array of types (ILAsm type text)";
     case Expect::TypeText: return "a type as ILAsm type text (such as \"int32\" or \"class 0x02000004\")";
-    case Expect::UnboxingStub: return "a boolean";
+    case Expect::UnboxingStub:
+    case Expect::VerbatimSource: return "a boolean";
+    case Expect::Raw:
+    case Expect::Trailing: return "a string of hex digits (\"0a 1b\")";
+    case Expect::Layout:
+      return "an object of overrides (\"count\", \"nativeBits\", \"ilBits\", \"nibbles\", \"padding\", "
+             "\"headerPadding\", \"verbatimSource\", \"trailing\", \"truncate\")";
+    case Expect::Nibbles: return "an object from field paths (\"bounds[0].native\") to varint lengths in nibbles";
+    case Expect::LayoutCount:
+    case Expect::NativeBits:
+    case Expect::IlBits:
+    case Expect::Padding:
+    case Expect::HeaderPadding:
+    case Expect::Truncate:
+    case Expect::NibbleCount: return "an integer or a \"0x...\" hex string";
     case Expect::Anything: break;
   }
   return "anything";
@@ -97,7 +124,14 @@ bool isNumber(Expect e) {
     case Expect::Native:
     case Expect::Il:
     case Expect::NativeStart:
-    case Expect::NativeEnd: return true;
+    case Expect::NativeEnd:
+    case Expect::LayoutCount:
+    case Expect::NativeBits:
+    case Expect::IlBits:
+    case Expect::Padding:
+    case Expect::HeaderPadding:
+    case Expect::Truncate:
+    case Expect::NibbleCount: return true;
     default: return false;
   }
 }
@@ -121,6 +155,17 @@ enum KnownKey : unsigned {
   kMethodArguments = 1u << 13,
   kUnboxingStub = 1u << 14,
   kMethodName = 1u << 15,
+  kRaw = 1u << 16,
+  kLayout = 1u << 17,
+  kLayoutCount = 1u << 18,
+  kNativeBits = 1u << 19,
+  kIlBits = 1u << 20,
+  kPadding = 1u << 21,
+  kHeaderPadding = 1u << 22,
+  kTruncate = 1u << 23,
+  kNibbles = 1u << 24,
+  kTrailing = 1u << 25,
+  kVerbatimSource = 1u << 26,
 };
 
 struct KeyMeaning {
@@ -141,6 +186,19 @@ KeyMeaning keyMeaning(Expect container, const std::string& k) {
       if (k == "map") return {kMap, Expect::Map};
       if (k == "instantiation") return {kInstantiation, Expect::Instantiation};
       if (k == "name") return {kMethodName, Expect::MethodName};
+      if (k == "raw") return {kRaw, Expect::Raw};
+      if (k == "layout") return {kLayout, Expect::Layout};
+      break;
+    case Expect::Layout:
+      if (k == "count") return {kLayoutCount, Expect::LayoutCount};
+      if (k == "nativeBits") return {kNativeBits, Expect::NativeBits};
+      if (k == "ilBits") return {kIlBits, Expect::IlBits};
+      if (k == "nibbles") return {kNibbles, Expect::Nibbles};
+      if (k == "padding") return {kPadding, Expect::Padding};
+      if (k == "headerPadding") return {kHeaderPadding, Expect::HeaderPadding};
+      if (k == "verbatimSource") return {kVerbatimSource, Expect::VerbatimSource};
+      if (k == "trailing") return {kTrailing, Expect::Trailing};
+      if (k == "truncate") return {kTruncate, Expect::Truncate};
       break;
     case Expect::Instantiation:
       if (k == "type") return {kTypeArguments, Expect::TypeArguments};
@@ -166,7 +224,11 @@ const char* containerName(Expect role) {
   switch (role) {
     case Expect::Root: return "the description (expected \"methods\")";
     case Expect::Method:
-      return "a method (expected \"token\", \"codeSize\", \"bounds\", \"map\", \"instantiation\" or \"name\")";
+      return "a method (expected \"token\", \"codeSize\", \"bounds\", \"map\", \"raw\", \"layout\", "
+             "\"instantiation\" or \"name\")";
+    case Expect::Layout:
+      return "a layout (expected \"count\", \"nativeBits\", \"ilBits\", \"nibbles\", \"padding\", "
+             "\"headerPadding\", \"verbatimSource\", \"trailing\" or \"truncate\")";
     case Expect::Instantiation: return "an instantiation (expected \"type\", \"method\" or \"unboxingStub\")";
     case Expect::Bound: return "a bound (expected \"native\", \"il\" or \"source\")";
     case Expect::MapEntry: return "an API entry (expected \"il\", \"nativeStart\" or \"nativeEnd\")";
@@ -182,6 +244,13 @@ const char* fieldName(Expect e) {
     case Expect::Il: return "IL offset";
     case Expect::NativeStart: return "native start";
     case Expect::NativeEnd: return "native end";
+    case Expect::LayoutCount: return "count";
+    case Expect::NativeBits: return "nativeBits";
+    case Expect::IlBits: return "ilBits";
+    case Expect::Padding: return "padding";
+    case Expect::HeaderPadding: return "headerPadding";
+    case Expect::Truncate: return "truncate";
+    case Expect::NibbleCount: return "varint length";
     default: return "value";
   }
 }
@@ -254,6 +323,10 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
 
   // nlohmann's SAX interface (null, binary and parse_error: SaxReader's).
   bool boolean(bool value) {
+    if (expected() == Expect::VerbatimSource) {
+      layout_.verbatimSource = value;
+      return done();
+    }
     if (expected() != Expect::UnboxingStub) return scalar("a boolean");
     instantiation_.unboxingStub = value;
     return done();
@@ -299,6 +372,10 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       addSourceFlag(value);
       return done();
     }
+    if (e == Expect::Raw || e == Expect::Trailing) {
+      storeHex(e, value);
+      return done();
+    }
     if (!isNumber(e)) return scalar("a string");
     std::optional<std::uint32_t> number = parsePrefixedHex32(value);
     if (!number && e == Expect::Il) number = il::parseSpecialIl(value);
@@ -326,6 +403,8 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       case Expect::Bound: bound_ = {}; break;
       case Expect::MapEntry: entry_ = {}; break;
       case Expect::Instantiation: instantiation_ = {}; break;
+      case Expect::Layout: break;
+      case Expect::Nibbles: nibbleKeys_.clear(); break;
       default:
         wrongType(e, "an object");
         frames_.push_back(description::openFrame(Expect::Anything, true, Expect::Anything));
@@ -339,6 +418,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     Frame& f = frames_.back();
     f.member = f.members++;
     if (f.role == Expect::Anything) return true;  // inside a skipped value
+    if (f.role == Expect::Nibbles) return nibblesKey(f, k);
     const KeyMeaning meaning = keyMeaning(f.role, k);
     f.key = std::move(k);
     f.expect = meaning.expect;
@@ -347,7 +427,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     } else if (f.seen & meaning.bit) {
       error(rules::kDuplicateKey, [&] { return "key " + quoteInput(f.key) + " is given more than once"; });
       f.expect = Expect::Anything;
-    } else if (f.role == Expect::Method && (meaning.bit & (kBounds | kMap))) {
+    } else if (f.role == Expect::Method && (meaning.bit & (kBounds | kMap | kRaw))) {
       ++methodForms_;
     }
     f.seen |= meaning.bit;
@@ -366,6 +446,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       case Expect::Bound: endBound(f); break;
       case Expect::MapEntry: endMapEntry(f); break;
       case Expect::Instantiation: method_.instantiation = std::move(instantiation_); break;
+      case Expect::Layout: layoutGiven_ = true; break;
       default: break;
     }
     return done();
@@ -447,7 +528,57 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
         entry_.nativeEndOffset = value;
         nativeEnd_ = true;
         break;
+      case Expect::LayoutCount: layout_.count = value; break;
+      case Expect::NativeBits: layout_.nativeBits = value; break;
+      case Expect::IlBits: layout_.ilBits = value; break;
+      case Expect::Padding: layout_.padding = value; break;
+      case Expect::HeaderPadding: layout_.headerPadding = value; break;
+      case Expect::Truncate: layout_.truncate = value; break;
+      case Expect::NibbleCount:
+        pendingVarint_.nibbles = value;
+        layout_.nibbles.push_back(pendingVarint_);
+        break;
       default: break;
+    }
+  }
+
+  // A key of `nibbles`: the field path of one varint, as the strict
+  // reader's diagnostics name it.
+  bool nibblesKey(Frame& f, std::string& k) {
+    f.key = std::move(k);
+    f.expect = Expect::Anything;
+    const std::optional<il::VarintLength> field = il::parseVarintPath(f.key);
+    if (!field) {
+      error(rules::kUnknownKey, [&] {
+        return "unknown varint " + quoteInput(f.key) +
+               " in nibbles (expected \"header.count\", \"header.nativeBits\", \"header.ilBits\" or "
+               "\"bounds[i].native\", \"bounds[i].il\", \"bounds[i].source\")";
+      });
+      return true;
+    }
+    if (!nibbleKeys_.insert({static_cast<int>(field->field), field->bound}).second) {
+      error(rules::kDuplicateKey, [&] { return "varint " + quoteInput(f.key) + " is given more than once"; });
+      return true;
+    }
+    pendingVarint_ = *field;
+    f.expect = Expect::NibbleCount;
+    return true;
+  }
+
+  void storeHex(Expect e, const std::string& text) {
+    Expected<Bytes> bytes = parseHex(text);
+    if (!bytes) {
+      const Error& problem = bytes.error();
+      diagnostics_.error(
+          rules::kInvalidHex, site_,
+          [&] { return "invalid hex: column " + std::to_string(problem.offset + 1) + ": " + problem.message; },
+          problem.offset);
+      return;
+    }
+    if (e == Expect::Trailing) {
+      layout_.trailing = std::move(bytes).value();
+    } else {
+      raw_ = std::move(bytes).value();
     }
   }
 
@@ -523,11 +654,26 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   void endMethod(const Frame& f) {
     if (!(f.seen & kToken)) error(rules::kMissingField, [] { return std::string("a method needs a \"token\""); });
     if (methodForms_ == 0) {
-      error(rules::kMissingField, [] { return std::string("a method needs one of \"bounds\" or \"map\""); });
+      error(rules::kMissingField,
+            [] { return std::string("a method needs one of \"bounds\", \"map\" or \"raw\""); });
     } else if (methodForms_ > 1) {
       error(rules::kConflictingFields,
-            [] { return std::string("a method has exactly one of \"bounds\" or \"map\", not both"); });
+            [] { return std::string("a method has exactly one of \"bounds\", \"map\" or \"raw\""); });
     }
+    if ((f.seen & kRaw) && (f.seen & kLayout)) {
+      memberError(Severity::Error, rules::kConflictingFields, "layout", [] {
+        return std::string("a `raw` method is its bytes verbatim; a layout does not apply to it");
+      });
+    }
+    if (raw_) {
+      method_.layout.emplace();
+      method_.layout->raw = std::move(raw_);
+    } else if (layoutGiven_) {
+      method_.layout = std::move(layout_);
+    }
+    raw_.reset();
+    layout_ = {};
+    layoutGiven_ = false;
     if (method_.codeSize && !method_.verbatimMap && !method_.bounds.empty() &&
         *method_.codeSize < method_.bounds.back().nativeOffset) {
       memberError(Severity::Warning, rules::kIlCodeSizeBelowBound, "codeSize", [&] {
@@ -606,6 +752,13 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   std::optional<std::uint32_t> il_;
   bool nativeStart_ = false;
   bool nativeEnd_ = false;
+  // The method's overrides, kept apart until the method ends (a `layout`
+  // may come before or after its bounds).
+  il::BoundsLayout layout_;
+  bool layoutGiven_ = false;
+  std::optional<Bytes> raw_;
+  il::VarintLength pendingVarint_;
+  std::set<std::pair<int, std::uint32_t>> nibbleKeys_;  // the varints of this `nibbles`, for repeats
 };
 
 }  // namespace

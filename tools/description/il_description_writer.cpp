@@ -123,6 +123,59 @@ void appendMap(const std::vector<il::ApiEntry>& entries, std::string& out) {
   out += entries.empty() ? "]" : "\n      ]";
 }
 
+// One line: the overrides, in the order of the bytes they shape.
+void appendLayout(const il::BoundsLayout& layout, std::string& out) {
+  out += "      \"layout\": {";
+  const char* separator = " ";
+  const auto key = [&](const char* name) {
+    out += separator;
+    separator = ", ";
+    out += '"';
+    out += name;
+    out += "\": ";
+  };
+  const auto number = [&](const char* name, const std::optional<std::uint32_t>& value) {
+    if (!value) return;
+    key(name);
+    out += std::to_string(*value);
+  };
+  number("count", layout.count);
+  number("nativeBits", layout.nativeBits);
+  number("ilBits", layout.ilBits);
+  number("headerPadding", layout.headerPadding);
+  if (!layout.nibbles.empty()) {
+    key("nibbles");
+    out += '{';
+    for (std::size_t i = 0; i < layout.nibbles.size(); ++i) {
+      const il::VarintLength& v = layout.nibbles[i];
+      out += i == 0 ? " \"" : ", \"";
+      out += il::varintPath(v.field, v.bound);
+      out += "\": ";
+      out += std::to_string(v.nibbles);
+    }
+    out += " }";
+  }
+  if (layout.verbatimSource) {
+    key("verbatimSource");
+    out += "true";
+  }
+  number("padding", layout.padding);
+  if (!layout.trailing.empty()) {
+    key("trailing");
+    out += '"';
+    appendHex(layout.trailing, out);
+    out += '"';
+  }
+  number("truncate", layout.truncate);
+  out += *separator == ' ' ? "},\n" : " },\n";
+}
+
+void appendRaw(const Bytes& raw, std::string& out) {
+  out += "      \"raw\": \"";
+  appendHex(raw, out);
+  out += '"';
+}
+
 }  // namespace
 
 std::string writeIlDescription(std::span<const il::Method> methods) {
@@ -147,8 +200,13 @@ std::string writeIlDescription(std::span<const il::Method> methods) {
       out += ",\n";
     }
     if (m.instantiation) appendInstantiation(*m.instantiation, out);
-    if (m.verbatimMap) appendMap(m.map, out);
-    else appendBounds(m.bounds, out);
+    if (m.layout && m.layout->raw) {
+      appendRaw(*m.layout->raw, out);
+    } else {
+      if (m.layout) appendLayout(*m.layout, out);
+      if (m.verbatimMap) appendMap(m.map, out);
+      else appendBounds(m.bounds, out);
+    }
     out += "\n    }";
   }
   out += methods.empty() ? "]\n}\n" : "\n  ]\n}\n";

@@ -56,7 +56,9 @@ int build(const IlBuildOptions& options, Report& report) {
   if (report.json()) report.object().string("method", tokenText(method.token));
   auto bytes = encodeMethod(method, *index, form, *input, report);
   if (!bytes) return kInvalid;
-  if (!readsBack(*bytes, method, form)) {
+  // A layout writes whatever it says, valid or not; without one the bytes
+  // must read back as the method.
+  if (!method.layout && !readsBack(*bytes, method, form)) {
     return report.fail(kUsageOrIo, rules::kDescriptionMismatch,
                        "internal error: the " + std::string(il::formName(form)) + " bytes of method " +
                            tokenText(method.token) + " do not read back as its bounds; no output written",
@@ -80,7 +82,9 @@ void addIlBuildCommand(CLI::App& il, int& status) {
       "--format api derives the GetILToNativeMapping array from `bounds` as the runtime does (merge, ends, sort, "
       "trim; needs the method's codeSize) or writes a verbatim `map` as is. The compressed forms are written from "
       "`bounds` exactly as the runtime writes them (shortest varints, minimal widths); a `map` cannot be "
-      "compressed. The whole description is validated, whichever method is built.");
+      "compressed. A method's `layout` overrides fields of the bytes (count, widths, varint lengths, padding, "
+      "trailing, truncate; a layout-override note each) and a `raw` method is its bytes verbatim, for broken "
+      "fixtures (docs/il-map.md, Overrides). The whole description is validated, whichever method is built.");
   command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
   addFormOption(*command, "--format", options->format, "The form to write");
   addMethodOption(*command, options->method, "may be left out when the description has one method");

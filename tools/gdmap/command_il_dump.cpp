@@ -1,5 +1,6 @@
 // gdmap il dump BLOB --format F [--code-size N] [--token T] [-o OUT.json]
-// [--json]: a valid blob as a description with one method.
+// [--json]: any blob, valid or not, as a description with one method that
+// `gdmap il build` turns back into the identical bytes.
 #include "exit_status.hpp"
 #include "file_io.hpp"
 #include "il_arguments.hpp"
@@ -8,6 +9,7 @@
 #include "input_kind.hpp"
 #include "report.hpp"
 
+#include <gdmap/description/il_description_exact.hpp>
 #include <gdmap/description/il_description_json.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -28,25 +30,23 @@ struct IlDumpOptions {
   bool json = false;
 };
 
-// Why building the dumped description will not give these bytes back: one
-// note per non-minimal varint or too-wide width, at its place, naming the
-// reader's rule (as the dictionary dump's rebuild-differs notes do).
-bool noteRebuildDifferences(ByteSpan blob, il::BoundsForm form, const std::string& file, Report& report) {
-  const il::BoundsCanonicalReport canonical = il::checkBoundsCanonical(blob, form);
-  for (const il::BoundsProblem& reason : canonical.reasons) {
-    Diagnostic note = il::toDiagnostic(reason, Severity::Note);
-    note.message = "building this description will not give the same bytes: " + note.message + " (" + reason.rule + ")";
-    note.rule = rules::kRebuildDiffers;
+// The strict reader's findings about the blob, all as warnings: the dump is
+// written whatever they say. True when the blob is valid.
+bool warnAboutBlob(ByteSpan blob, il::BoundsForm form, const std::string& file, Report& report, bool& canonical) {
+  const il::BoundsCanonicalReport read = il::checkBoundsCanonical(blob, form);
+  for (const il::BoundsProblem& reason : read.reasons) {
+    Diagnostic d = il::toDiagnostic(reason, Severity::Warning);
+    d.file = file;
+    report.add(std::move(d));
+  }
+  if (read.reasonCount > read.reasons.size()) {
+    Diagnostic note =
+        notListedNote(read.reasonCount - read.reasons.size(), read.reasons.size(), 0, read.reasonCount);
     note.file = file;
     report.add(std::move(note));
   }
-  if (canonical.reasonCount > canonical.reasons.size()) {
-    Diagnostic note = notListedNote(canonical.reasonCount - canonical.reasons.size(), canonical.reasons.size(), 0,
-                                    canonical.reasonCount);
-    note.file = file;
-    report.add(std::move(note));
-  }
-  return canonical.canonical;
+  canonical = read.canonical;
+  return read.valid;
 }
 
 int dump(const IlDumpOptions& options, Report& report) {
@@ -57,37 +57,41 @@ int dump(const IlDumpOptions& options, Report& report) {
   auto output = Output::resolve(options.output, OutputKind::Text, {input->identity()}, report);
   if (!output) return kUsageOrIo;
   const il::BoundsForm form = formOf(options.format);
-  auto decoded = decodeBlob(input->bytes(), form, name, report);
-  if (!decoded) {
-    noteJsonNotIlBlob(*input, report);
-    return kInvalid;
-  }
-  il::Method method;
+  bool canonical = false;
+  const bool valid = warnAboutBlob(input->bytes(), form, name, report, canonical);
+  if (!valid) noteJsonNotIlBlob(*input, report);
+  ExactIlMethod exact = describeIlBlob(input->bytes(), form);
+  il::Method& method = exact.method;
   method.token = optionalU32(options.token).value_or(kDefaultDumpToken);
   method.codeSize = optionalU32(options.codeSize);
-  method.verbatimMap = form == il::BoundsForm::Api;
-  method.bounds = std::move(decoded->bounds);
-  method.map = std::move(decoded->entries);
-  const bool canonical = noteRebuildDifferences(input->bytes(), form, name, report);
   if (report.json()) {
     report.object().string("token", tokenText(method.token));
-    report.object().number("count", decoded->form == il::BoundsForm::Api ? method.map.size() : method.bounds.size());
-    report.object().boolean("canonical", canonical);
+    report.object().boolean("valid", valid);
+    if (valid) {
+      report.object().number("count", form == il::BoundsForm::Api ? method.map.size() : method.bounds.size());
+      report.object().boolean("canonical", canonical);
+    } else {
+      report.object().null("count");
+      report.object().null("canonical");
+    }
+    report.object().boolean("raw", exact.raw);
   }
   if (!output->write(writeIlDescription(std::span<const il::Method>(&method, 1)), report)) return kUsageOrIo;
   if (report.json()) report.object().string("output", options.output);
-  return kSuccess;
+  return valid ? kSuccess : kInvalid;
 }
 
 }  // namespace
 
 void addIlDumpCommand(CLI::App& il, int& status) {
   auto options = std::make_shared<IlDumpOptions>();
-  auto* command = il.add_subcommand("dump", "Write a valid blob as a JSON description of one method");
+  auto* command = il.add_subcommand("dump", "Write any blob as a JSON description of one method");
   command->footer(
-      "The method holds `bounds` (compressed forms) or `map` (api). `gdmap il build` turns the description back "
-      "into the same bytes when the blob is canonical; when it is not, a rebuild-differs note says why, at its "
-      "place, and the dump still succeeds.");
+      "The method holds `bounds` (compressed forms) or `map` (api), plus a `layout` of overrides when the bytes "
+      "are not canonical (or `raw` when not even the header can be read): `gdmap il build --format` of the same "
+      "form gives back the identical bytes, valid or not. The check's findings go to stderr as warnings. Exit 0 "
+      "for a valid blob, 1 for an invalid one (its description is written all the same), 2 when nothing could be "
+      "written.");
   command->add_option("BLOB", options->blob, "The binary map ('-' for stdin)")->required();
   addFormOption(*command, "--format", options->format, "The blob's form");
   command
@@ -109,7 +113,8 @@ void addIlDumpCommand(CLI::App& il, int& status) {
       report.object().string("format", options->format);
     }
     const int result = dump(*options, report);
-    if (report.json()) report.object().boolean("written", result == kSuccess);
+    // An invalid blob (status 1) is written all the same.
+    if (report.json()) report.object().boolean("written", result == kSuccess || result == kInvalid);
     status = report.finish(result);
   });
 }

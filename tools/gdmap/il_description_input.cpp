@@ -8,6 +8,7 @@
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
+#include <gdmap/writer/bounds_layout.hpp>
 
 #include <string>
 
@@ -119,6 +120,18 @@ std::optional<Bytes> encodeMethod(const il::Method& method, std::size_t index, i
                                   const InputBytes& input, Report& report) {
   const std::string pointer = methodPointer(index);
   const std::string name = "method " + tokenText(method.token);
+  if (method.layout) {
+    // Overrides: notes for what is not canonical, errors for what cannot be.
+    il::ExactEncoding exact = il::encodeExact(method, form);
+    for (Diagnostic& d : exact.diagnostics) {
+      d.path = pointer + d.path;
+      d.message = name + ": " + d.message;
+      d.file = input.displayName();
+      locateInJson(input.text(), std::span(&d, 1));
+      report.add(std::move(d));
+    }
+    return std::move(exact.bytes);
+  }
   if (method.verbatimMap) {
     if (form == il::BoundsForm::Api) return il::encodeApiEntries(method.map);
     methodError(report, rules::kIlMapNotCompressible, pointer + "/map",

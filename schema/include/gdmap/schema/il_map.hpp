@@ -4,6 +4,8 @@
 // (COR_DEBUG_IL_TO_NATIVE_MAP), and a method that holds one or the other.
 // Writers (writer/bounds_encoder.hpp), readers (reader/bounds_decoder.hpp)
 // and the bounds -> API conversion (bounds_to_api.hpp) share these types.
+#include <gdmap/schema/bytes.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -101,6 +103,40 @@ std::string instantiationText(const std::optional<Instantiation>& instantiation)
 // instantiationText): white space is ignored.
 bool sameInstantiationText(std::string_view given, std::string_view text);
 
+// Where a nibble varint sits in a compressed blob, by the field path the
+// strict reader names it with: "header.count", "header.nativeBits",
+// "header.ilBits" (packed forms), "bounds[3].native", "bounds[3].il",
+// "bounds[3].source" (nibble form).
+enum class VarintField : std::uint8_t { Count, NativeBits, IlBits, Native, Il, Source };
+struct VarintLength {
+  VarintField field = VarintField::Count;
+  std::uint32_t bound = 0;  // the bound's index, for Native, Il and Source
+  std::uint32_t nibbles = 0;
+  friend bool operator==(const VarintLength&, const VarintLength&) = default;
+};
+std::string varintPath(VarintField field, std::uint32_t bound);
+// The field a path names; nullopt for any other text.
+std::optional<VarintLength> parseVarintPath(std::string_view path);
+
+// Explicit bytes for a method in one binary form (docs/il-map.md,
+// "Overrides"): every field a canonical build derives can be given instead,
+// so that any blob, valid or not, can be described readably. An absent
+// field keeps the writer's canonical choice; writer/bounds_layout.hpp
+// applies a layout.
+struct BoundsLayout {
+  std::optional<std::uint32_t> count;       // the header's count, verbatim
+  std::optional<std::uint32_t> nativeBits;  // packed widths, in bits (stored minus 1)
+  std::optional<std::uint32_t> ilBits;
+  std::vector<VarintLength> nibbles;          // varints longer than minimal
+  std::optional<std::uint32_t> padding;       // the final padding nibble (nibble) or bits (packed)
+  std::optional<std::uint32_t> headerPadding; // the packed header's padding nibble
+  bool verbatimSource = false;  // nibble form: write any source bits, even those no runtime defines
+  Bytes trailing;                     // appended after the blob
+  std::optional<std::uint32_t> truncate;  // then cut to this many bytes
+  std::optional<Bytes> raw;  // the whole blob verbatim (a method without bounds or map)
+  friend bool operator==(const BoundsLayout&, const BoundsLayout&) = default;
+};
+
 // A method: `bounds` (the runtime's view, from which the API array is
 // derived with codeSize) or, when `verbatimMap`, `map` (an API array taken
 // as is: any order, overlaps and specials allowed).
@@ -112,6 +148,7 @@ struct Method {
   std::vector<ApiEntry> map;                   // when verbatimMap
   std::optional<Instantiation> instantiation;  // absent: not a generic instantiation
   std::string name;  // for people only (`Ns.Type::Method`, from `il extract --names`); empty: none
+  std::optional<BoundsLayout> layout;  // absent: the canonical bytes
   friend bool operator==(const Method&, const Method&) = default;
 };
 

@@ -153,6 +153,12 @@ inline constexpr char kTruncatePastEnd[] = "truncate-past-end";
 inline constexpr char kGapTooLarge[] = "gap-too-large";
 inline constexpr char kPlacementsTooLarge[] = "placements-too-large";
 
+// IL-map description overrides (a method's `layout`, writer/bounds_layout.hpp);
+// each override that makes non-canonical bytes is a layout-override note,
+// as for dictionary maps, and a truncation past the end truncate-past-end.
+inline constexpr char kIlOverrideNotApplicable[] = "il-override-not-applicable";
+inline constexpr char kIlOverrideOutOfRange[] = "il-override-out-of-range";
+
 // diff (`gdmap diff`, and `verify` reporting every difference)
 inline constexpr char kDiffByteLevel[] = "diff-byte-level";
 

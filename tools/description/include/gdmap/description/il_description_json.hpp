@@ -30,12 +30,15 @@ struct IlDescriptionParse {
 
 // Reports every problem it can: syntax, unknown and repeated keys, wrong
 // types, numbers outside u32, unknown IL names and source flags, a method
-// with both or neither of `bounds` and `map`, bounds out of native order,
-// tokens given twice. Time and memory linear in the text.
+// with more or fewer than one of `bounds`, `map` and `raw`, bad hex, bounds
+// out of native order, tokens given twice. A method's `layout` (and `raw`)
+// land in il::Method::layout; whether they apply to a form is decided when
+// building (il::encodeExact). Time and memory linear in the text.
 IlDescriptionParse parseIlDescription(std::string_view jsonText);
 
 // Deterministic JSON (two-space indent, one bound or entry per line, tokens
-// as "0x06000001", offsets as integers, IL specials and flags by name) that
+// as "0x06000001", offsets as integers, IL specials and flags by name, a
+// layout on one line before the bounds, raw bytes as hex) that
 // parseIlDescription() reads back to the same methods.
 std::string writeIlDescription(std::span<const il::Method> methods);
 

@@ -1,0 +1,40 @@
+#pragma once
+// Instantiation names to their index in /instantiations, for the millions
+// of dictionaries that name one: one open-addressing table over one arena
+// of names, so a lookup touches a slot and one place in the arena (a hash
+// map of strings touches a bucket, a node and often a heap string, each a
+// cache miss once the names outgrow the cache).
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gdmap::description {
+
+class NameIndex {
+ public:
+  // The index `name` was added with, or nullopt.
+  std::optional<std::size_t> find(std::string_view name) const;
+  // Adds `name` with index size(); false (and nothing added) when it is
+  // already there.
+  bool add(std::string_view name);
+  std::size_t size() const { return size_; }
+
+ private:
+  struct Slot {
+    std::uint32_t tag = 0;   // the hash's high half
+    std::uint32_t index = 0;  // 0 empty, else the name's index + 1
+    std::size_t offset = 0;   // in arena_
+    std::size_t length = 0;
+  };
+  std::size_t slotOf(std::uint64_t hash, std::string_view name) const;
+  void grow();
+
+  std::size_t size_ = 0;
+  std::string arena_;
+  std::vector<Slot> slots_;  // a power of two
+};
+
+}  // namespace gdmap::description

@@ -3,8 +3,11 @@
 // does (mapped) and does nothing with its values but count them:
 //   gdmap_json_floor sax FILE   nlohmann's SAX parser, every event a no-op
 //   gdmap_json_floor dom FILE   nlohmann::json::parse into a DOM
+//   gdmap_json_floor plain FILE gdmap's plain JSON parser (what `build` reads
+//                               a plain description with), every event a no-op
 // Exit 0 and the value count on stdout, 1 when the JSON is invalid.
 #include <gdmap/io/mapped_file.hpp>
+#include "tools/description/plain_json_sax.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -44,8 +47,9 @@ std::size_t countDom(const json& j) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 || (std::strcmp(argv[1], "sax") != 0 && std::strcmp(argv[1], "dom") != 0)) {
-    std::fprintf(stderr, "usage: gdmap_json_floor sax|dom FILE\n");
+  if (argc != 3 ||
+      (std::strcmp(argv[1], "sax") != 0 && std::strcmp(argv[1], "dom") != 0 && std::strcmp(argv[1], "plain") != 0)) {
+    std::fprintf(stderr, "usage: gdmap_json_floor sax|dom|plain FILE\n");
     return 2;
   }
   auto file = gdmap::MappedFile::open(argv[2]);
@@ -56,7 +60,14 @@ int main(int argc, char** argv) {
   const auto bytes = file->bytes();
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   std::size_t values = 0;
-  if (argv[1][0] == 's') {
+  if (argv[1][0] == 'p') {
+    // As `build` does: the plain-text check, then the parse.
+    if (!gdmap::description::isPlainJson(text)) return 1;
+    CountingSax sax;
+    const char* readTo = text.data();
+    if (!gdmap::description::PlainJsonParser<CountingSax>(text, sax, readTo).parse()) return 1;
+    values = sax.values;
+  } else if (argv[1][0] == 's') {
     CountingSax sax;
     if (!json::sax_parse(text, &sax)) return 1;
     values = sax.values;

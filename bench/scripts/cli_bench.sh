@@ -7,6 +7,8 @@
 #                       nlohmann's DOM parse, and Python's json.load (a peer:
 #                       any Python implementation pays at least that)
 #   dump            vs  the SAX pass over the JSON it writes
+#   plain           gdmap's own plain JSON parser over the description
+#                   (what build and verify read a plain description with)
 #   check           vs  sha256sum of the map
 # Peak RSS is given as a multiple of the input's size.
 #
@@ -51,6 +53,7 @@ for n in "${sizes[@]}"; do
   mapBytes=$(stat -c %s "$work/m$n.gdmap")
   read -r sax _ < <(measure "$floor" sax "$desc")
   read -r dom domPeak < <(measure "$floor" dom "$desc")
+  read -r plain plainPeak < <(measure "$floor" plain "$desc")
   read -r py pyPeak < <(measure python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$desc")
   read -r dumpSax _ < <(measure "$floor" sax "$work/dump$n.json")
   read -r sha _ < <(measure sha256sum "$work/m$n.gdmap")
@@ -67,5 +70,6 @@ for n in "${sizes[@]}"; do
   read -r t m < <(measure "$gdmap" check "$work/m$n.gdmap")
   row check "$t" "$sha" "$m" "$mapBytes"
   row dom "$dom" "$sax" "$domPeak" "$descBytes"
+  row plain "$plain" "$sax" "$plainPeak" "$descBytes"
   row py-load "$py" "$sax" "$pyPeak" "$descBytes"
 done

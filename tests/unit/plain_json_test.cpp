@@ -159,6 +159,29 @@ TEST_CASE("plain json: agrees with nlohmann on random documents and their mutati
   CHECK(rejected > 3000);
 }
 
+TEST_CASE("plain json: nesting a million deep costs no stack") {
+  // Run under the sanitizers' small stacks too: recursion would overflow.
+  const std::size_t depth = 1000000;
+  const std::string arrays = std::string(depth, '[') + std::string(depth, ']');
+  const std::string objects = [&] {
+    std::string text;
+    for (std::size_t i = 0; i < depth; ++i) text += "{\"a\":";
+    text += "1";
+    text += std::string(depth, '}');
+    return text;
+  }();
+  for (const std::string* text : {&arrays, &objects}) {
+    gdmap::testing::JsonEventLog log;
+    const char* readTo = text->data();
+    CHECK(gdmap::description::PlainJsonParser<gdmap::testing::JsonEventLog>(*text, log, readTo).parse());
+    CHECK(readTo == text->data() + text->size());
+    const std::string open = text->substr(0, text->size() - depth);  // never closed
+    gdmap::testing::JsonEventLog unclosed;
+    CHECK_FALSE(gdmap::description::PlainJsonParser<gdmap::testing::JsonEventLog>(open, unclosed, readTo).parse());
+  }
+  CHECK(plainParserDisagreement(std::string(20000, '[') + std::string(19999, ']')) == "");
+}
+
 TEST_CASE("plain json: a syntax error reads the same whichever parser found it") {
   // The same broken description, plain and (a comment with UTF-8 in it)
   // not plain: one goes through the plain parser, the other through

@@ -41,20 +41,35 @@ class PlainJsonParser {
 
   // True when the text is one valid JSON value (between white space and
   // comments) and the handler took every event; false at the first error.
+  // One loop over a stack of open containers, never recursion: nesting as
+  // deep as the text allows costs a bit each, not a stack frame.
   bool parse() {
-    if (!value()) return false;
-    while (!stack_.empty()) {
-      if (!skipSpace()) return false;
-      if (p_ == end_) return false;
+    bool valueNext = true;  // a value comes next (else: a ',' or a container's end)
+    for (;;) {
+      if (valueNext) {
+        const Opened opened = value();
+        if (opened == Opened::Error) return false;
+        if (opened == Opened::Object) {
+          stack_.push_back(true);
+          if (!key()) return false;
+          continue;
+        }
+        if (opened == Opened::Array) {
+          stack_.push_back(false);
+          continue;
+        }
+        valueNext = false;
+      }
+      if (stack_.empty()) break;
+      if (!skipSpace() || p_ == end_) return false;
       const bool object = stack_.back();
-      const char c = *p_;
-      if (c == ',') {
+      if (*p_ == ',') {
         ++p_;
         if (object && !key()) return false;
-        if (!value()) return false;
+        valueNext = true;
         continue;
       }
-      if (c != (object ? '}' : ']')) return false;
+      if (*p_ != (object ? '}' : ']')) return false;
       ++p_;
       readTo_ = p_;
       stack_.pop_back();
@@ -118,40 +133,34 @@ class PlainJsonParser {
     return true;
   }
 
-  // One value; a container is opened (its members come from parse()).
-  bool value() {
-    if (!skipSpace() || p_ == end_) return false;
+  // What value() read: a whole value, or the start of a container with
+  // members to come (an empty container is a whole value).
+  enum class Opened { Error, Value, Object, Array };
+
+  Opened value() {
+    if (!skipSpace() || p_ == end_) return Opened::Error;
+    bool ok = false;
     switch (*p_) {
       case '{':
+      case '[': {
+        const bool object = *p_ == '{';
         ++p_;
         readTo_ = p_;
-        if (!handler_.start_object(kUnknownSize)) return false;
-        if (!skipSpace()) return false;
-        if (p_ != end_ && *p_ == '}') {
-          ++p_;
-          readTo_ = p_;
-          return handler_.end_object();
-        }
-        stack_.push_back(true);
-        return key() && value();
-      case '[':
+        if (!(object ? handler_.start_object(kUnknownSize) : handler_.start_array(kUnknownSize))) return Opened::Error;
+        if (!skipSpace()) return Opened::Error;
+        if (p_ == end_ || *p_ != (object ? '}' : ']')) return object ? Opened::Object : Opened::Array;
         ++p_;
         readTo_ = p_;
-        if (!handler_.start_array(kUnknownSize)) return false;
-        if (!skipSpace()) return false;
-        if (p_ != end_ && *p_ == ']') {
-          ++p_;
-          readTo_ = p_;
-          return handler_.end_array();
-        }
-        stack_.push_back(false);
-        return value();
-      case '"': return string() && handler_.string(buffer_);
-      case 't': return literal("true") && handler_.boolean(true);
-      case 'f': return literal("false") && handler_.boolean(false);
-      case 'n': return literal("null") && handler_.null();
-      default: return number();
+        ok = object ? handler_.end_object() : handler_.end_array();
+        break;
+      }
+      case '"': ok = string() && handler_.string(buffer_); break;
+      case 't': ok = literal("true") && handler_.boolean(true); break;
+      case 'f': ok = literal("false") && handler_.boolean(false); break;
+      case 'n': ok = literal("null") && handler_.null(); break;
+      default: ok = number(); break;
     }
+    return ok ? Opened::Value : Opened::Error;
   }
 
   bool literal(std::string_view word) {

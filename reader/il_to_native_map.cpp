@@ -44,6 +44,12 @@ Status gdmap_il_map_table::addMap(std::uint32_t token, std::vector<ApiEntry> ent
 }
 
 Status gdmap_il_map_table::add(const gdmap::il::Method& method) {
+  if (method.layout && method.layout->raw)
+    return Error(0,
+                 methodName(method.token) +
+                     ": its blob is given verbatim (\"raw\"), which holds no bounds or map to answer from; give "
+                     "its bounds or its map (`gdmap il dump` of a valid blob gives its bounds)",
+                 gdmap::rules::kIlRawMethod);
   if (method.verbatimMap) return addMap(method.token, method.map);
   if (!method.codeSize)
     return Error(0, methodName(method.token) + ": the API array of bounds needs the method's code size",

@@ -106,7 +106,7 @@ TEST_CASE("il protocol: verbatim maps and empty arrays") {
   CHECK(count == 0);
 }
 
-TEST_CASE("il table: duplicate tokens, missing code size, descending bounds") {
+TEST_CASE("il table: duplicate tokens, missing code size, raw methods, descending bounds") {
   std::vector<Method> twice = methods();
   twice.push_back(twice[1]);
   const auto duplicate = gdmap::il::buildMethodTable(twice);
@@ -121,6 +121,16 @@ TEST_CASE("il table: duplicate tokens, missing code size, descending bounds") {
   const auto missing = gdmap::il::buildMethodTable(noSize);
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().rule == "il-code-size-required");
+
+  std::vector<Method> raw = methods();
+  raw[1].verbatimMap = false;
+  raw[1].map.clear();
+  raw[1].layout.emplace();
+  raw[1].layout->raw = gdmap::Bytes{0xFF};
+  const auto verbatim = gdmap::il::buildMethodTable(raw);
+  REQUIRE_FALSE(verbatim.ok());
+  CHECK(verbatim.error().rule == "il-raw-method");
+  CHECK(verbatim.error().offset == 1);
 
   std::vector<Method> descending = methods();
   std::swap(descending[0].bounds[1], descending[0].bounds[2]);

@@ -158,6 +158,9 @@ inline constexpr char kPlacementsTooLarge[] = "placements-too-large";
 // as for dictionary maps, and a truncation past the end truncate-past-end.
 inline constexpr char kIlOverrideNotApplicable[] = "il-override-not-applicable";
 inline constexpr char kIlOverrideOutOfRange[] = "il-override-out-of-range";
+// A method given as a verbatim blob (`raw`) where bounds or a map are
+// needed (the method table of `il lookup` and the C protocol).
+inline constexpr char kIlRawMethod[] = "il-raw-method";
 
 // diff (`gdmap diff`, and `verify` reporting every difference)
 inline constexpr char kDiffByteLevel[] = "diff-byte-level";

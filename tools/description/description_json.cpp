@@ -348,6 +348,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
       }
       if (f.role == Expect::NamedTypes) {
         if (typesOk_) builder_.setNamedTypes(types_);
+        progressed();  // /instantiations may be most of a file
       } else if (typesOk_) {
         builder_.setInlineTypes(dictionary_, types_);
       }

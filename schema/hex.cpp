@@ -1,4 +1,5 @@
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
 
 namespace gdmap {
 namespace {
@@ -31,7 +32,7 @@ Expected<Bytes> parseHex(std::string_view text) {
     const char c = text[i];
     if (isSpace(c)) continue;
     const int v = hexDigitValue(c);
-    if (v < 0) return Error{i, std::string("expected a hex digit, found '") + c + "'"};
+    if (v < 0) return Error{i, std::string("expected a hex digit, found '") + c + "'", rules::kInvalidHex};
     if (high < 0) {
       high = v;
       highAt = i;
@@ -40,7 +41,7 @@ Expected<Bytes> parseHex(std::string_view text) {
       high = -1;
     }
   }
-  if (high >= 0) return Error{highAt, "odd number of hex digits: this digit has no partner"};
+  if (high >= 0) return Error{highAt, "odd number of hex digits: this digit has no partner", rules::kInvalidHex};
   return out;
 }
 

@@ -4,6 +4,7 @@
 // components it links (docs/library.md).
 #include <gdmap/reader/il_to_native_map.h>
 #include <gdmap/description/description_json.hpp>
+#include <gdmap/description/il_description_exact.hpp>
 #include <gdmap/description/il_description_json.hpp>
 #include <gdmap/description/json_position.hpp>
 #include <gdmap/io/file_identity.hpp>
@@ -27,6 +28,8 @@
 #include <gdmap/reader/map_diff.hpp>
 #include <gdmap/reader/map_dump.hpp>
 #include <gdmap/reader/map_view.hpp>
+#include <gdmap/reader/pe_image.hpp>
+#include <gdmap/reader/r2r_image.hpp>
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/bounds_to_api.hpp>
 #include <gdmap/schema/bytes.hpp>
@@ -36,6 +39,7 @@
 #include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/il_map.hpp>
+#include <gdmap/schema/instantiation_names.hpp>
 #include <gdmap/schema/limits.hpp>
 #include <gdmap/schema/map_description.hpp>
 #include <gdmap/schema/map_format.hpp>
@@ -45,6 +49,7 @@
 #include <gdmap/schema/type_names.hpp>
 #include <gdmap/schema/type_text.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
+#include <gdmap/writer/bounds_layout.hpp>
 #include <gdmap/writer/compressed_int.hpp>
 #include <gdmap/writer/map_builder.hpp>
 #include <gdmap/writer/type_encoder.hpp>

@@ -4,12 +4,6 @@
 // for what the text says a snippet gives, and the test inputs. The examples
 // themselves are generated from the document (extract_examples.py).
 #include <gdmap/gdmap.hpp>
-// Public headers <gdmap/gdmap.hpp> does not include (yet).
-#include <gdmap/description/il_description_exact.hpp>
-#include <gdmap/reader/pe_image.hpp>
-#include <gdmap/reader/r2r_image.hpp>
-#include <gdmap/schema/instantiation_names.hpp>
-#include <gdmap/writer/bounds_layout.hpp>
 
 #include <cstddef>
 #include <cstdint>

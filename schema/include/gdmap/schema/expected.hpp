@@ -13,8 +13,7 @@ namespace gdmap {
 // What went wrong, and where. `offset` is a byte offset for binary input and
 // a 0-based byte index for text input; the caller knows which and turns it
 // into a located Diagnostic (schema/diagnostic.hpp). `rule` is the stable
-// identifier of the broken rule (docs/errors.md), empty only where the
-// caller supplies it.
+// identifier of the broken rule (docs/errors.md).
 struct Error {
   Error() = default;
   Error(std::size_t at, std::string text, std::string ruleId = {})

@@ -29,7 +29,8 @@ constexpr char hexDigit(unsigned value) { return "0123456789abcdef"[value & 0xF]
 
 // Accepts either case and ASCII white space anywhere between digits (so
 // "15 12 49" and "151249" are the same). An odd number of digits or any other
-// character is an error whose offset is the character's index in `text`.
+// character is an error (rule invalid-hex) whose offset is the character's
+// index in `text`.
 Expected<Bytes> parseHex(std::string_view text);
 
 // "0x0000001c": fixed width, the form diagnostics use for offsets and RVAs,

@@ -27,9 +27,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <gdmap/writer/bounds_layout.hpp>
 #include <string>
 #include <string_view>
-#include <gdmap/writer/bounds_layout.hpp>
 #include <vector>
 
 namespace {

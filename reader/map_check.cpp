@@ -15,9 +15,9 @@
 
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/huge_pages.hpp>
 #include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/rules.hpp>
-#include <gdmap/schema/huge_pages.hpp>
 #include "item_starts.hpp"
 #include "map_check_analysis.hpp"
 #include "map_check_item.hpp"

@@ -109,8 +109,8 @@ class Encoder {
 
   void writeRaw() {
     const BoundsLayout& l = layout_;
-    if (l.count || l.nativeBits || l.ilBits || !l.nibbles.empty() || l.padding || l.headerPadding ||
-        l.verbatimSource || !l.trailing.empty() || l.truncate) {
+    if (l.count || l.nativeBits || l.ilBits || !l.nibbles.empty() || l.padding || l.headerPadding || l.verbatimSource ||
+        !l.trailing.empty() || l.truncate) {
       error(rules::kIlOverrideNotApplicable, "/layout",
             "`raw` gives the whole blob verbatim; no other layout key applies to it");
       return;
@@ -146,8 +146,8 @@ class Encoder {
                                           "form writes a source value verbatim");
     }
     for (const VarintLength& v : l.nibbles) {
-      const bool header = v.field == VarintField::Count || v.field == VarintField::NativeBits ||
-                          v.field == VarintField::IlBits;
+      const bool header =
+          v.field == VarintField::Count || v.field == VarintField::NativeBits || v.field == VarintField::IlBits;
       const std::string path = "/layout/nibbles/" + varintPath(v.field, v.bound);
       if (packed && !header) {
         error(rules::kIlOverrideNotApplicable, path,
@@ -160,8 +160,7 @@ class Encoder {
                   plural(m_.bounds.size(), "bound", "bounds"));
       } else if (v.nibbles == 0 || v.nibbles > kMaxVarintNibbles) {
         error(rules::kIlOverrideOutOfRange, path,
-              "a varint is 1 to 11 nibbles long (the runtime's reader stops at 11), not " +
-                  std::to_string(v.nibbles));
+              "a varint is 1 to 11 nibbles long (the runtime's reader stops at 11), not " + std::to_string(v.nibbles));
       }
     }
   }
@@ -259,8 +258,7 @@ class Encoder {
     const auto n = static_cast<std::uint32_t>(m_.bounds.size());
     if (layout_.count && *layout_.count != n) {
       note("/layout/count", "the header's count is " + std::to_string(*layout_.count) + " but the method has " +
-                                plural(n, "bound", "bounds") + " (a canonical build writes " + std::to_string(n) +
-                                ")");
+                                plural(n, "bound", "bounds") + " (a canonical build writes " + std::to_string(n) + ")");
     }
     return layout_.count.value_or(n);
   }
@@ -311,8 +309,9 @@ class Encoder {
     const std::string path = std::string("/layout/") + key;
     if (*given == 0 || (*given > kMaxWidth && !values.empty())) {
       error(rules::kIlOverrideOutOfRange, path,
-            std::string(key) + " is 1 to 32 (wider only for a method without bounds, whose entries are not "
-                               "written), not " +
+            std::string(key) +
+                " is 1 to 32 (wider only for a method without bounds, whose entries are not "
+                "written), not " +
                 std::to_string(*given));
       return minimal;
     }
@@ -321,8 +320,8 @@ class Encoder {
       while (bitLength(values[i]) <= *given) ++i;
       error(rules::kIlOverrideOutOfRange, boundPointer(i, field),
             std::string(field[0] == 'n' ? "the native delta " : "the stored IL offset (IL + 3) ") +
-                std::to_string(values[i]) + " needs " + plural(bitLength(values[i]), "bit", "bits") +
-                "; layout." + key + " is " + std::to_string(*given));
+                std::to_string(values[i]) + " needs " + plural(bitLength(values[i]), "bit", "bits") + "; layout." +
+                key + " is " + std::to_string(*given));
       return minimal;
     }
     if (*given > minimal)
@@ -373,8 +372,8 @@ class Encoder {
     }
     if (padding && *padding >= (1u << free)) {
       error(rules::kIlOverrideOutOfRange, "/layout/padding",
-            "the padding is " + plural(free, "bit", "bits") + " here, 0 to " + std::to_string((1u << free) - 1) +
-                "; " + std::to_string(*padding) + " does not fit");
+            "the padding is " + plural(free, "bit", "bits") + " here, 0 to " + std::to_string((1u << free) - 1) + "; " +
+                std::to_string(*padding) + " does not fit");
       return;
     }
     if (padding && *padding != 0)
@@ -394,8 +393,7 @@ class Encoder {
 
   void finish(Bytes& bytes) {
     if (!layout_.trailing.empty()) {
-      note("/layout/trailing",
-           plural(layout_.trailing.size(), "byte", "bytes") + " after the blob: " + trailingText());
+      note("/layout/trailing", plural(layout_.trailing.size(), "byte", "bytes") + " after the blob: " + trailingText());
       bytes.insert(bytes.end(), layout_.trailing.begin(), layout_.trailing.end());
     }
     if (!layout_.truncate) return;

@@ -1,7 +1,7 @@
 // MapBuilder and buildMap(): collect (RVA, item) pairs, interning item bytes
 // so identical items are stored once, then hand them to layoutMap().
-#include <gdmap/writer/map_builder.hpp>
 #include <gdmap/schema/huge_pages.hpp>
+#include <gdmap/writer/map_builder.hpp>
 
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>

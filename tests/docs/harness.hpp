@@ -38,5 +38,4 @@ int report(const gdmap::Error& error);
 
 // Under #line, __FILE__ and __LINE__ are docs/library.md's. Variadic: a
 // condition may hold braces with commas (`ApiEntry{1, 2, 3}`).
-#define expect(...) \
-  ((__VA_ARGS__) ? static_cast<void>(0) : ::docs::expectFailed(#__VA_ARGS__, __FILE__, __LINE__))
+#define expect(...) ((__VA_ARGS__) ? static_cast<void>(0) : ::docs::expectFailed(#__VA_ARGS__, __FILE__, __LINE__))

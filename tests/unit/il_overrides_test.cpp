@@ -29,7 +29,7 @@ Method worked() {
   Method m;
   m.token = 0x06000001;
   m.codeSize = 40;
-  m.bounds = {{0, il::kProlog, source::kStackEmpty}, {4, 0, source::kStackEmpty}, {10, 5, 0},
+  m.bounds = {{0, il::kProlog, source::kStackEmpty}, {4, 0, source::kStackEmpty},  {10, 5, 0},
               {12, 5, source::kCallInstruction},     {17, 9, source::kStackEmpty}, {30, il::kEpilog, 0}};
   return m;
 }
@@ -148,12 +148,10 @@ TEST_CASE("il overrides: packed widths wider are noted, narrower are an error at
   CHECK(narrow.path == "/bounds/5/native");
   l = {};
   l.ilBits = 3;  // IL 5 is stored as 8: 4 bits
-  CHECK(only(il::encodeExact(withLayout(l), BoundsForm::Packed2), "il-override-out-of-range").path ==
-        "/bounds/2/il");
+  CHECK(only(il::encodeExact(withLayout(l), BoundsForm::Packed2), "il-override-out-of-range").path == "/bounds/2/il");
   l = {};
   l.ilBits = 0;
-  CHECK(only(il::encodeExact(withLayout(l), BoundsForm::Packed2), "il-override-out-of-range").path ==
-        "/layout/ilBits");
+  CHECK(only(il::encodeExact(withLayout(l), BoundsForm::Packed2), "il-override-out-of-range").path == "/layout/ilBits");
   // Over 32 bits only without bounds (il-width-too-large, readably).
   Method none = worked();
   none.bounds.clear();
@@ -369,7 +367,8 @@ TEST_CASE("il overrides: property: random blobs and mutations of valid ones dump
       switch (below(5)) {
         case 0: break;  // unmutated
         case 1:
-          if (!blob.empty()) blob[below(static_cast<std::uint32_t>(blob.size()))] ^= static_cast<std::uint8_t>(1u << below(8));
+          if (!blob.empty())
+            blob[below(static_cast<std::uint32_t>(blob.size()))] ^= static_cast<std::uint8_t>(1u << below(8));
           break;
         case 2: blob.resize(below(static_cast<std::uint32_t>(blob.size()) + 1)); break;
         case 3:

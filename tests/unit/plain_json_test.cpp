@@ -24,23 +24,85 @@ using gdmap::testing::plainParserDisagreement;
 TEST_CASE("plain json: which texts are plain") {
   CHECK(isPlainJson(""));
   CHECK(isPlainJson("{\"a\": [1, 2.5e3, true, null]}\r\n\t// comment"));
-  CHECK(isPlainJson(std::string(10000, ' ') + "\x7f"));  // DEL is printable to JSON
-  CHECK_FALSE(isPlainJson("\"\\n\""));                    // an escape
-  CHECK_FALSE(isPlainJson("\"\xc3\xa9\""));               // UTF-8
-  CHECK_FALSE(isPlainJson(std::string("{}\0", 3)));       // NUL: nlohmann's end of input
+  CHECK(isPlainJson(std::string(10000, ' ') + "\x7f"));       // DEL is printable to JSON
+  CHECK_FALSE(isPlainJson("\"\\n\""));                        // an escape
+  CHECK_FALSE(isPlainJson("\"\xc3\xa9\""));                   // UTF-8
+  CHECK_FALSE(isPlainJson(std::string("{}\0", 3)));           // NUL: nlohmann's end of input
   CHECK_FALSE(isPlainJson(std::string(9000, ' ') + "\x01"));  // past the first block
 }
 
 TEST_CASE("plain json: agrees with nlohmann on every edge of the grammar") {
   const std::vector<std::string> texts = {
-      "", " ", "{}", "[]", "{ }", "[ ]", "0", "-0", "1", "-", "--1", "01", "1.", ".5", "1.5", "1e", "1e+", "1E-2",
-      "1.5e300", "1e400", "-1e400", "18446744073709551615", "18446744073709551616", "-9223372036854775808",
-      "-9223372036854775809", "12345678901234567890123", "0x10", "true", "tru", "truex", "false", "null", "nul",
-      "\"", "\"abc", "\"abc\"", "\"a\tb\"", "\"a\nb\"", "\"\"", "{\"a\":1}", "{\"a\" :1,}", "{\"a\":1,\"a\":2}",
-      "[1,]", "[,1]", "[1 2]", "{\"a\"}", "{\"a\":}", "{1:2}", "{\"a\":1}}", "[[[[]]]]", "[[[[]]]", "{}{}", "{} x",
-      "// c\n{}", "{}// c", "{}/* c */", "/* c */ {} /* d */", "{}/", "{}/x", "{} /* open", "/**/1", "/*/1",
-      "/***/1", "//\r1", "[1 // c\n, 2]", "{\"a\" /* c */ : /* d */ 1}", "[1e5, -0.0, 2E+3, 0.1e-1]",
-      "{\"dictionaries\": [{\"rva\": \"0x10\", \"types\": [\"int32\", {\"hex\": \"08\"}]}]}", "\x7f", "[\"\x7f\"]",
+      "",
+      " ",
+      "{}",
+      "[]",
+      "{ }",
+      "[ ]",
+      "0",
+      "-0",
+      "1",
+      "-",
+      "--1",
+      "01",
+      "1.",
+      ".5",
+      "1.5",
+      "1e",
+      "1e+",
+      "1E-2",
+      "1.5e300",
+      "1e400",
+      "-1e400",
+      "18446744073709551615",
+      "18446744073709551616",
+      "-9223372036854775808",
+      "-9223372036854775809",
+      "12345678901234567890123",
+      "0x10",
+      "true",
+      "tru",
+      "truex",
+      "false",
+      "null",
+      "nul",
+      "\"",
+      "\"abc",
+      "\"abc\"",
+      "\"a\tb\"",
+      "\"a\nb\"",
+      "\"\"",
+      "{\"a\":1}",
+      "{\"a\" :1,}",
+      "{\"a\":1,\"a\":2}",
+      "[1,]",
+      "[,1]",
+      "[1 2]",
+      "{\"a\"}",
+      "{\"a\":}",
+      "{1:2}",
+      "{\"a\":1}}",
+      "[[[[]]]]",
+      "[[[[]]]",
+      "{}{}",
+      "{} x",
+      "// c\n{}",
+      "{}// c",
+      "{}/* c */",
+      "/* c */ {} /* d */",
+      "{}/",
+      "{}/x",
+      "{} /* open",
+      "/**/1",
+      "/*/1",
+      "/***/1",
+      "//\r1",
+      "[1 // c\n, 2]",
+      "{\"a\" /* c */ : /* d */ 1}",
+      "[1e5, -0.0, 2E+3, 0.1e-1]",
+      "{\"dictionaries\": [{\"rva\": \"0x10\", \"types\": [\"int32\", {\"hex\": \"08\"}]}]}",
+      "\x7f",
+      "[\"\x7f\"]",
   };
   for (const std::string& text : texts) {
     CAPTURE(text);
@@ -79,9 +141,9 @@ class RandomJson {
     out += '"';
   }
   void number(std::string& out) {
-    static const char* const kNumbers[] = {"0",     "-0",   "7",      "4294967295", "4294967296", "-1",
-                                           "1.5",   "1e3",  "-2.5E-3", "1e308",      "99999999999999999999",
-                                           "0.000001", "123456789012", "-9223372036854775808"};
+    static const char* const kNumbers[] = {
+        "0",   "-0",      "7",     "4294967295",           "4294967296", "-1",           "1.5",
+        "1e3", "-2.5E-3", "1e308", "99999999999999999999", "0.000001",   "123456789012", "-9223372036854775808"};
     out += kNumbers[pick(sizeof kNumbers / sizeof kNumbers[0])];
   }
   void value(std::string& out, unsigned depth) {
@@ -228,7 +290,8 @@ TEST_CASE("plain json: an unused instantiation is found from where its name ends
 
 TEST_CASE("plain json: build reports its progress and the bytes read ascend to the end") {
   std::string text = "{\"dictionaries\": [";
-  for (int i = 0; i < 200000; ++i) text += (i != 0 ? ",\n" : "") + std::string("{\"rva\": ") + std::to_string(i) + ", \"types\": [\"int32\"]}";
+  for (int i = 0; i < 200000; ++i)
+    text += (i != 0 ? ",\n" : "") + std::string("{\"rva\": ") + std::to_string(i) + ", \"types\": [\"int32\"]}";
   text += "]}";
   std::vector<std::size_t> reported;
   gdmap::DescriptionBuildOptions options;
@@ -253,7 +316,9 @@ TEST_CASE("mapped file: released pages read back the same") {
   }
   auto file = gdmap::MappedFile::open(path);
   REQUIRE(file.ok());
-  const auto read = [&] { return std::string(reinterpret_cast<const char*>(file->bytes().data()), file->bytes().size()); };
+  const auto read = [&] {
+    return std::string(reinterpret_cast<const char*>(file->bytes().data()), file->bytes().size());
+  };
   REQUIRE(read() == content);
   file->release(100000);
   CHECK(read() == content);

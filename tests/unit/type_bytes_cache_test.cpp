@@ -25,7 +25,9 @@ TEST_CASE("type bytes cache: finds what was stored, through growth, and stops at
   for (int i = 0; i < 6000; ++i) {
     const std::string spelling = "class 0x0100" + std::to_string(i);
     CAPTURE(spelling);
-    if (i < 5000) CHECK(bytesOf(cache.find(spelling)) == Bytes{0x12, static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(i >> 8)});
+    if (i < 5000)
+      CHECK(bytesOf(cache.find(spelling)) ==
+            Bytes{0x12, static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(i >> 8)});
     else CHECK_FALSE(cache.find(spelling));
   }
   // A prefix or an extension of a stored spelling is another spelling.

@@ -437,10 +437,9 @@ void DescriptionBuilder::resolvePendingNames() {
     const std::string_view name = std::string_view(pendingNameText_).substr(p.nameOffset, p.nameLength);
     const std::optional<std::size_t> named = names_.find(name);
     if (!named) {
-      diagnostics_.error(rules::kUndefinedInstantiation,
-                         DictionaryMemberSite(diagnostics_.work(), p.jsonIndex, "instantiation"), [&] {
-                           return "instantiation " + quoteInput(std::string(name)) + " is not defined in /instantiations";
-                         });
+      diagnostics_.error(
+          rules::kUndefinedInstantiation, DictionaryMemberSite(diagnostics_.work(), p.jsonIndex, "instantiation"),
+          [&] { return "instantiation " + quoteInput(std::string(name)) + " is not defined in /instantiations"; });
       continue;
     }
     used_[*named] = true;

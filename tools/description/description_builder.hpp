@@ -148,9 +148,9 @@ class DescriptionBuilder {
   bool countGiven_ = false;
   void noteCount();
   std::vector<InstantiationDescription> named_;
-  std::vector<bool> used_;             // per named_ entry
+  std::vector<bool> used_;            // per named_ entry
   std::vector<std::size_t> keyEnds_;  // per named_ entry: beginNamed()'s keyEnd
-  NameIndex names_;  // name -> index in named_
+  NameIndex names_;                   // name -> index in named_
   std::size_t currentNamed_ = SIZE_MAX;
   std::vector<InstantiationDescription> unnamed_;
   std::vector<DictionaryDescription> dictionaries_;

@@ -80,7 +80,9 @@ void noteLength(il::BoundsLayout& layout, il::VarintField field, std::uint32_t b
   if (nibbles != minimalNibbles(value)) layout.nibbles.push_back({field, bound, nibbles});
 }
 
-Bytes rest(ByteSpan blob, std::size_t from) { return Bytes(blob.begin() + static_cast<std::ptrdiff_t>(from), blob.end()); }
+Bytes rest(ByteSpan blob, std::size_t from) {
+  return Bytes(blob.begin() + static_cast<std::ptrdiff_t>(from), blob.end());
+}
 
 std::optional<il::BoundsLayout> describeNibble(ByteSpan blob, il::Method& m) {
   il::BoundsLayout layout;

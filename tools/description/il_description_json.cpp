@@ -20,8 +20,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <string>
 #include <set>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -654,16 +654,14 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   void endMethod(const Frame& f) {
     if (!(f.seen & kToken)) error(rules::kMissingField, [] { return std::string("a method needs a \"token\""); });
     if (methodForms_ == 0) {
-      error(rules::kMissingField,
-            [] { return std::string("a method needs one of \"bounds\", \"map\" or \"raw\""); });
+      error(rules::kMissingField, [] { return std::string("a method needs one of \"bounds\", \"map\" or \"raw\""); });
     } else if (methodForms_ > 1) {
       error(rules::kConflictingFields,
             [] { return std::string("a method has exactly one of \"bounds\", \"map\" or \"raw\""); });
     }
     if ((f.seen & kRaw) && (f.seen & kLayout)) {
-      memberError(Severity::Error, rules::kConflictingFields, "layout", [] {
-        return std::string("a `raw` method is its bytes verbatim; a layout does not apply to it");
-      });
+      memberError(Severity::Error, rules::kConflictingFields, "layout",
+                  [] { return std::string("a `raw` method is its bytes verbatim; a layout does not apply to it"); });
     }
     if (raw_) {
       method_.layout.emplace();

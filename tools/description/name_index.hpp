@@ -24,7 +24,7 @@ class NameIndex {
 
  private:
   struct Slot {
-    std::uint32_t tag = 0;   // the hash's high half
+    std::uint32_t tag = 0;    // the hash's high half
     std::uint32_t index = 0;  // 0 empty, else the name's index + 1
     std::size_t offset = 0;   // in arena_
     std::size_t length = 0;

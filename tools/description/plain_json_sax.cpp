@@ -17,7 +17,8 @@ bool isPlainJson(std::string_view text) {
     unsigned char bad = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const unsigned char c = bytes[i];
-      bad |= static_cast<unsigned char>((c >> 7) | (c == '\\') | ((c < 0x20) & (c != '\t') & (c != '\n') & (c != '\r')));
+      bad |=
+          static_cast<unsigned char>((c >> 7) | (c == '\\') | ((c < 0x20) & (c != '\t') & (c != '\n') & (c != '\r')));
     }
     if (bad != 0) return false;
   }

@@ -40,8 +40,7 @@ bool warnAboutBlob(ByteSpan blob, il::BoundsForm form, const std::string& file, 
     report.add(std::move(d));
   }
   if (read.reasonCount > read.reasons.size()) {
-    Diagnostic note =
-        notListedNote(read.reasonCount - read.reasons.size(), read.reasons.size(), 0, read.reasonCount);
+    Diagnostic note = notListedNote(read.reasonCount - read.reasons.size(), read.reasons.size(), 0, read.reasonCount);
     note.file = file;
     report.add(std::move(note));
   }

@@ -127,13 +127,13 @@ struct BoundsLayout {
   std::optional<std::uint32_t> count;       // the header's count, verbatim
   std::optional<std::uint32_t> nativeBits;  // packed widths, in bits (stored minus 1)
   std::optional<std::uint32_t> ilBits;
-  std::vector<VarintLength> nibbles;          // varints longer than minimal
-  std::optional<std::uint32_t> padding;       // the final padding nibble (nibble) or bits (packed)
-  std::optional<std::uint32_t> headerPadding; // the packed header's padding nibble
-  bool verbatimSource = false;  // nibble form: write any source bits, even those no runtime defines
-  Bytes trailing;                     // appended after the blob
-  std::optional<std::uint32_t> truncate;  // then cut to this many bytes
-  std::optional<Bytes> raw;  // the whole blob verbatim (a method without bounds or map)
+  std::vector<VarintLength> nibbles;           // varints longer than minimal
+  std::optional<std::uint32_t> padding;        // the final padding nibble (nibble) or bits (packed)
+  std::optional<std::uint32_t> headerPadding;  // the packed header's padding nibble
+  bool verbatimSource = false;                 // nibble form: write any source bits, even those no runtime defines
+  Bytes trailing;                              // appended after the blob
+  std::optional<std::uint32_t> truncate;       // then cut to this many bytes
+  std::optional<Bytes> raw;                    // the whole blob verbatim (a method without bounds or map)
   friend bool operator==(const BoundsLayout&, const BoundsLayout&) = default;
 };
 
@@ -147,7 +147,7 @@ struct Method {
   std::vector<Bound> bounds;                   // when !verbatimMap
   std::vector<ApiEntry> map;                   // when verbatimMap
   std::optional<Instantiation> instantiation;  // absent: not a generic instantiation
-  std::string name;  // for people only (`Ns.Type::Method`, from `il extract --names`); empty: none
+  std::string name;                    // for people only (`Ns.Type::Method`, from `il extract --names`); empty: none
   std::optional<BoundsLayout> layout;  // absent: the canonical bytes
   friend bool operator==(const Method&, const Method&) = default;
 };

@@ -4,6 +4,7 @@
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
 
+#include "bit_writer.hpp"
 #include "nibble_writer.hpp"
 
 #include <algorithm>
@@ -59,25 +60,6 @@ Bytes encodeNibble(std::span<const Bound> bounds) {
   return out;
 }
 
-// Packs fields least significant bit first across byte boundaries.
-class BitWriter {
- public:
-  explicit BitWriter(Bytes& out) : out_(out) {}
-  void bits(std::uint64_t value, unsigned count) {
-    for (unsigned done = 0; done < count;) {
-      if (used_ == 0) out_.push_back(0);
-      const unsigned take = std::min(8 - used_, count - done);
-      const auto chunk = static_cast<std::uint8_t>((value >> done) & ((1u << take) - 1));
-      out_.back() = static_cast<std::uint8_t>(out_.back() | (chunk << used_));
-      used_ = (used_ + take) % 8;
-      done += take;
-    }
-  }
-
- private:
-  Bytes& out_;
-  unsigned used_ = 0;  // bits used in the last byte (0: start a new one)
-};
 
 unsigned bitLength(std::uint32_t value) { return value == 0 ? 1u : static_cast<unsigned>(std::bit_width(value)); }
 

@@ -6,6 +6,7 @@
 #include <gdmap/writer/bounds_encoder.hpp>
 #include <gdmap/writer/bounds_layout.hpp>
 
+#include "bit_writer.hpp"
 #include "nibble_writer.hpp"
 
 #include <algorithm>
@@ -37,27 +38,6 @@ unsigned bitLength(std::uint32_t value) { return value == 0 ? 1u : static_cast<u
 // (ilOffset + 3) mod 2^32: EPILOG 0, PROLOG 1, NO_MAPPING 2, IL 0 -> 3.
 std::uint32_t storedIl(std::uint32_t ilOffset) { return ilOffset + 3; }
 
-// Packs fields least significant bit first across byte boundaries.
-class BitWriter {
- public:
-  explicit BitWriter(Bytes& out) : out_(out) {}
-  void bits(std::uint64_t value, unsigned count) {
-    for (unsigned done = 0; done < count;) {
-      if (used_ == 0) out_.push_back(0);
-      const unsigned take = std::min(8 - used_, count - done);
-      const auto chunk = static_cast<std::uint8_t>((value >> done) & ((1u << take) - 1));
-      out_.back() = static_cast<std::uint8_t>(out_.back() | (chunk << used_));
-      used_ = (used_ + take) % 8;
-      done += take;
-    }
-  }
-  // Bits left in the last byte (0 when it is full).
-  unsigned padding() const { return used_ == 0 ? 0 : 8 - used_; }
-
- private:
-  Bytes& out_;
-  unsigned used_ = 0;  // bits used in the last byte (0: start a new one)
-};
 
 class Encoder {
  public:

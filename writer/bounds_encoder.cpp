@@ -5,6 +5,7 @@
 #include <gdmap/writer/bounds_encoder.hpp>
 
 #include "bit_writer.hpp"
+#include "bounds_fields.hpp"
 #include "nibble_writer.hpp"
 
 #include <algorithm>
@@ -41,9 +42,6 @@ Status checkStorable(std::span<const Bound> bounds, BoundsForm form) {
   return Success{};
 }
 
-// (ilOffset + 3) mod 2^32: EPILOG 0, PROLOG 1, NO_MAPPING 2, IL 0 -> 3.
-std::uint32_t storedIl(std::uint32_t ilOffset) { return ilOffset + 3; }
-
 Bytes encodeNibble(std::span<const Bound> bounds) {
   Bytes out;
   out.reserve(bounds.size() * 3);
@@ -59,9 +57,6 @@ Bytes encodeNibble(std::span<const Bound> bounds) {
   w.flush();
   return out;
 }
-
-
-unsigned bitLength(std::uint32_t value) { return value == 0 ? 1u : static_cast<unsigned>(std::bit_width(value)); }
 
 Bytes encodePacked(std::span<const Bound> bounds, unsigned sourceBits) {
   std::uint32_t maxDelta = 0;

@@ -7,6 +7,7 @@
 #include <gdmap/writer/bounds_layout.hpp>
 
 #include "bit_writer.hpp"
+#include "bounds_fields.hpp"
 #include "nibble_writer.hpp"
 
 #include <algorithm>
@@ -32,12 +33,6 @@ unsigned minimalNibbles(std::uint32_t value) {
   while (n < kMaxVarintNibbles && (static_cast<std::uint64_t>(value) >> (3 * n)) != 0) ++n;
   return n;
 }
-
-unsigned bitLength(std::uint32_t value) { return value == 0 ? 1u : static_cast<unsigned>(std::bit_width(value)); }
-
-// (ilOffset + 3) mod 2^32: EPILOG 0, PROLOG 1, NO_MAPPING 2, IL 0 -> 3.
-std::uint32_t storedIl(std::uint32_t ilOffset) { return ilOffset + 3; }
-
 
 class Encoder {
  public:

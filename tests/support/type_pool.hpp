@@ -1,9 +1,11 @@
 #pragma once
 // Seeded building blocks the random-map tests share: a number below a
 // bound (no std:: distribution, whose outputs differ between standard
-// libraries) and a pool of encoded types of every form, warnings included.
+// libraries), random edits of bytes, and a pool of encoded types of every
+// form, warnings included.
 #include <gdmap/schema/bytes.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -12,6 +14,32 @@ namespace gdmap::testing {
 
 // A number in [0, n); 0 when n is 0.
 inline std::uint64_t below(std::mt19937_64& rng, std::uint64_t n) { return n == 0 ? 0 : rng() % n; }
+
+// One random edit: a bit flipped, a byte overwritten, inserted or
+// deleted, or the tail cut off.
+inline void editBytes(std::mt19937_64& rng, gdmap::Bytes& bytes) {
+  switch (below(rng, 5)) {
+    case 0:
+      if (!bytes.empty()) bytes[below(rng, bytes.size())] ^= static_cast<std::uint8_t>(1u << below(rng, 8));
+      break;
+    case 1:
+      if (!bytes.empty()) bytes[below(rng, bytes.size())] = static_cast<std::uint8_t>(rng());
+      break;
+    case 2:
+      bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(below(rng, bytes.size() + 1)),
+                   static_cast<std::uint8_t>(rng()));
+      break;
+    case 3:
+      if (!bytes.empty()) bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(below(rng, bytes.size())));
+      break;
+    default: bytes.resize(below(rng, bytes.size() + 1)); break;
+  }
+}
+
+// One to three random edits.
+inline void mutateBytes(std::mt19937_64& rng, gdmap::Bytes& bytes) {
+  for (std::uint64_t e = 0, edits = 1 + below(rng, 3); e < edits; ++e) editBytes(rng, bytes);
+}
 
 // Encoded types, one of each form a map holds, two of them warnings.
 inline const std::vector<gdmap::Bytes>& typePool() {

@@ -71,24 +71,6 @@ Bytes randomMap(std::mt19937_64& rng) {
   return std::move(bytes).value();
 }
 
-void mutate(std::mt19937_64& rng, Bytes& map) {
-  for (std::size_t e = 0, edits = 1 + below(rng, 3); e < edits; ++e) {
-    switch (below(rng, 4)) {
-      case 0:
-        if (!map.empty()) map[below(rng, map.size())] ^= static_cast<std::uint8_t>(1u << below(rng, 8));
-        break;
-      case 1:
-        if (!map.empty()) map[below(rng, map.size())] = static_cast<std::uint8_t>(rng());
-        break;
-      case 2:
-        map.insert(map.begin() + static_cast<std::ptrdiff_t>(below(rng, map.size() + 1)),
-                   static_cast<std::uint8_t>(rng()));
-        break;
-      default: map.resize(below(rng, map.size() + 1)); break;
-    }
-  }
-}
-
 }  // namespace
 
 TEST_CASE("annotate: basic.gdmap, field by field as docs/format.md annotates it") {
@@ -236,7 +218,7 @@ TEST_CASE("annotate: ranges tile random and mutated maps exactly (seeded)") {
   for (int round = 0; round < 3000; ++round) {
     CAPTURE(round);
     Bytes map = randomMap(rng);
-    if (round % 3 != 0) mutate(rng, map);
+    if (round % 3 != 0) gdmap::testing::mutateBytes(rng, map);
     const auto a = gdmap::annotateMap(map);
     requireTiling(a.ranges, map.size());
     if (!a.check.valid) {

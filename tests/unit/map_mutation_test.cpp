@@ -89,30 +89,6 @@ Bytes handMap(std::mt19937_64& rng) {
   return m.bytes();
 }
 
-void mutate(std::mt19937_64& rng, Bytes& map) {
-  const std::size_t edits = 1 + below(rng, 3);
-  for (std::size_t e = 0; e < edits; ++e) {
-    switch (below(rng, 5)) {
-      case 0:  // flip one bit
-        if (!map.empty()) map[below(rng, map.size())] ^= static_cast<std::uint8_t>(1u << below(rng, 8));
-        break;
-      case 1:  // overwrite a byte
-        if (!map.empty()) map[below(rng, map.size())] = static_cast<std::uint8_t>(rng());
-        break;
-      case 2:  // insert a byte
-        map.insert(map.begin() + static_cast<std::ptrdiff_t>(below(rng, map.size() + 1)),
-                   static_cast<std::uint8_t>(rng()));
-        break;
-      case 3:  // delete a byte
-        if (!map.empty()) map.erase(map.begin() + static_cast<std::ptrdiff_t>(below(rng, map.size())));
-        break;
-      default:  // truncate
-        map.resize(below(rng, map.size() + 1));
-        break;
-    }
-  }
-}
-
 struct Tally {
   std::size_t cases = 0;
   std::size_t accepted = 0;
@@ -166,7 +142,7 @@ void runMutations(std::uint64_t seed, std::size_t bases, std::size_t perBase, Ma
     each(base, tally);
     for (std::size_t k = 0; k < perBase; ++k) {
       Bytes map = base;
-      mutate(rng, map);
+      gdmap::testing::mutateBytes(rng, map);
       each(map, tally);
     }
   }

@@ -165,4 +165,11 @@ for i in $(seq 1 40); do
     same "$w/r.rebuilt" "$w/r.bin"
   done
 done
+
+# A raw method has nothing to look up: il-raw-method, at the method's line
+# and column, the pointer said once.
+printf '{"methods": [\n  {"token": "0x06000001", "raw": "ff"}]}\n' >"$work/raw_lookup.json"
+expect 1 "$gdmap" il lookup "$work/raw_lookup.json" --method 0x06000001
+has err "raw_lookup.json:2:3: error: /methods/0: method 0x06000001: its blob is given verbatim"
+has err "[il-raw-method]"
 echo "il_overrides: ok"

@@ -9,6 +9,7 @@
 #include "input_kind.hpp"
 #include "report.hpp"
 
+#include <gdmap/description/json_position.hpp>
 #include <gdmap/reader/il_map_table.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -17,6 +18,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <span>
 #include <sstream>
 #include <string>
 #include <unordered_set>
@@ -137,13 +139,18 @@ int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
 
   auto table = il::buildMethodTable(*methods);
   if (!table) {
-    // "methods[i]: ...": at the method's pointer.
+    // "methods[i]: ...": at the method's pointer, with its line and column
+    // (the index in the message is the pointer's, said once).
     const Error& e = table.error();
     Diagnostic d;
     d.rule = e.rule;
     d.path = methodPointer(originalIndex.empty() ? e.offset : originalIndex.at(e.offset));
     d.message = e.message;
+    if (d.message.starts_with("methods[")) {
+      if (const std::size_t colon = d.message.find("]: "); colon != std::string::npos) d.message.erase(0, colon + 3);
+    }
     d.file = name;
+    locateInJson(input->text(), std::span(&d, 1));
     report.add(std::move(d));
     return kInvalid;
   }

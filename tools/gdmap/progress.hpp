@@ -1,5 +1,5 @@
 #pragma once
-// "gdmap: building desc.json (512 MiB)... 3s" on stderr while a long step
+// "gdmap: building desc.json (512 MiB)... 42% 3s" on stderr while a long step
 // runs, rewritten in place and erased when the step ends: only when stderr
 // is a terminal, and only once the step has taken a second. Nothing is
 // printed otherwise, so scripts and tests see the same stderr as before.

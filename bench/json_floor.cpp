@@ -7,7 +7,7 @@
 //                               a plain description with), every event a no-op
 // Exit 0 and the value count on stdout, 1 when the JSON is invalid.
 #include <gdmap/io/mapped_file.hpp>
-#include "tools/description/plain_json_sax.hpp"
+#include "description/plain_json_sax.hpp"
 
 #include <nlohmann/json.hpp>
 

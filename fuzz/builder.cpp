@@ -20,7 +20,7 @@
 #include <gdmap/reader/map_check.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/reader/type_decoder.hpp>
-#include <gdmap/writer/compressed_int.hpp>
+#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/writer/map_builder.hpp>
 #include <gdmap/writer/type_encoder.hpp>
 

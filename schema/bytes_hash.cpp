@@ -1,4 +1,4 @@
-#include <gdmap/schema/bytes_hash.hpp>
+#include <gdmap/internal/bytes_hash.hpp>
 
 #include <bit>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include <gdmap/schema/huge_pages.hpp>
+#include <gdmap/internal/huge_pages.hpp>
 
 #include <cstdint>
 

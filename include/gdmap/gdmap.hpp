@@ -19,8 +19,6 @@
 #include <gdmap/metadata/table_schema.hpp>
 #include <gdmap/reader/bounds_annotate.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
-#include <gdmap/reader/byte_cursor.hpp>
-#include <gdmap/reader/compressed_int.hpp>
 #include <gdmap/reader/il_map_table.hpp>
 #include <gdmap/reader/map_annotate.hpp>
 #include <gdmap/reader/map_check.hpp>
@@ -32,8 +30,10 @@
 #include <gdmap/reader/r2r_image.hpp>
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/bounds_to_api.hpp>
+#include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/schema/bytes.hpp>
-#include <gdmap/schema/bytes_hash.hpp>
+#include <gdmap/schema/check_report.hpp>
+#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/element_type.hpp>
 #include <gdmap/schema/expected.hpp>
@@ -43,13 +43,12 @@
 #include <gdmap/schema/limits.hpp>
 #include <gdmap/schema/map_description.hpp>
 #include <gdmap/schema/map_format.hpp>
-#include <gdmap/schema/radix_sort.hpp>
+#include <gdmap/schema/range_status.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type.hpp>
 #include <gdmap/schema/type_names.hpp>
 #include <gdmap/schema/type_text.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
 #include <gdmap/writer/bounds_layout.hpp>
-#include <gdmap/writer/compressed_int.hpp>
 #include <gdmap/writer/map_builder.hpp>
 #include <gdmap/writer/type_encoder.hpp>

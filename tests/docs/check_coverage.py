@@ -26,12 +26,12 @@ import sys
 
 HEADER_GLOBS = [
     "schema/include/gdmap/schema/*.hpp",
-    "writer/include/gdmap/writer/*.hpp",
-    "reader/include/gdmap/reader/*.hpp",
-    "reader/include/gdmap/reader/il_to_native_map.h",
-    "tools/description/include/gdmap/description/*.hpp",
-    "tools/io/include/gdmap/io/*.hpp",
-    "tools/metadata/include/gdmap/metadata/*.hpp",
+    "writer/*/include/gdmap/writer/*.hpp",
+    "reader/*/include/gdmap/reader/*.hpp",
+    "reader/*/include/gdmap/reader/*.h",
+    "reader/metadata/include/gdmap/metadata/*.hpp",
+    "description/include/gdmap/description/*.hpp",
+    "io/include/gdmap/io/*.hpp",
 ]
 
 # Not API, so not required in an example. Each entry says why.

@@ -1,8 +1,8 @@
 #pragma once
-// The plain JSON parser (tools/description/plain_json_sax.hpp) against
+// The plain JSON parser (description/plain_json_sax.hpp) against
 // nlohmann's: both SAX event streams recorded as text and compared. Shared
 // by the unit tests and the fuzz target fuzz_plain_json.
-#include "tools/description/plain_json_sax.hpp"
+#include "description/plain_json_sax.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 // ByteCursor: bounds-checked little-endian reads whose first failure sticks,
 // does not advance, and carries its absolute offset and rule.
-#include <gdmap/reader/byte_cursor.hpp>
+#include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/schema/rules.hpp>
 
 #include <doctest/doctest.h>

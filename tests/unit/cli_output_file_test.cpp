@@ -1,4 +1,4 @@
-// gdmap::OutputFile (tools/io): the -o writer of the CLI. The CLI tests
+// gdmap::OutputFile (io/): the -o writer of the CLI. The CLI tests
 // (tests/cli/output_safety.sh) cover FIFOs, devices and permissions; these
 // pin the library contract: identities, symlinks, messages, no leftovers.
 #include <gdmap/io/mapped_file.hpp>

@@ -3,8 +3,8 @@
 // trip, and the shipped JSON Schema.
 #include <gdmap/description/description_json.hpp>
 #include <gdmap/schema/type_text.hpp>
-#include "tools/description/description_parse.hpp"
-#include "tools/description/json_locator.hpp"
+#include "description/description_parse.hpp"
+#include "description/json_locator.hpp"
 
 #include <doctest/doctest.h>
 #include "text_position.hpp"

@@ -7,7 +7,7 @@
 #include <gdmap/schema/il_map.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
 
-#include "reader/nibble_reader.hpp"
+#include <gdmap/internal/nibble_reader.hpp>
 
 #include <doctest/doctest.h>
 

@@ -7,8 +7,8 @@
 #include <gdmap/schema/il_map.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
 
-#include "reader/nibble_reader.hpp"
-#include "writer/nibble_writer.hpp"
+#include <gdmap/internal/nibble_reader.hpp>
+#include <gdmap/internal/nibble_writer.hpp>
 
 #include <doctest/doctest.h>
 

@@ -6,7 +6,7 @@
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/writer/map_builder.hpp>
 #include <gdmap/writer/type_encoder.hpp>
-#include "writer/map_layout.hpp"
+#include "writer/map/map_layout.hpp"
 
 #include "tests/support/random_type.hpp"
 

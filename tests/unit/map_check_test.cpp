@@ -4,7 +4,7 @@
 // to it.
 #include <gdmap/reader/map_check.hpp>
 
-#include "reader/map_check_analysis.hpp"
+#include "reader/map/map_check_analysis.hpp"
 #include "tests/support/map_bytes.hpp"
 
 #include <doctest/doctest.h>

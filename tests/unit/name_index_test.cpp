@@ -1,5 +1,5 @@
 // NameIndex: instantiation names to their index, in one flat table.
-#include "tools/description/name_index.hpp"
+#include "description/name_index.hpp"
 
 #include <doctest/doctest.h>
 

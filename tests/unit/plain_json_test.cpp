@@ -1,9 +1,9 @@
-// The plain JSON parser (tools/description/plain_json_sax.hpp), which
+// The plain JSON parser (description/plain_json_sax.hpp), which
 // reads plain descriptions instead of nlohmann's parser: the same events
 // for every plain text, the same verdict, and nlohmann's own words for a
 // syntax error; MappedFile::release, which lets `build` drop what it read.
 #include "tests/support/json_event_log.hpp"
-#include "tools/description/plain_json_sax.hpp"
+#include "description/plain_json_sax.hpp"
 
 #include <gdmap/description/description_json.hpp>
 #include <gdmap/io/mapped_file.hpp>

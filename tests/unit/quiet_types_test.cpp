@@ -2,13 +2,13 @@
 // full walk it stands in for: below 256 bytes an item is quiet exactly when
 // the full check accepts it without a word, on valid types of every form and
 // on their mutations.
-#include "reader/quiet_types.hpp"
+#include "reader/map/quiet_types.hpp"
 #include <gdmap/reader/map_check.hpp>
-#include <gdmap/writer/compressed_int.hpp>
+#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/writer/type_encoder.hpp>
-#include "reader/map_check_item.hpp"
-#include "reader/map_check_sink.hpp"
-#include "reader/map_check_types.hpp"
+#include "reader/map/map_check_item.hpp"
+#include "reader/map/map_check_sink.hpp"
+#include "reader/map/map_check_types.hpp"
 #include "tests/support/random_type.hpp"
 
 #include <doctest/doctest.h>

@@ -1,8 +1,8 @@
 // The runtime's native format (nativeformatreader.h) on hand-built bytes:
 // integers of every length, a NativeArray with a tree and one with a single
 // leaf, a NativeHashtable; reads past the region are r2r-truncated.
-#include "reader/native_format.hpp"
-#include "reader/r2r_failure.hpp"
+#include "reader/r2r/native_format.hpp"
+#include "reader/r2r/r2r_failure.hpp"
 
 #include <gdmap/schema/hex.hpp>
 

@@ -2,8 +2,8 @@
 // them: ECMA-335 types exactly as formatType spells them, plus the runtime's
 // CANON_ZAPSIG (`__Canon`) and MODULE_ZAPSIG (`[module N] T`); malformed
 // ones are r2r-bad-instance-signature at the offending byte.
-#include "reader/r2r_signature.hpp"
-#include "reader/r2r_failure.hpp"
+#include "reader/r2r/r2r_signature.hpp"
+#include "reader/r2r/r2r_failure.hpp"
 
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/hex.hpp>

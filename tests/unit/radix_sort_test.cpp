@@ -1,6 +1,6 @@
 // radixSortByHigh32 (schema/radix_sort.hpp): the same order as a stable sort
 // by the high half, for every digit layout it picks.
-#include <gdmap/schema/radix_sort.hpp>
+#include <gdmap/internal/radix_sort.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // TypeBytesCache: the canonical bytes of type spellings, by spelling,
 // bounded in entries.
-#include "tools/description/type_bytes_cache.hpp"
+#include "description/type_bytes_cache.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Inputs and outputs of the CLI. '-' means stdin/stdout. A file input is
 // memory-mapped (a pipe or device is read); a file output goes through
-// gdmap::OutputFile (tools/io): never half-written, never over its own
+// gdmap::OutputFile (io/): never half-written, never over its own
 // input, symlinks written through, FIFOs and devices written in place.
 #include "report.hpp"
 

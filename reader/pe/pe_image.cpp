@@ -1,0 +1,173 @@
+#include <gdmap/reader/pe_image.hpp>
+
+#include <gdmap/schema/byte_cursor.hpp>
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
+
+namespace gdmap::pe {
+namespace {
+
+constexpr std::uint16_t kPe32Magic = 0x10B;
+constexpr std::uint16_t kPe32PlusMagic = 0x20B;
+constexpr std::size_t kSectionHeaderSize = 40;
+// The PE specification allows at most 96 sections; more is a hostile header.
+constexpr std::uint16_t kMaxSections = 96;
+// The CLI header's size (ECMA-335 II.25.3.3) and where its directories are.
+constexpr std::uint32_t kCliHeaderSize = 72;
+constexpr std::size_t kManagedNativeHeaderField = 64;
+
+Error notPe(std::size_t at, std::string message) { return Error(at, "PE: " + std::move(message), rules::kR2rNotPe); }
+
+}  // namespace
+
+std::string SectionHeader::nameText() const {
+  std::string out;
+  for (char c : name) {
+    if (c == '\0') break;
+    out.push_back(c);
+  }
+  return out;
+}
+
+Expected<PeImage> PeImage::open(ByteSpan file) {
+  PeImage image;
+  image.file_ = file;
+  ByteCursor in(file, 0, rules::kR2rNotPe);
+  if (in.u16() != 0x5A4D) return notPe(0, "no MZ signature");
+  if (file.size() < 0x40) {
+    return notPe(0, "a DOS header needs 64 bytes, the file has " + std::to_string(file.size()));
+  }
+  in.seek(0x3C);
+  const std::uint32_t peOffset = in.u32();
+  if (!in.seek(peOffset) || in.u32() != 0x00004550) {
+    return notPe(0x3C, "no PE signature at e_lfanew " + hex32(peOffset));
+  }
+  image.machine_ = in.u16();
+  const std::uint16_t sectionCount = in.u16();
+  in.skip(12);  // TimeDateStamp, PointerToSymbolTable, NumberOfSymbols
+  const std::uint16_t optionalHeaderSize = in.u16();
+  in.skip(2);  // Characteristics
+  if (!in.ok()) return notPe(in.error().offset, "COFF header: " + in.error().message);
+  if (sectionCount > kMaxSections) {
+    return notPe(peOffset + 6, std::to_string(sectionCount) + " sections (at most 96)");
+  }
+
+  const std::size_t optionalHeader = in.position();
+  const std::uint16_t magic = in.u16();
+  std::size_t countField = 0;
+  if (magic == kPe32Magic) {
+    countField = 92;
+  } else if (magic == kPe32PlusMagic) {
+    countField = 108;
+    image.pe32Plus_ = true;
+  } else {
+    return notPe(optionalHeader, "unknown optional header magic " + hex32(magic));
+  }
+  if (countField + 4 > optionalHeaderSize) {
+    return notPe(optionalHeader, "optional header of " + std::to_string(optionalHeaderSize) +
+                                     " bytes has no room for its data directories");
+  }
+  in.seek(optionalHeader + countField);
+  image.directoryCount_ = in.u32();
+  image.directoriesOffset_ = optionalHeader + countField + 4;
+  // Each directory is 8 bytes and must lie inside the optional header: this
+  // bounds the count before anything is reserved.
+  if (std::uint64_t{image.directoryCount_} * 8 > optionalHeaderSize - countField - 4) {
+    return notPe(optionalHeader + countField,
+                 std::to_string(image.directoryCount_) + " data directories overflow the optional header");
+  }
+  image.directories_.reserve(image.directoryCount_);
+  for (std::uint32_t i = 0; i < image.directoryCount_; ++i) {
+    DataDirectory d;
+    d.rva = in.u32();
+    d.size = in.u32();
+    image.directories_.push_back(d);
+  }
+  if (!in.ok()) return notPe(in.error().offset, "data directories: " + in.error().message);
+
+  in.seek(optionalHeader + optionalHeaderSize);
+  if (!in.ok() || in.remaining() / kSectionHeaderSize < sectionCount) {
+    return notPe(peOffset + 6,
+                 "the section table of " + std::to_string(sectionCount) + " entries runs past the end of the file");
+  }
+  image.sections_.reserve(sectionCount);
+  for (std::uint16_t i = 0; i < sectionCount; ++i) {
+    SectionHeader s;
+    const ByteSpan name = in.take(8);
+    for (std::size_t k = 0; k < 8; ++k) s.name[k] = static_cast<char>(name[k]);
+    s.virtualSize = in.u32();
+    s.virtualAddress = in.u32();
+    s.rawSize = in.u32();
+    s.rawOffset = in.u32();
+    in.skip(kSectionHeaderSize - 24);
+    image.sections_.push_back(s);
+  }
+  return image;
+}
+
+DataDirectory PeImage::directory(std::uint32_t index) const {
+  return index < directories_.size() ? directories_[index] : DataDirectory{};
+}
+
+std::optional<std::uint64_t> PeImage::rvaToOffset(std::uint32_t rva) const {
+  for (const SectionHeader& s : sections_) {
+    if (rva < s.virtualAddress) continue;
+    const std::uint64_t delta = rva - s.virtualAddress;
+    if (delta >= s.rawSize) continue;
+    const std::uint64_t offset = std::uint64_t{s.rawOffset} + delta;
+    if (offset >= file_.size()) return std::nullopt;
+    return offset;
+  }
+  return std::nullopt;
+}
+
+Expected<ByteSpan> PeImage::range(DataDirectory range, std::uint64_t namedAt, std::string_view what) const {
+  const auto where = [&] {
+    return std::string(what) + " (RVA " + hex32(range.rva) + ", " + std::to_string(range.size) + " bytes)";
+  };
+  for (const SectionHeader& s : sections_) {
+    if (range.rva < s.virtualAddress) continue;
+    const std::uint64_t delta = range.rva - s.virtualAddress;
+    // An empty range may sit at the very end of a section's data.
+    if (delta > s.rawSize || (delta == s.rawSize && range.size != 0)) continue;
+    if (delta + range.size > s.rawSize) {
+      return Error(namedAt, where() + " runs past the end of section '" + s.nameText() + "'",
+                   rules::kR2rSectionOutsideImage);
+    }
+    const std::uint64_t start = std::uint64_t{s.rawOffset} + delta;
+    if (start + range.size > file_.size()) {
+      return Error(namedAt, where() + " runs past the end of the file", rules::kR2rSectionOutsideImage);
+    }
+    return file_.subspan(static_cast<std::size_t>(start), range.size);
+  }
+  return Error(namedAt, where() + " is in no section's data", rules::kR2rSectionOutsideImage);
+}
+
+Expected<CliHeader> PeImage::cliHeader() const {
+  const DataDirectory d = directory(kCliHeaderDirectory);
+  const std::uint64_t at = directoryCount_ > kCliHeaderDirectory ? directoryOffset(kCliHeaderDirectory) : 0;
+  if (d.rva == 0) return Error(at, "PE: not a .NET assembly (no CLI header directory)", rules::kR2rNoHeader);
+  if (d.size < kCliHeaderSize) {
+    return notPe(at,
+                 "CLI header of " + std::to_string(d.size) + " bytes (needs " + std::to_string(kCliHeaderSize) + ")");
+  }
+  Expected<ByteSpan> bytes = range(d, at, "CLI header");
+  if (!bytes) return bytes.error();
+  CliHeader h;
+  h.offset = static_cast<std::uint64_t>(bytes->data() - file_.data());
+  ByteCursor in(*bytes, static_cast<std::size_t>(h.offset), rules::kR2rNotPe);
+  in.skip(4);  // cb
+  h.majorRuntimeVersion = in.u16();
+  h.minorRuntimeVersion = in.u16();
+  h.metadata.rva = in.u32();
+  h.metadata.size = in.u32();
+  h.flags = in.u32();
+  in.seek(kManagedNativeHeaderField);
+  h.managedNativeHeaderAt = in.offset();
+  h.managedNativeHeader.rva = in.u32();
+  h.managedNativeHeader.size = in.u32();
+  if (!in.ok()) return in.takeError();
+  return h;
+}
+
+}  // namespace gdmap::pe

@@ -1,0 +1,238 @@
+// MapBuilder and buildMap(): collect (RVA, item) pairs, interning item bytes
+// so identical items are stored once, then hand them to layoutMap().
+#include <gdmap/internal/huge_pages.hpp>
+#include <gdmap/writer/map_builder.hpp>
+
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
+#include <gdmap/writer/type_encoder.hpp>
+#include "map_layout.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gdmap {
+namespace {
+
+// The encoder's rule for a type that does not encode, or the umbrella one.
+std::string ruleOf(const Error& e) { return e.rule.empty() ? std::string(rules::kInvalidType) : e.rule; }
+
+}  // namespace
+
+struct MapBuilder::State {
+  bool sorted = true;
+  detail::ItemStore items;
+  std::vector<detail::LayoutEntry> entries;
+  detail::ExplicitLayout explicitLayout;  // empty for a canonical map
+  Bytes scratch;                          // reused for encoding each add()'s types
+};
+
+MapBuilder::MapBuilder(bool sorted) : state_(std::make_unique<State>()) { state_->sorted = sorted; }
+MapBuilder::~MapBuilder() = default;
+MapBuilder::MapBuilder(MapBuilder&&) noexcept = default;
+MapBuilder& MapBuilder::operator=(MapBuilder&&) noexcept = default;
+
+void MapBuilder::reserve(std::size_t dictionaries, std::size_t heapBytes) {
+  state_->entries.reserve(dictionaries);
+  // What a reservation does not use is never touched, so huge pages cost
+  // nothing there; what it uses is faulted in 2 MiB at a time.
+  detail::adviseHugePages(state_->entries.data(), state_->entries.capacity() * sizeof(state_->entries[0]));
+  state_->items.reserve(dictionaries, heapBytes);
+}
+
+Status MapBuilder::add(std::uint32_t rva, std::span<const Type> types) {
+  if (types.empty()) return Error{0, "an instantiation needs at least one type", rules::kEmptyTypes};
+  Bytes& scratch = state_->scratch;
+  scratch.clear();
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (Status s = encodeType(types[i], scratch); !s)
+      return Error{0, "type[" + std::to_string(i) + "]: " + s.error().message, ruleOf(s.error())};
+  }
+  return addEncoded(rva, static_cast<std::uint32_t>(std::min<std::size_t>(types.size(), 0xFFFFFFFFu)), scratch);
+}
+
+Status MapBuilder::addEncoded(std::uint32_t rva, std::uint32_t typeCount, ByteSpan typeBytes) {
+  Expected<ItemId> item = internEncoded(typeCount, typeBytes);
+  if (!item) return item.error();
+  addItem(rva, *item);
+  return Success{};
+}
+
+Status MapBuilder::addRaw(std::uint32_t rva, ByteSpan itemBytes) {
+  Expected<ItemId> item = internRaw(itemBytes);
+  if (!item) return item.error();
+  addItem(rva, *item);
+  return Success{};
+}
+
+Expected<MapBuilder::ItemId> MapBuilder::internEncoded(std::uint32_t typeCount, ByteSpan typeBytes) {
+  Expected<std::uint32_t> length = detail::itemLength(typeCount, typeBytes.size());
+  if (!length) return length.error();
+  return state_->items.internTyped(*length, typeCount, typeBytes);
+}
+
+Expected<MapBuilder::ItemId> MapBuilder::internRaw(ByteSpan itemBytes) {
+  if (Status s = detail::checkRawItem(itemBytes); !s) return s.error();
+  return state_->items.internRaw(itemBytes);
+}
+
+void MapBuilder::addItem(std::uint32_t rva, ItemId item) { state_->entries.push_back({rva, item}); }
+
+void MapBuilder::setItem(std::size_t index, ItemId item) { state_->entries[index].item = item; }
+
+void MapBuilder::setSorted(bool sorted) { state_->sorted = sorted; }
+
+void MapBuilder::addItemAt(std::uint32_t rva, ItemId item, std::uint32_t offset) {
+  state_->explicitLayout.offsets.emplace_back(state_->entries.size(), offset);
+  state_->entries.push_back({rva, item});
+}
+
+void MapBuilder::addOffset(std::uint32_t rva, std::uint32_t offset) {
+  state_->explicitLayout.offsets.emplace_back(state_->entries.size(), offset);
+  state_->entries.push_back({rva, detail::kNoItem});
+}
+
+void MapBuilder::setLayout(LayoutOverrides layout) { state_->explicitLayout.layout = std::move(layout); }
+
+bool MapBuilder::sorted() const { return state_->sorted; }
+
+const LayoutOverrides& MapBuilder::layout() const { return state_->explicitLayout.layout; }
+
+bool MapBuilder::hasOverrides() const { return state_->explicitLayout.any(); }
+
+std::optional<std::uint32_t> MapBuilder::offsetAt(std::size_t index) const {
+  const auto& offsets = state_->explicitLayout.offsets;  // by ascending index
+  const auto it = std::lower_bound(offsets.begin(), offsets.end(), index,
+                                   [](const auto& entry, std::size_t i) { return entry.first < i; });
+  if (it == offsets.end() || it->first != index) return std::nullopt;
+  return it->second;
+}
+
+bool MapBuilder::hasItem(std::size_t index) const { return state_->entries[index].item != detail::kNoItem; }
+
+std::size_t MapBuilder::size() const { return state_->entries.size(); }
+
+std::uint32_t MapBuilder::rvaAt(std::size_t index) const { return state_->entries[index].rva; }
+
+ByteSpan MapBuilder::itemAt(std::size_t index) const {
+  return hasItem(index) ? state_->items.item(state_->entries[index].item) : ByteSpan{};
+}
+
+Expected<Bytes> MapBuilder::finish() {
+  return finish([](std::size_t index) { return "dictionary " + std::to_string(index) + " (in insertion order)"; });
+}
+
+Expected<Bytes> MapBuilder::finish(const std::function<std::string(std::size_t index)>& entryName) {
+  for (std::size_t i = 0; i < state_->entries.size(); ++i) {
+    if (state_->entries[i].item == kItemLater)
+      return Error{0, "dictionary " + std::to_string(i) + " (in insertion order) was never given its item",
+                   rules::kUndefinedInstantiation};
+  }
+  const detail::DuplicateRvaMessage duplicate = [](std::size_t first, std::size_t second, std::uint32_t rva) {
+    return "duplicate RVA " + hex32(rva) + ": dictionaries " + std::to_string(first) + " and " +
+           std::to_string(second) + " (in insertion order)";
+  };
+  if (state_->explicitLayout.any())
+    return detail::layoutMapExact(state_->sorted, state_->entries, state_->items, state_->explicitLayout, duplicate,
+                                  entryName);
+  return detail::layoutMap(state_->sorted, state_->entries, state_->items, duplicate);
+}
+
+namespace {
+
+// Where instantiation `j` is defined. One no dictionary uses has no JSON
+// pointer, so it is named by its index.
+std::string definitionPointer(const MapDescription& d, std::size_t j) {
+  std::string p = instantiationPointer(d, j);
+  if (p.empty()) {
+    p = "instantiation[";
+    p += std::to_string(j);
+    p += ']';
+  }
+  return p;
+}
+
+// Where type `i` of an instantiation sits: a named instantiation is itself
+// the array of types; an inline one is a dictionary's `types` member.
+std::string typePointer(const MapDescription& d, std::size_t j, std::size_t i) {
+  std::string p = definitionPointer(d, j);
+  const bool isArray =
+      !d.instantiations[j].name.empty() || (p.size() >= 6 && p.compare(p.size() - 6, 6, "/types") == 0);
+  p += isArray ? "/" : "/types/";
+  p += std::to_string(i);
+  return p;
+}
+
+// Interns instantiation `j` into `items`: its types encoded once, however
+// many dictionaries share it.
+Expected<std::uint32_t> internInstantiation(const MapDescription& d, std::size_t j, detail::ItemStore& items,
+                                            Bytes& scratch) {
+  const InstantiationDescription& inst = d.instantiations[j];
+  if (inst.raw) {
+    if (Status s = detail::checkRawItem(*inst.raw); !s)
+      return Error{0, definitionPointer(d, j) + ": " + s.error().message, s.error().rule};
+    return items.internRaw(*inst.raw);
+  }
+  scratch.clear();
+  for (std::size_t i = 0; i < inst.types.size(); ++i) {
+    if (Status s = encodeType(inst.types[i], scratch); !s)
+      return Error{0, typePointer(d, j, i) + ": " + s.error().message, ruleOf(s.error())};
+  }
+  Expected<std::uint32_t> length = detail::itemLength(inst.types.size(), scratch.size());
+  if (!length) return Error{0, definitionPointer(d, j) + ": " + length.error().message, length.error().rule};
+  return items.internTyped(*length, static_cast<std::uint32_t>(inst.types.size()), scratch);
+}
+
+}  // namespace
+
+Expected<Bytes> buildMap(const MapDescription& description) {
+  detail::ItemStore items;
+  items.reserve(description.instantiations.size(), 0);
+  std::vector<std::uint32_t> itemOf(description.instantiations.size());
+  Bytes scratch;
+  for (std::size_t j = 0; j < description.instantiations.size(); ++j) {
+    Expected<std::uint32_t> item = internInstantiation(description, j, items, scratch);
+    if (!item) return item.error();
+    itemOf[j] = *item;
+  }
+
+  std::vector<detail::LayoutEntry> entries;
+  entries.reserve(description.dictionaries.size());
+  detail::ExplicitLayout explicitLayout;
+  explicitLayout.layout = description.layout;
+  for (const DictionaryOffset& given : description.layout.offsets) {
+    if (given.dictionary >= description.dictionaries.size() ||
+        (!explicitLayout.offsets.empty() && explicitLayout.offsets.back().first >= given.dictionary))
+      return Error{0,
+                   "layout offset for dictionary " + std::to_string(given.dictionary) +
+                       ": out of range or not in ascending order",
+                   rules::kUndefinedInstantiation};
+    explicitLayout.offsets.emplace_back(given.dictionary, given.offset);
+  }
+  for (std::size_t i = 0, nextOffset = 0; i < description.dictionaries.size(); ++i) {
+    const DictionaryDescription& dict = description.dictionaries[i];
+    const bool hasOffset = nextOffset < explicitLayout.offsets.size() && explicitLayout.offsets[nextOffset].first == i;
+    if (hasOffset) ++nextOffset;
+    if (hasOffset && dict.instantiation == kNoInstantiation) {
+      entries.push_back({dict.rva, detail::kNoItem});
+      continue;
+    }
+    if (dict.instantiation >= itemOf.size())
+      return Error{
+          0, dictionaryPointer(i) + ": instantiation index " + std::to_string(dict.instantiation) + " is out of range",
+          rules::kUndefinedInstantiation};
+    entries.push_back({dict.rva, itemOf[dict.instantiation]});
+  }
+
+  const detail::DuplicateRvaMessage duplicate = [](std::size_t first, std::size_t second, std::uint32_t rva) {
+    return dictionaryPointer(second) + ": duplicate RVA " + hex32(rva) + ", also at " + dictionaryPointer(first);
+  };
+  if (explicitLayout.any())
+    return detail::layoutMapExact(description.sorted, entries, items, explicitLayout, duplicate,
+                                  [](std::size_t i) { return dictionaryPointer(i); });
+  return detail::layoutMap(description.sorted, entries, items, duplicate);
+}
+
+}  // namespace gdmap

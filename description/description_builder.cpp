@@ -1,11 +1,11 @@
 #include "description_builder.hpp"
 
+#include <gdmap/internal/huge_pages.hpp>
+#include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
-#include <gdmap/internal/huge_pages.hpp>
 #include <gdmap/schema/map_description.hpp>
-#include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
 #include <gdmap/writer/type_encoder.hpp>

@@ -13,14 +13,13 @@
 
 #include "layout_text.hpp"
 
-#include <gdmap/schema/compressed_int.hpp>
+#include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/reader/type_decoder.hpp>
+#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
-#include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/schema/type_text.hpp>
-#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/writer/type_encoder.hpp>
 
 #include <algorithm>

@@ -5,11 +5,11 @@
 // item's bytes.
 #include <gdmap/reader/map_annotate.hpp>
 
-#include <gdmap/schema/compressed_int.hpp>
+#include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/reader/type_decoder.hpp>
+#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
-#include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
 

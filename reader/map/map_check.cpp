@@ -13,9 +13,9 @@
 //   unusable-generic-argument, unshared-duplicate-items
 #include <gdmap/reader/map_check.hpp>
 
+#include <gdmap/internal/huge_pages.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
-#include <gdmap/internal/huge_pages.hpp>
 #include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/rules.hpp>
 #include "item_starts.hpp"

@@ -2,8 +2,8 @@
 // Internal to reader/: the byte-level pieces MapView and checkMap share, so
 // both read the header, the directory and an item's two leading integers in
 // exactly one way.
-#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/map_format.hpp>
 
 #include <cstddef>

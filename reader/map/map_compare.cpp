@@ -2,8 +2,8 @@
 // expected (well-formed) map that holds it, with both sides' values.
 #include <gdmap/reader/map_compare.hpp>
 
-#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/reader/type_decoder.hpp>
+#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/type_text.hpp>

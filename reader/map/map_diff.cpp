@@ -5,12 +5,12 @@
 // formatted only for the entries that are listed.
 #include <gdmap/reader/map_diff.hpp>
 
+#include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/reader/map_compare.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
-#include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
 #include "map_field_values.hpp"

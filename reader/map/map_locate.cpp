@@ -2,8 +2,8 @@
 // reaches, trusting nothing: every length is clipped to the bytes present.
 #include "map_locate.hpp"
 
-#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/reader/type_decoder.hpp>
+#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/map_format.hpp>
 
 #include <algorithm>

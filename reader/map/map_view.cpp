@@ -1,7 +1,7 @@
 #include <gdmap/reader/map_view.hpp>
 
-#include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/reader/type_decoder.hpp>
+#include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 #include "map_check_item.hpp"

@@ -2,9 +2,9 @@
 
 #include "r2r_failure.hpp"
 
-#include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/reader/r2r_image.hpp>
 #include <gdmap/reader/type_decoder.hpp>
+#include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/limits.hpp>
 #include <gdmap/schema/rules.hpp>

@@ -32,9 +32,9 @@
 //   void leave();                                     ... and ends
 // field() is called as soon as a value's bytes are known, before the value
 // is checked, so that an error's offset always lies in a reported field.
-#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/element_type.hpp>
 #include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/hex.hpp>

@@ -1,7 +1,6 @@
 // ECMA-335 II.23.2 compressed integers. Expected bytes come from the
 // standard's examples and from its definition worked by hand.
 #include <gdmap/schema/compressed_int.hpp>
-#include <gdmap/schema/compressed_int.hpp>
 
 #include <doctest/doctest.h>
 

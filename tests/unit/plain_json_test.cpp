@@ -2,8 +2,8 @@
 // reads plain descriptions instead of nlohmann's parser: the same events
 // for every plain text, the same verdict, and nlohmann's own words for a
 // syntax error; MappedFile::release, which lets `build` drop what it read.
-#include "tests/support/json_event_log.hpp"
 #include "description/plain_json_sax.hpp"
+#include "tests/support/json_event_log.hpp"
 
 #include <gdmap/description/description_json.hpp>
 #include <gdmap/io/mapped_file.hpp>

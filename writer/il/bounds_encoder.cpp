@@ -4,9 +4,9 @@
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
 
+#include <gdmap/internal/nibble_writer.hpp>
 #include "bit_writer.hpp"
 #include "bounds_fields.hpp"
-#include <gdmap/internal/nibble_writer.hpp>
 
 #include <algorithm>
 #include <bit>

@@ -6,9 +6,9 @@
 #include <gdmap/writer/bounds_encoder.hpp>
 #include <gdmap/writer/bounds_layout.hpp>
 
+#include <gdmap/internal/nibble_writer.hpp>
 #include "bit_writer.hpp"
 #include "bounds_fields.hpp"
-#include <gdmap/internal/nibble_writer.hpp>
 
 #include <algorithm>
 #include <bit>

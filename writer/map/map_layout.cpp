@@ -1,10 +1,10 @@
 // layoutMap(): (RVA, item) pairs -> the canonical bytes of FORMAT.md §1, in
 // linear time (one radix sort of packed keys) and one output allocation.
 #include "map_layout.hpp"
-#include <gdmap/schema/hex.hpp>
 #include <gdmap/internal/radix_sort.hpp>
-#include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/compressed_int.hpp>
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
 
 #include <algorithm>
 #include <cstring>

@@ -2,8 +2,8 @@
 // directory offsets, fill, trailing bytes, count, truncation). Only
 // descriptions that state overrides come here: layoutMap() stays the one
 // path of canonical builds.
-#include <gdmap/schema/hex.hpp>
 #include <gdmap/internal/radix_sort.hpp>
+#include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 #include "map_layout.hpp"
 

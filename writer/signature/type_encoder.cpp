@@ -4,10 +4,10 @@
 // dot), e.g. "arguments[1].shape.rank: array rank must be at least 1".
 #include <gdmap/writer/type_encoder.hpp>
 
+#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/limits.hpp>
 #include <gdmap/schema/rules.hpp>
-#include <gdmap/schema/compressed_int.hpp>
 
 #include <cstddef>
 #include <cstdint>

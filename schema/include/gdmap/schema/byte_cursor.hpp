@@ -16,8 +16,8 @@
 //   so the error names the first thing that went wrong.
 // - Offsets in errors are absolute: `base` is the offset of bytes[0] in the
 //   whole input (a cursor over one heap item reports map offsets).
-#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/expected.hpp>
 
 #include <cstddef>

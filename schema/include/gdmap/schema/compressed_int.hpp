@@ -11,7 +11,6 @@
 
 namespace gdmap {
 
-
 inline constexpr std::uint32_t kMaxCompressedUInt = 0x1FFFFFFF;
 inline constexpr std::int32_t kMinCompressedInt = -(1 << 28);
 inline constexpr std::int32_t kMaxCompressedInt = (1 << 28) - 1;
@@ -35,7 +34,6 @@ std::size_t encodeCompressedInt(std::int32_t value, std::uint8_t* out);
 // Append the shortest encoding; false (and nothing appended) when out of range.
 bool appendCompressedUInt(Bytes& out, std::uint32_t value);
 bool appendCompressedInt(Bytes& out, std::int32_t value);
-
 
 enum class CompressedIntError : std::uint8_t {
   None,

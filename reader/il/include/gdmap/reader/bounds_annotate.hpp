@@ -14,10 +14,10 @@
 // (the strict reader stops there too) the rest is one "unread" range.
 // A range's status is the most severe problem checkBoundsCanonical()
 // locates in it (errors, then the not-canonical warnings).
-#include <gdmap/schema/range_status.hpp>
-#include <gdmap/schema/check_report.hpp>
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/check_report.hpp>
 #include <gdmap/schema/il_map.hpp>
+#include <gdmap/schema/range_status.hpp>
 
 #include <cstddef>
 #include <string>

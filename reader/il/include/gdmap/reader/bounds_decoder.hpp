@@ -16,8 +16,8 @@
 // Non-minimal varints and wider-than-needed widths are valid: checkBounds
 // reports them as warnings, checkBoundsCanonical as the reasons the bytes
 // are not the writer's.
-#include <gdmap/schema/check_report.hpp>
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/check_report.hpp>
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/il_map.hpp>
 

@@ -1,6 +1,7 @@
 // annotateBounds(): an IL-to-native blob's fields as bit ranges
 // (bounds_annotate.hpp), read with the strict reader's nibble reader and
 // bit layout, then checkBoundsCanonical()'s problems laid over them.
+#include <gdmap/internal/plural.hpp>
 #include <gdmap/reader/bounds_annotate.hpp>
 
 #include <gdmap/reader/bounds_decoder.hpp>
@@ -21,10 +22,6 @@ namespace {
 
 std::string boundField(std::uint64_t index, const char* field) {
   return "bounds[" + std::to_string(index) + "]." + field;
-}
-
-std::string plural(std::uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + ' ' + (n == 1 ? one : many);
 }
 
 // The stored IL value is il + 3 (mod 2^32), so that EPILOG is 0.

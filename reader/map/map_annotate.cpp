@@ -3,6 +3,7 @@
 // itself, never trusting a count: the directory is clamped to the whole
 // entries that fit, every item to the heap's end, every type count to the
 // item's bytes.
+#include <gdmap/internal/plural.hpp>
 #include <gdmap/reader/map_annotate.hpp>
 
 #include <gdmap/internal/radix_sort.hpp>
@@ -22,10 +23,6 @@ namespace gdmap {
 namespace {
 
 constexpr std::uint32_t kNoEntry = std::numeric_limits<std::uint32_t>::max();
-
-std::string plural(std::uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + ' ' + (n == 1 ? one : many);
-}
 
 bool isWithin(std::string_view path, std::string_view field) {
   return path.substr(0, field.size()) == field &&

@@ -1,5 +1,6 @@
 // compareMaps(): the first differing byte, named by the field of the
 // expected (well-formed) map that holds it, with both sides' values.
+#include <gdmap/internal/plural.hpp>
 #include <gdmap/reader/map_compare.hpp>
 
 #include <gdmap/reader/type_decoder.hpp>
@@ -20,8 +21,6 @@ using detail::cappedText;
 using detail::headerValue;
 using detail::MapField;
 using detail::MapFieldKind;
-
-std::string plural(std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
 // A compressed integer's bytes and value, or why it does not decode.
 std::string integerValue(ByteSpan map, std::size_t at) {
@@ -87,8 +86,8 @@ MapDifference compareMaps(ByteSpan expected, ByteSpan actual) {
     d.field = "end of map";
     d.expected = "end of map";
     const std::size_t extra = actual.size() - first;
-    d.found = plural(extra, "extra byte") + ": " + toHex(actual.subspan(first, std::min<std::size_t>(extra, 16))) +
-              (extra > 16 ? "..." : "");
+    d.found = plural(extra, "extra byte", "extra bytes") + ": " +
+              toHex(actual.subspan(first, std::min<std::size_t>(extra, 16))) + (extra > 16 ? "..." : "");
     return d;
   }
 
@@ -99,7 +98,8 @@ MapDifference compareMaps(ByteSpan expected, ByteSpan actual) {
   if (!f.item.empty() && f.referencedBy) d.field += "(directory[" + std::to_string(*f.referencedBy) + "])";
   d.field += f.inner;
   d.expected = fieldValue(expected, f);
-  if (first == actual.size()) d.found = "end of map (expected " + plural(expected.size() - first, "more byte") + ")";
+  if (first == actual.size())
+    d.found = "end of map (expected " + plural(expected.size() - first, "more byte", "more bytes") + ")";
   else d.found = fieldValue(actual, f);
   return d;
 }

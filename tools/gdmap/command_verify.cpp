@@ -8,6 +8,7 @@
 #include "report.hpp"
 #include "type_names_input.hpp"
 
+#include <gdmap/internal/plural.hpp>
 #include <gdmap/reader/map_compare.hpp>
 #include <gdmap/reader/map_diff.hpp>
 #include <gdmap/schema/hex.hpp>
@@ -29,7 +30,7 @@ struct VerifyOptions {
 };
 
 std::string sizes(const MapDifference& d) {
-  return std::to_string(d.differingBytes) + " differing byte" + (d.differingBytes == 1 ? "" : "s") + "; expected " +
+  return plural(d.differingBytes, "differing byte", "differing bytes") + "; expected " +
          std::to_string(d.expectedSize) + " bytes, found " + std::to_string(d.actualSize);
 }
 

@@ -1,5 +1,6 @@
 #include "diff_output.hpp"
 
+#include <gdmap/internal/plural.hpp>
 #include <gdmap/reader/map_compare.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -10,10 +11,6 @@ namespace {
 constexpr MapDiffKind kAllKinds[] = {MapDiffKind::Header,  MapDiffKind::Added,   MapDiffKind::Removed,
                                      MapDiffKind::Changed, MapDiffKind::Sharing, MapDiffKind::Layout,
                                      MapDiffKind::Bytes};
-
-std::string plural(std::size_t n, std::string_view one, std::string_view many) {
-  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
-}
 
 // "dictionary 0x1040.type[1]" -> "dictionary 0x1040: type[1]".
 std::string spokenPath(std::string_view path) {

@@ -1,5 +1,6 @@
 // encodeExact: every check runs before a byte is written, and each finds
 // all its problems, so an author fixes a layout in one round.
+#include <gdmap/internal/plural.hpp>
 #include <gdmap/schema/bounds_to_api.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -19,10 +20,6 @@ namespace {
 
 constexpr unsigned kMaxVarintNibbles = 11;  // where the runtime's reader stops
 constexpr unsigned kMaxWidth = 32;
-
-std::string plural(std::uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + ' ' + (n == 1 ? one : many);
-}
 
 std::string boundPointer(std::size_t index, const char* field) {
   return "/bounds/" + std::to_string(index) + '/' + field;

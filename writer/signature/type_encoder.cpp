@@ -2,6 +2,7 @@
 // so every field is checked on the way; an error names the field by the
 // path scheme documented in reader/type_decoder.cpp (without the leading
 // dot), e.g. "arguments[1].shape.rank: array rank must be at least 1".
+#include <gdmap/internal/plural.hpp>
 #include <gdmap/writer/type_encoder.hpp>
 
 #include <gdmap/schema/compressed_int.hpp>
@@ -104,8 +105,8 @@ class TypeEncoder {
 
   bool operandCount(const Type& t, std::size_t expected) {
     if (t.operands.size() == expected) return true;
-    return fail(std::string(elementName(t.element)) + " takes " + std::to_string(expected) + " operand" +
-                    (expected == 1 ? "" : "s") + ", found " + std::to_string(t.operands.size()),
+    return fail(std::string(elementName(t.element)) + " takes " + plural(expected, "operand", "operands") + ", found " +
+                    std::to_string(t.operands.size()),
                 rules::kInvalidType);
   }
 

@@ -394,7 +394,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
 
   // The overrides are kept out of line and cold: the SAX events are
   // inlined into nlohmann's parse loop, and code added there changes how
-  // the compiler inlines its lexer (the build path's floor, issue #9).
+  // the compiler inlines its lexer (the build path's floor).
   [[gnu::noinline, gnu::cold]] void layoutNumberInvalid(std::string message) {
     error(rules::kInvalidNumber, [&] { return std::move(message); });
   }

@@ -61,7 +61,7 @@ struct HeapFill {
 struct LayoutOverrides {
   // Out of line (map_description.cpp): every MapDescription carries one,
   // and inline copies of its members' code in each reader of descriptions
-  // tip the compiler's inlining budget on the JSON hot path (issue #9).
+  // tip the compiler's inlining budget on the JSON hot path.
   LayoutOverrides();
   ~LayoutOverrides();
   LayoutOverrides(const LayoutOverrides&);

@@ -19,8 +19,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -59,7 +61,46 @@ enum class Expect : std::uint8_t {
   Anything,       // the value of an unknown key, or inside a wrong value: skipped
 };
 
-[[gnu::noinline, gnu::cold]] const char* describe(Expect e) {
+using description::KeyedObject;
+using description::KeyListing;
+using description::KeyUse;
+
+// The format's keys (docs/description.md), a dictionary's first: they are
+// looked up for every dictionary.
+constexpr description::KeyTable<Expect, 18> kDescriptionKeys{{
+    {"rva", Expect::Dictionary, Expect::Rva, KeyUse::Required, {}, "a dictionary needs an "},
+    {"instantiation", Expect::Dictionary, Expect::InstantiationName, KeyUse::Form},
+    {"types", Expect::Dictionary, Expect::InlineTypes, KeyUse::Form},
+    {"raw", Expect::Dictionary, Expect::Raw, KeyUse::Form},
+    {"offset", Expect::Dictionary, Expect::Offset},
+    {"$schema", Expect::Root, Expect::Schema, KeyUse::Unlisted},
+    {"sorted", Expect::Root, Expect::Sorted},
+    {"instantiations", Expect::Root, Expect::Instantiations},
+    {"dictionaries", Expect::Root, Expect::Dictionaries, KeyUse::Required, {}, "the description has no ", " array"},
+    {"layout", Expect::Root, Expect::Layout},
+    {"hex", Expect::TypeItem, Expect::Hex},
+    {"count", Expect::Layout, Expect::Count},
+    {"duplicateRvas", Expect::Layout, Expect::DuplicateRvas},
+    {"fill", Expect::Layout, Expect::Fill},
+    {"trailing", Expect::Layout, Expect::Trailing},
+    {"truncate", Expect::Layout, Expect::Truncate},
+    {"offset", Expect::FillPiece, Expect::Offset, KeyUse::Required, {}, "a fill piece needs an "},
+    {"raw", Expect::FillPiece, Expect::FillRaw, KeyUse::Required, {}, "a fill piece needs ", " bytes"},
+}};
+
+constexpr std::array<KeyedObject<Expect>, 5> kDescriptionObjects{{
+    {Expect::Root, "the description", KeyListing::None},
+    {Expect::Dictionary, "a dictionary"},
+    {Expect::Layout, "/layout"},
+    {Expect::FillPiece, "a fill piece", KeyListing::And},
+    {Expect::TypeItem, "a type", KeyListing::Only},
+}};
+
+[[gnu::noinline, gnu::cold]] std::string keysOf(Expect object, KeyUse use, std::string_view last) {
+  return description::keyList(kDescriptionKeys, description::keyMask(kDescriptionKeys, object, use), last);
+}
+
+[[gnu::noinline, gnu::cold]] std::string describe(Expect e) {
   switch (e) {
     case Expect::Root: return "an object (the description)";
     case Expect::Schema: return "a string (the JSON Schema's URI)";
@@ -68,7 +109,9 @@ enum class Expect : std::uint8_t {
     case Expect::NamedTypes:
     case Expect::InlineTypes: return "a non-empty array of types";
     case Expect::Dictionaries: return "an array of dictionaries";
-    case Expect::Dictionary: return "an object with \"rva\" and one of \"instantiation\", \"types\" or \"raw\"";
+    case Expect::Dictionary:
+      return "an object with " + keysOf(e, KeyUse::Required, " and ") + " and one of " +
+             keysOf(e, KeyUse::Form, " or ");
     case Expect::Rva: return "an integer or a \"0x...\" hex string";
     case Expect::InstantiationName: return "a string (a name from /instantiations)";
     case Expect::Raw:
@@ -77,11 +120,10 @@ enum class Expect : std::uint8_t {
     case Expect::Offset:
     case Expect::Count: return "an integer below 2^32 or a \"0x...\" hex string";
     case Expect::Truncate: return "an integer or a \"0x...\" hex string (a byte count)";
-    case Expect::Layout:
-      return "an object of overrides (\"count\", \"duplicateRvas\", \"fill\", \"trailing\", \"truncate\")";
+    case Expect::Layout: return "an object of overrides (" + keysOf(e, KeyUse::Optional, ", ") + ")";
     case Expect::DuplicateRvas: return "true or false";
     case Expect::Fill: return "an array of {\"offset\": ..., \"raw\": \"...\"} pieces";
-    case Expect::FillPiece: return "an object with \"offset\" and \"raw\"";
+    case Expect::FillPiece: return "an object with " + keysOf(e, KeyUse::Required, " and ");
     case Expect::FillRaw:
     case Expect::Trailing: return "a string of hex digits";
     case Expect::Anything: break;
@@ -89,74 +131,8 @@ enum class Expect : std::uint8_t {
   return "anything";
 }
 
-// Keys the format knows, as bits, for spotting a key given twice in one
-// object (which JSON parsers silently resolve to the last).
-enum KnownKey : unsigned {
-  kSchema = 1u << 0,
-  kSorted = 1u << 1,
-  kInstantiations = 1u << 2,
-  kDictionaries = 1u << 3,
-  kRva = 1u << 4,
-  kInstantiation = 1u << 5,
-  kTypes = 1u << 6,
-  kRaw = 1u << 7,
-  kHex = 1u << 8,
-  kLayout = 1u << 9,
-  kCount = 1u << 10,
-  kDuplicateRvas = 1u << 11,
-  kFill = 1u << 12,
-  kTrailing = 1u << 13,
-  kTruncate = 1u << 14,
-  kOffset = 1u << 15,
-};
-
-// What a key means in an object: its bit and what its value must be; bit 0
-// for a key the object does not know.
-struct KeyMeaning {
-  unsigned bit = 0;
-  Expect expect = Expect::Anything;
-};
-
-KeyMeaning rootKey(const std::string& k) {
-  if (k == "$schema") return {kSchema, Expect::Schema};
-  if (k == "sorted") return {kSorted, Expect::Sorted};
-  if (k == "instantiations") return {kInstantiations, Expect::Instantiations};
-  if (k == "dictionaries") return {kDictionaries, Expect::Dictionaries};
-  if (k == "layout") return {kLayout, Expect::Layout};
-  return {};
-}
-
-KeyMeaning dictionaryKey(const std::string& k) {
-  if (k == "rva") return {kRva, Expect::Rva};
-  if (k == "instantiation") return {kInstantiation, Expect::InstantiationName};
-  if (k == "types") return {kTypes, Expect::InlineTypes};
-  if (k == "raw") return {kRaw, Expect::Raw};
-  if (k == "offset") return {kOffset, Expect::Offset};
-  return {};
-}
-
-[[gnu::noinline, gnu::cold]] KeyMeaning layoutKey(const std::string& k) {
-  if (k == "count") return {kCount, Expect::Count};
-  if (k == "duplicateRvas") return {kDuplicateRvas, Expect::DuplicateRvas};
-  if (k == "fill") return {kFill, Expect::Fill};
-  if (k == "trailing") return {kTrailing, Expect::Trailing};
-  if (k == "truncate") return {kTruncate, Expect::Truncate};
-  return {};
-}
-
-[[gnu::noinline, gnu::cold]] KeyMeaning fillKey(const std::string& k) {
-  if (k == "offset") return {kOffset, Expect::Offset};
-  if (k == "raw") return {kRaw, Expect::FillRaw};
-  return {};
-}
-
 // Values that are numbers of the layout: an integer or a "0x..." string.
 bool isLayoutNumber(Expect e) { return e == Expect::Offset || e == Expect::Count || e == Expect::Truncate; }
-
-KeyMeaning hexTypeKey(const std::string& k) {
-  if (k == "hex") return {kHex, Expect::Hex};
-  return {};
-}
 
 using Frame = description::JsonFrame<Expect>;
 
@@ -166,6 +142,9 @@ Frame openFrame(Expect role, bool object, Expect firstExpect = Expect::Anything)
 
 class DescriptionReader : public description::SaxReader<DescriptionReader, Expect> {
  public:
+  static constexpr const auto& kKeys = kDescriptionKeys;
+  static constexpr const auto& kKeyedObjects = kDescriptionObjects;
+
   DescriptionReader(DiagnosticList& diagnostics, DescriptionBuilder& builder)
       : SaxReader(diagnostics), builder_(builder) {}
 
@@ -265,52 +244,31 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
   bool key(json::string_t& k) {
     Frame& f = frames_.back();
     f.member = f.members++;
-    KeyMeaning meaning;
-    switch (f.role) {
-      case Expect::Root: meaning = rootKey(k); break;
-      case Expect::Dictionary: meaning = dictionaryKey(k); break;
-      case Expect::TypeItem: meaning = hexTypeKey(k); break;
-      case Expect::Layout: meaning = layoutKey(k); break;
-      case Expect::FillPiece: meaning = fillKey(k); break;
-      case Expect::Instantiations:
-        f.key = std::move(k);
-        f.expect = Expect::NamedTypes;
-        // The parser has just read the name's closing quote.
-        if (!builder_.beginNamed(f.key, site_, static_cast<std::size_t>(readTo - textBegin)))
-          f.expect = Expect::Anything;
-        return true;
-      default:  // inside a skipped value
-        return true;
+    if (f.role == Expect::Anything) return true;  // inside a skipped value
+    if (f.role == Expect::Instantiations) {
+      f.key = std::move(k);
+      f.expect = Expect::NamedTypes;
+      // The parser has just read the name's closing quote.
+      if (!builder_.beginNamed(f.key, site_, static_cast<std::size_t>(readTo - textBegin)))
+        f.expect = Expect::Anything;
+      return true;
     }
-    f.key = std::move(k);
-    f.expect = meaning.expect;
-    if (meaning.bit == 0) {
-      error(rules::kUnknownKey, [&] { return "unknown key " + quoteInput(f.key) + " in " + containerName(f.role); });
-    } else if (f.seen & meaning.bit) {
-      error(rules::kDuplicateKey, [&] { return "key " + quoteInput(f.key) + " is given more than once"; });
-      f.expect = Expect::Anything;
-    } else if (f.role == Expect::Dictionary && (meaning.bit & (kInstantiation | kTypes | kRaw))) {
-      ++dictionary_.forms;
-    }
-    f.seen |= meaning.bit;
+    const description::Key<Expect>* known = readKey(k);
+    if (known != nullptr && known->use == KeyUse::Form) ++dictionary_.forms;
     return true;
   }
 
   bool end_object() {
     const Frame f = std::move(frames_.back());
     frames_.pop_back();
+    checkRequiredKeys(f);
     switch (f.role) {
-      case Expect::Root:
-        if (!(f.seen & kDictionaries)) {
-          error(rules::kMissingField, [] { return std::string("the description has no \"dictionaries\" array"); });
-        }
-        break;
       case Expect::Dictionary:
         endDictionary(f);
         progressed();
         break;
       case Expect::TypeItem: endHexType(); break;
-      case Expect::FillPiece: endFillPiece(f); break;
+      case Expect::FillPiece: endFillPiece(); break;
       default: break;
     }
     return done();
@@ -360,19 +318,6 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
  private:
   friend class description::SaxReader<DescriptionReader, Expect>;  // calls wrongType
 
-  [[gnu::noinline, gnu::cold]] static std::string containerName(Expect role) {
-    switch (role) {
-      case Expect::Root: return "the description";
-      case Expect::Dictionary:
-        return "a dictionary (expected \"rva\", \"instantiation\", \"types\", \"raw\" or \"offset\")";
-      case Expect::Layout:
-        return "/layout (expected \"count\", \"duplicateRvas\", \"fill\", \"trailing\" or \"truncate\")";
-      case Expect::FillPiece: return "a fill piece (expected \"offset\" and \"raw\")";
-      case Expect::TypeItem: return "a type (expected only \"hex\")";
-      default: return "this object";
-    }
-  }
-
   [[gnu::noinline, gnu::cold]] void wrongType(Expect e, const char* found) {
     if (e == Expect::Anything) return;
     if (e == Expect::TypeItem || e == Expect::NamedTypes || e == Expect::InlineTypes) typesOk_ = false;
@@ -387,7 +332,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
     }
     // The diagnostics point into the hex string.
     frames_.push_back(openFrame(Expect::TypeItem, true, Expect::Hex));
-    frames_.back().key = "hex";
+    frames_.back().key = description::nameFor(kKeys, Expect::TypeItem, Expect::Hex);
     typesOk_ &= builder_.addTypeHex(types_, *hex_, site_);
     frames_.pop_back();
   }
@@ -431,26 +376,23 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
     else dictionary_.offset = word;
   }
 
-  [[gnu::noinline, gnu::cold]] void endFillPiece(const Frame& f) {
-    if (!(f.seen & kOffset))
-      error(rules::kMissingField, [] { return std::string("a fill piece needs an \"offset\""); });
-    if (!(f.seen & kRaw)) error(rules::kMissingField, [] { return std::string("a fill piece needs \"raw\" bytes"); });
+  [[gnu::noinline, gnu::cold]] void endFillPiece() {
     if (fillOffset_ && fillBytes_) builder_.addFill(*fillOffset_, std::move(*fillBytes_), site_);
     fillOffset_.reset();
     fillBytes_.reset();
   }
 
   void endDictionary(const Frame& f) {
-    if (!(f.seen & kRva)) error(rules::kMissingField, [] { return std::string("a dictionary needs an \"rva\""); });
-    dictionary_.offsetGiven = (f.seen & kOffset) != 0;
+    static constexpr unsigned kOffsetBit = description::bitFor(kKeys, Expect::Dictionary, Expect::Offset);
+    dictionary_.offsetGiven = (f.seen & kOffsetBit) != 0;
     if (dictionary_.forms == 0 && dictionary_.offsetGiven) {
       // Only a directory entry: it points at its offset, no item of its own.
     } else if (dictionary_.forms == 0) {
       error(rules::kMissingField,
-            [] { return std::string("a dictionary needs one of \"instantiation\", \"types\" or \"raw\""); });
+            [] { return "a dictionary needs one of " + keysOf(Expect::Dictionary, KeyUse::Form, " or "); });
     } else if (dictionary_.forms > 1) {
       error(rules::kConflictingFields, [&] {
-        return "a dictionary has exactly one of \"instantiation\", \"types\" or \"raw\", not " +
+        return "a dictionary has exactly one of " + keysOf(Expect::Dictionary, KeyUse::Form, " or ") + ", not " +
                std::to_string(dictionary_.forms);
       });
     }

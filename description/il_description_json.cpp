@@ -18,10 +18,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -73,8 +75,57 @@ enum class Expect : std::uint8_t {
 };
 
 using Frame = description::JsonFrame<Expect>;
+using description::KeyedObject;
+using description::KeyListing;
+using description::KeyUse;
 
-const char* describe(Expect e) {
+// The format's keys (docs/il-map.md), each object's in the order its list
+// names them.
+constexpr description::KeyTable<Expect, 28> kIlDescriptionKeys{{
+    {"$schema", Expect::Root, Expect::Schema, KeyUse::Unlisted},
+    {"methods", Expect::Root, Expect::Methods, KeyUse::Required, {}, "the description has no ", " array"},
+    {"token", Expect::Method, Expect::Token, KeyUse::Required, {}, "a method needs a "},
+    {"codeSize", Expect::Method, Expect::CodeSize, KeyUse::Optional, "code size"},
+    {"bounds", Expect::Method, Expect::Bounds, KeyUse::Form},
+    {"map", Expect::Method, Expect::Map, KeyUse::Form},
+    {"raw", Expect::Method, Expect::Raw, KeyUse::Form},
+    {"layout", Expect::Method, Expect::Layout},
+    {"instantiation", Expect::Method, Expect::Instantiation},
+    {"name", Expect::Method, Expect::MethodName},
+    {"count", Expect::Layout, Expect::LayoutCount},
+    {"nativeBits", Expect::Layout, Expect::NativeBits},
+    {"ilBits", Expect::Layout, Expect::IlBits},
+    {"nibbles", Expect::Layout, Expect::Nibbles},
+    {"padding", Expect::Layout, Expect::Padding},
+    {"headerPadding", Expect::Layout, Expect::HeaderPadding},
+    {"verbatimSource", Expect::Layout, Expect::VerbatimSource},
+    {"trailing", Expect::Layout, Expect::Trailing},
+    {"truncate", Expect::Layout, Expect::Truncate},
+    {"type", Expect::Instantiation, Expect::TypeArguments},
+    {"method", Expect::Instantiation, Expect::MethodArguments},
+    {"unboxingStub", Expect::Instantiation, Expect::UnboxingStub},
+    {"native", Expect::Bound, Expect::Native, KeyUse::Required, "native offset", "a bound needs a ", " offset"},
+    {"il", Expect::Bound, Expect::Il, KeyUse::Required, "IL offset", "a bound needs an ", " offset"},
+    {"source", Expect::Bound, Expect::Source},
+    {"il", Expect::MapEntry, Expect::Il, KeyUse::Required, "IL offset", "an API entry needs an ", " offset"},
+    {"nativeStart", Expect::MapEntry, Expect::NativeStart, KeyUse::Required, "native start", "an API entry needs a "},
+    {"nativeEnd", Expect::MapEntry, Expect::NativeEnd, KeyUse::Required, "native end", "an API entry needs a "},
+}};
+
+constexpr std::array<KeyedObject<Expect>, 6> kIlDescriptionObjects{{
+    {Expect::Root, "the description"},
+    {Expect::Method, "a method"},
+    {Expect::Layout, "a layout"},
+    {Expect::Instantiation, "an instantiation"},
+    {Expect::Bound, "a bound"},
+    {Expect::MapEntry, "an API entry"},
+}};
+
+std::string keysOf(Expect object, KeyUse use, std::string_view last) {
+  return description::keyList(kIlDescriptionKeys, description::keyMask(kIlDescriptionKeys, object, use), last);
+}
+
+std::string describe(Expect e) {
   switch (e) {
     case Expect::Root: return "an object (the description)";
     case Expect::Schema: return "a string (the JSON Schema's URI)";
@@ -88,11 +139,13 @@ const char* describe(Expect e) {
     case Expect::NativeEnd: return "an integer or a \"0x...\" hex string";
     case Expect::Il: return "an integer, a \"0x...\" hex string, \"prolog\", \"epilog\" or \"no_mapping\"";
     case Expect::Bounds: return "an array of bounds";
-    case Expect::Bound: return "an object with \"native\", \"il\" and optionally \"source\"";
+    case Expect::Bound:
+      return "an object with " + keysOf(e, KeyUse::Required, ", ") + " and optionally " +
+             keysOf(e, KeyUse::Optional, ", ");
     case Expect::Source: return "an array of source flag names";
     case Expect::SourceFlag: return "a source flag name (such as \"stack_empty\") or a \"0x...\" hex string";
     case Expect::Map: return "an array of API entries";
-    case Expect::MapEntry: return "an object with \"il\", \"nativeStart\" and \"nativeEnd\"";
+    case Expect::MapEntry: return "an object with " + keysOf(e, KeyUse::Required, " and ");
     case Expect::Instantiation: return "an object with \"type\", \"method\" and optionally \"unboxingStub\"";
     case Expect::TypeArguments:
     case Expect::MethodArguments: return "an array of types (ILAsm type text)";
@@ -101,9 +154,7 @@ const char* describe(Expect e) {
     case Expect::VerbatimSource: return "a boolean";
     case Expect::Raw:
     case Expect::Trailing: return "a string of hex digits (\"0a 1b\")";
-    case Expect::Layout:
-      return "an object of overrides (\"count\", \"nativeBits\", \"ilBits\", \"nibbles\", \"padding\", "
-             "\"headerPadding\", \"verbatimSource\", \"trailing\", \"truncate\")";
+    case Expect::Layout: return "an object of overrides (" + keysOf(e, KeyUse::Optional, ", ") + ")";
     case Expect::Nibbles: return "an object from field paths (\"bounds[0].native\") to varint lengths in nibbles";
     case Expect::LayoutCount:
     case Expect::NativeBits:
@@ -136,123 +187,11 @@ bool isNumber(Expect e) {
   }
 }
 
-// Keys the format knows, as bits, for spotting a key given twice in one
-// object (which JSON parsers silently resolve to the last).
-enum KnownKey : unsigned {
-  kSchema = 1u << 0,
-  kMethods = 1u << 1,
-  kToken = 1u << 2,
-  kCodeSize = 1u << 3,
-  kBounds = 1u << 4,
-  kMap = 1u << 5,
-  kNative = 1u << 6,
-  kIl = 1u << 7,
-  kSource = 1u << 8,
-  kNativeStart = 1u << 9,
-  kNativeEnd = 1u << 10,
-  kInstantiation = 1u << 11,
-  kTypeArguments = 1u << 12,
-  kMethodArguments = 1u << 13,
-  kUnboxingStub = 1u << 14,
-  kMethodName = 1u << 15,
-  kRaw = 1u << 16,
-  kLayout = 1u << 17,
-  kLayoutCount = 1u << 18,
-  kNativeBits = 1u << 19,
-  kIlBits = 1u << 20,
-  kPadding = 1u << 21,
-  kHeaderPadding = 1u << 22,
-  kTruncate = 1u << 23,
-  kNibbles = 1u << 24,
-  kTrailing = 1u << 25,
-  kVerbatimSource = 1u << 26,
-};
-
-struct KeyMeaning {
-  unsigned bit = 0;  // 0: a key the object does not know
-  Expect expect = Expect::Anything;
-};
-
-KeyMeaning keyMeaning(Expect container, const std::string& k) {
-  switch (container) {
-    case Expect::Root:
-      if (k == "$schema") return {kSchema, Expect::Schema};
-      if (k == "methods") return {kMethods, Expect::Methods};
-      break;
-    case Expect::Method:
-      if (k == "token") return {kToken, Expect::Token};
-      if (k == "codeSize") return {kCodeSize, Expect::CodeSize};
-      if (k == "bounds") return {kBounds, Expect::Bounds};
-      if (k == "map") return {kMap, Expect::Map};
-      if (k == "instantiation") return {kInstantiation, Expect::Instantiation};
-      if (k == "name") return {kMethodName, Expect::MethodName};
-      if (k == "raw") return {kRaw, Expect::Raw};
-      if (k == "layout") return {kLayout, Expect::Layout};
-      break;
-    case Expect::Layout:
-      if (k == "count") return {kLayoutCount, Expect::LayoutCount};
-      if (k == "nativeBits") return {kNativeBits, Expect::NativeBits};
-      if (k == "ilBits") return {kIlBits, Expect::IlBits};
-      if (k == "nibbles") return {kNibbles, Expect::Nibbles};
-      if (k == "padding") return {kPadding, Expect::Padding};
-      if (k == "headerPadding") return {kHeaderPadding, Expect::HeaderPadding};
-      if (k == "verbatimSource") return {kVerbatimSource, Expect::VerbatimSource};
-      if (k == "trailing") return {kTrailing, Expect::Trailing};
-      if (k == "truncate") return {kTruncate, Expect::Truncate};
-      break;
-    case Expect::Instantiation:
-      if (k == "type") return {kTypeArguments, Expect::TypeArguments};
-      if (k == "method") return {kMethodArguments, Expect::MethodArguments};
-      if (k == "unboxingStub") return {kUnboxingStub, Expect::UnboxingStub};
-      break;
-    case Expect::Bound:
-      if (k == "native") return {kNative, Expect::Native};
-      if (k == "il") return {kIl, Expect::Il};
-      if (k == "source") return {kSource, Expect::Source};
-      break;
-    case Expect::MapEntry:
-      if (k == "il") return {kIl, Expect::Il};
-      if (k == "nativeStart") return {kNativeStart, Expect::NativeStart};
-      if (k == "nativeEnd") return {kNativeEnd, Expect::NativeEnd};
-      break;
-    default: break;
-  }
-  return {};
-}
-
-const char* containerName(Expect role) {
-  switch (role) {
-    case Expect::Root: return "the description (expected \"methods\")";
-    case Expect::Method:
-      return "a method (expected \"token\", \"codeSize\", \"bounds\", \"map\", \"raw\", \"layout\", "
-             "\"instantiation\" or \"name\")";
-    case Expect::Layout:
-      return "a layout (expected \"count\", \"nativeBits\", \"ilBits\", \"nibbles\", \"padding\", "
-             "\"headerPadding\", \"verbatimSource\", \"trailing\" or \"truncate\")";
-    case Expect::Instantiation: return "an instantiation (expected \"type\", \"method\" or \"unboxingStub\")";
-    case Expect::Bound: return "a bound (expected \"native\", \"il\" or \"source\")";
-    case Expect::MapEntry: return "an API entry (expected \"il\", \"nativeStart\" or \"nativeEnd\")";
-    default: return "this object";
-  }
-}
-
-const char* fieldName(Expect e) {
-  switch (e) {
-    case Expect::Token: return "token";
-    case Expect::CodeSize: return "code size";
-    case Expect::Native: return "native offset";
-    case Expect::Il: return "IL offset";
-    case Expect::NativeStart: return "native start";
-    case Expect::NativeEnd: return "native end";
-    case Expect::LayoutCount: return "count";
-    case Expect::NativeBits: return "nativeBits";
-    case Expect::IlBits: return "ilBits";
-    case Expect::Padding: return "padding";
-    case Expect::HeaderPadding: return "headerPadding";
-    case Expect::Truncate: return "truncate";
-    case Expect::NibbleCount: return "varint length";
-    default: return "value";
-  }
+// What a message about a number calls it: its key's noun or name.
+std::string fieldName(Expect e) {
+  if (e == Expect::NibbleCount) return "varint length";
+  const std::string_view noun = description::valueNoun(kIlDescriptionKeys, e);
+  return noun.empty() ? "value" : std::string(noun);
 }
 
 constexpr std::size_t kMaxIndexDigits = 20;
@@ -319,6 +258,9 @@ class MethodTokenSite final : public Site {
 
 class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, Expect> {
  public:
+  static constexpr const auto& kKeys = kIlDescriptionKeys;
+  static constexpr const auto& kKeyedObjects = kIlDescriptionObjects;
+
   explicit IlDescriptionReader(DiagnosticList& diagnostics) : SaxReader(diagnostics) {}
 
   // nlohmann's SAX interface (null, binary and parse_error: SaxReader's).
@@ -419,32 +361,19 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     f.member = f.members++;
     if (f.role == Expect::Anything) return true;  // inside a skipped value
     if (f.role == Expect::Nibbles) return nibblesKey(f, k);
-    const KeyMeaning meaning = keyMeaning(f.role, k);
-    f.key = std::move(k);
-    f.expect = meaning.expect;
-    if (meaning.bit == 0) {
-      error(rules::kUnknownKey, [&] { return "unknown key " + quoteInput(f.key) + " in " + containerName(f.role); });
-    } else if (f.seen & meaning.bit) {
-      error(rules::kDuplicateKey, [&] { return "key " + quoteInput(f.key) + " is given more than once"; });
-      f.expect = Expect::Anything;
-    } else if (f.role == Expect::Method && (meaning.bit & (kBounds | kMap | kRaw))) {
-      ++methodForms_;
-    }
-    f.seen |= meaning.bit;
+    const description::Key<Expect>* known = readKey(k);
+    if (known != nullptr && known->use == KeyUse::Form) ++methodForms_;
     return true;
   }
 
   bool end_object() {
     const Frame f = std::move(frames_.back());
     frames_.pop_back();
+    checkRequiredKeys(f);
     switch (f.role) {
-      case Expect::Root:
-        if (!(f.seen & kMethods))
-          error(rules::kMissingField, [] { return std::string("the description has no \"methods\" array"); });
-        break;
       case Expect::Method: endMethod(f); break;
-      case Expect::Bound: endBound(f); break;
-      case Expect::MapEntry: endMapEntry(f); break;
+      case Expect::Bound: endBound(); break;
+      case Expect::MapEntry: endMapEntry(); break;
       case Expect::Instantiation: method_.instantiation = std::move(instantiation_); break;
       case Expect::Layout: layoutGiven_ = true; break;
       default: break;
@@ -498,9 +427,9 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   // A problem with a member of the object just closed: the frame of that
   // member is put back for as long as the diagnostic takes.
   template <typename Message>
-  void memberError(Severity severity, const char* rule, const char* member, Message&& message) {
+  void memberError(Severity severity, const char* rule, Expect container, Expect member, Message&& message) {
     frames_.push_back(description::openFrame(Expect::Anything, true, Expect::Anything));
-    frames_.back().key = member;
+    frames_.back().key = description::nameFor(kKeys, container, member);
     if (severity == Severity::Warning) diagnostics_.warning(rule, site_, std::forward<Message>(message));
     else diagnostics_.error(rule, site_, std::forward<Message>(message));
     frames_.pop_back();
@@ -619,16 +548,12 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     (method ? instantiation_.methodArguments : instantiation_.typeArguments).push_back(std::move(text));
   }
 
-  void endBound(const Frame& f) {
-    const bool complete = native_ && il_;
-    if (!(f.seen & kNative))
-      error(rules::kMissingField, [] { return std::string("a bound needs a \"native\" offset"); });
-    if (!(f.seen & kIl)) error(rules::kMissingField, [] { return std::string("a bound needs an \"il\" offset"); });
-    if (complete) {
+  void endBound() {
+    if (native_ && il_) {
       bound_.nativeOffset = *native_;
       bound_.ilOffset = *il_;
       if (lastNative_ && bound_.nativeOffset < *lastNative_) {
-        memberError(Severity::Error, rules::kIlBoundsNotAscending, "native", [&] {
+        memberError(Severity::Error, rules::kIlBoundsNotAscending, Expect::Bound, Expect::Native, [&] {
           return "native offset " + std::to_string(bound_.nativeOffset) + " is below the previous bound's (" +
                  std::to_string(*lastNative_) + "): bounds ascend by native offset";
         });
@@ -640,27 +565,23 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     il_.reset();
   }
 
-  void endMapEntry(const Frame& f) {
-    if (!(f.seen & kIl)) error(rules::kMissingField, [] { return std::string("an API entry needs an \"il\" offset"); });
-    if (!(f.seen & kNativeStart))
-      error(rules::kMissingField, [] { return std::string("an API entry needs a \"nativeStart\""); });
-    if (!(f.seen & kNativeEnd))
-      error(rules::kMissingField, [] { return std::string("an API entry needs a \"nativeEnd\""); });
+  void endMapEntry() {
     if (il_ && nativeStart_ && nativeEnd_) method_.map.push_back(entry_);
     il_.reset();
     nativeStart_ = nativeEnd_ = false;
   }
 
   void endMethod(const Frame& f) {
-    if (!(f.seen & kToken)) error(rules::kMissingField, [] { return std::string("a method needs a \"token\""); });
     if (methodForms_ == 0) {
-      error(rules::kMissingField, [] { return std::string("a method needs one of \"bounds\", \"map\" or \"raw\""); });
+      error(rules::kMissingField, [] { return "a method needs one of " + keysOf(Expect::Method, KeyUse::Form, " or "); });
     } else if (methodForms_ > 1) {
       error(rules::kConflictingFields,
-            [] { return std::string("a method has exactly one of \"bounds\", \"map\" or \"raw\""); });
+            [] { return "a method has exactly one of " + keysOf(Expect::Method, KeyUse::Form, " or "); });
     }
-    if ((f.seen & kRaw) && (f.seen & kLayout)) {
-      memberError(Severity::Error, rules::kConflictingFields, "layout",
+    static constexpr unsigned kRawAndLayout = description::bitFor(kKeys, Expect::Method, Expect::Raw) |
+                                              description::bitFor(kKeys, Expect::Method, Expect::Layout);
+    if ((f.seen & kRawAndLayout) == kRawAndLayout) {
+      memberError(Severity::Error, rules::kConflictingFields, Expect::Method, Expect::Layout,
                   [] { return std::string("a `raw` method is its bytes verbatim; a layout does not apply to it"); });
     }
     if (raw_) {
@@ -674,7 +595,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     layoutGiven_ = false;
     if (method_.codeSize && !method_.verbatimMap && !method_.bounds.empty() &&
         *method_.codeSize < method_.bounds.back().nativeOffset) {
-      memberError(Severity::Warning, rules::kIlCodeSizeBelowBound, "codeSize", [&] {
+      memberError(Severity::Warning, rules::kIlCodeSizeBelowBound, Expect::Method, Expect::CodeSize, [&] {
         return "code size " + std::to_string(*method_.codeSize) + " is below the last bound's native offset " +
                std::to_string(method_.bounds.back().nativeOffset) + ": the last API entry would end before it starts";
       });

@@ -5,13 +5,19 @@
 // Site that turns that stack into a JSON pointer only when a diagnostic is
 // kept, and the wording of a syntax error.
 //
+// Each format's keys are one table of Key (below): the reader's dispatch,
+// the duplicate check, the names in messages and the members that
+// diagnostics point at all come from it, so each key is spelled once.
+//
 // Private to description/; no JSON library in this header.
 #include "description_diagnostics.hpp"
 
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/map_description.hpp>  // escapePointerToken
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +44,150 @@ struct JsonFrame {
   Role expect{};      // what the current member or element must be
   unsigned seen = 0;  // bits of the known keys seen in this object (for duplicate keys)
 };
+
+// How a key takes part in its object.
+enum class KeyUse : std::uint8_t {
+  Optional,
+  Required,  // missing: Key::missing* is reported when the object ends
+  Form,      // one of the object's alternative forms (exactly one is given)
+  Unlisted,  // known, but not named in the object's list of keys ($schema)
+};
+
+// One key of a format. `Role` is the reader's enum of what a value must be.
+// A key's bit in JsonFrame::seen is its index in the format's table.
+template <typename Role>
+struct Key {
+  std::string_view name;
+  Role container;  // the object it is a member of
+  Role value;      // what its value must be
+  KeyUse use = KeyUse::Optional;
+  // What a message about its value calls it ("IL offset"); empty: its name.
+  std::string_view noun = {};
+  // A required key's message when it is missing, around its quoted name.
+  std::string_view missingBefore = {};
+  std::string_view missingAfter = {};
+};
+
+// How an object of a format is named in a message about an unknown key,
+// and how its keys are listed after the name.
+enum class KeyListing : std::uint8_t {
+  None,  // "the description"
+  Or,    // "a bound (expected \"native\", \"il\" or \"source\")"
+  And,   // "... (expected \"offset\" and \"raw\")"
+  Only,  // "... (expected only \"hex\")"
+};
+
+template <typename Role>
+struct KeyedObject {
+  Role role;
+  std::string_view name;
+  KeyListing listing = KeyListing::Or;
+};
+
+template <typename Role, std::size_t N>
+using KeyTable = std::array<Key<Role>, N>;
+
+constexpr unsigned keyBit(std::size_t index) { return 1u << index; }
+
+// The index of `name` among the keys of `container`; the table's size when
+// the object does not know it.
+template <typename Role, std::size_t N>
+constexpr std::size_t findKey(const KeyTable<Role, N>& keys, Role container, std::string_view name) {
+  static_assert(N <= 32, "a key's bit is its index in an unsigned");
+  for (std::size_t i = 0; i < N; ++i)
+    if (keys[i].container == container && keys[i].name == name) return i;
+  return N;
+}
+
+// The key of `container` whose value is `value` (there is one).
+template <typename Role, std::size_t N>
+constexpr std::size_t keyFor(const KeyTable<Role, N>& keys, Role container, Role value) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (keys[i].container == container && keys[i].value == value) return i;
+  return N;
+}
+
+template <typename Role, std::size_t N>
+constexpr unsigned bitFor(const KeyTable<Role, N>& keys, Role container, Role value) {
+  return keyBit(keyFor(keys, container, value));
+}
+
+template <typename Role, std::size_t N>
+constexpr std::string_view nameFor(const KeyTable<Role, N>& keys, Role container, Role value) {
+  return keys[keyFor(keys, container, value)].name;
+}
+
+// The bits of the keys of `container` used as `use`.
+template <typename Role, std::size_t N>
+constexpr unsigned keyMask(const KeyTable<Role, N>& keys, Role container, KeyUse use) {
+  unsigned mask = 0;
+  for (std::size_t i = 0; i < N; ++i)
+    if (keys[i].container == container && keys[i].use == use) mask |= keyBit(i);
+  return mask;
+}
+
+// keyMask(keys, role, KeyUse::Required) for every role, by its value.
+template <std::size_t Roles, typename Role, std::size_t N>
+constexpr std::array<unsigned, Roles> requiredKeyMasks(const KeyTable<Role, N>& keys) {
+  std::array<unsigned, Roles> masks{};
+  for (std::size_t i = 0; i < N; ++i)
+    if (keys[i].use == KeyUse::Required) masks[static_cast<std::size_t>(keys[i].container)] |= keyBit(i);
+  return masks;
+}
+
+// What a message calls the value of a key whose value is `value`: the
+// first such key's noun or name; empty when no key has such a value.
+template <typename Role, std::size_t N>
+constexpr std::string_view valueNoun(const KeyTable<Role, N>& keys, Role value) {
+  for (const Key<Role>& k : keys)
+    if (k.value == value) return k.noun.empty() ? k.name : k.noun;
+  return {};
+}
+
+// The quoted names of the keys in `mask`, in table order: "\"a\", \"b\""
+// then `last` before the final one (" or ", " and ", or ", ").
+template <typename Role, std::size_t N>
+std::string keyList(const KeyTable<Role, N>& keys, unsigned mask, std::string_view last) {
+  std::string out;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (!(mask & keyBit(i))) continue;
+    mask &= ~keyBit(i);
+    if (!out.empty()) out += mask == 0 ? last : std::string_view(", ");
+    out += '"';
+    out += keys[i].name;
+    out += '"';
+  }
+  return out;
+}
+
+// The bits of the keys of `container` that its list names.
+template <typename Role, std::size_t N>
+constexpr unsigned listedKeys(const KeyTable<Role, N>& keys, Role container) {
+  unsigned mask = 0;
+  for (std::size_t i = 0; i < N; ++i)
+    if (keys[i].container == container && keys[i].use != KeyUse::Unlisted) mask |= keyBit(i);
+  return mask;
+}
+
+// An object's name with its keys, for "unknown key ... in <this>"; "this
+// object" for one the format has no keys for.
+template <typename Role, std::size_t N, std::size_t M>
+std::string keyedObjectName(const KeyTable<Role, N>& keys, const std::array<KeyedObject<Role>, M>& objects,
+                            Role role) {
+  for (const KeyedObject<Role>& object : objects) {
+    if (object.role != role) continue;
+    std::string out(object.name);
+    const unsigned listed = listedKeys(keys, role);
+    switch (object.listing) {
+      case KeyListing::None: break;
+      case KeyListing::Or: out += " (expected " + keyList(keys, listed, " or ") + ")"; break;
+      case KeyListing::And: out += " (expected " + keyList(keys, listed, " and ") + ")"; break;
+      case KeyListing::Only: out += " (expected only " + keyList(keys, listed, "") + ")"; break;
+    }
+    return out;
+  }
+  return "this object";
+}
 
 template <typename Role>
 JsonFrame<Role> openFrame(Role role, bool object, Role firstExpect) {

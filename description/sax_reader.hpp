@@ -4,14 +4,18 @@
 // containers and the Site over it, moving on after a value, reporting a
 // problem at the current value, recording nlohmann's syntax error; and the
 // parse call itself, with comments allowed and a syntax error reported
-// alone. `Role` is the reader's enum of what a value must be (it has a
-// `Root`); the derived reader supplies the SAX events that carry values,
-// and `wrongType(Role, const char* found)`.
+// alone; and the members of the format's objects, from its key table.
+// `Role` is the reader's enum of what a value must be (it has a `Root` and
+// an `Anything`); the derived reader supplies the SAX events that carry
+// values, `wrongType(Role, const char* found)`, and its tables as
+// `Derived::kKeys` (a KeyTable) and `Derived::kKeyedObjects`.
 //
 // Private to description/; includes nlohmann/json, unlike json_sax.hpp.
 #include "description_diagnostics.hpp"
 #include "json_sax.hpp"
 #include "plain_json_sax.hpp"
+
+#include <gdmap/schema/rules.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -82,17 +86,70 @@ class SaxReader {
     onProgress(read);
   }
 
+  // A key of one of the format's objects: what its value must be comes
+  // from the key table; a key the object does not know, or one given
+  // again, is reported and its value skipped. The key when it is known and
+  // new here, else null.
+  const Key<Role>* readKey(std::string& name) {
+    JsonFrame<Role>& f = frames_.back();
+    constexpr const auto& keys = Derived::kKeys;
+    const std::size_t i = findKey(keys, f.role, name);
+    f.key = std::move(name);
+    if (i == keys.size()) {
+      f.expect = Role::Anything;
+      unknownKey(f);
+      return nullptr;
+    }
+    if (f.seen & keyBit(i)) {
+      error(rules::kDuplicateKey, [&] { return "key " + quoteInput(f.key) + " is given more than once"; });
+      f.expect = Role::Anything;
+      return nullptr;
+    }
+    f.expect = keys[i].value;
+    f.seen |= keyBit(i);
+    return &keys[i];
+  }
+
+  // After the object `f` has closed (the site is the object): its required
+  // keys that were not given, in table order.
+  void checkRequiredKeys(const JsonFrame<Role>& f) {
+    static constexpr std::array<unsigned, kMaxRoles> required = requiredKeyMasks<kMaxRoles>(Derived::kKeys);
+    if (required[static_cast<std::size_t>(f.role)] & ~f.seen) [[unlikely]]
+      reportMissingKeys(f);
+  }
+
   // A value of a JSON type the position does not take.
   bool scalar(const char* found) {
     static_cast<Derived*>(this)->wrongType(expected(), found);
     return done();
   }
 
+  static constexpr std::size_t kMaxRoles = 64;
+
   DiagnosticList& diagnostics_;
   std::vector<JsonFrame<Role>> frames_;
   const FrameSite<Role> site_{diagnostics_.work(), frames_};
 
  private:
+  [[gnu::noinline, gnu::cold]] void unknownKey(const JsonFrame<Role>& f) {
+    error(rules::kUnknownKey, [&] {
+      return "unknown key " + quoteInput(f.key) + " in " +
+             keyedObjectName(Derived::kKeys, Derived::kKeyedObjects, f.role);
+    });
+  }
+
+  [[gnu::noinline, gnu::cold]] void reportMissingKeys(const JsonFrame<Role>& f) {
+    for (const Key<Role>& k : Derived::kKeys) {
+      const std::size_t i = static_cast<std::size_t>(&k - Derived::kKeys.data());
+      if (k.container != f.role || k.use != KeyUse::Required || (f.seen & keyBit(i))) continue;
+      error(rules::kMissingField, [&] {
+        std::string message(k.missingBefore);
+        ((message += '"') += k.name) += '"';
+        return message += k.missingAfter;
+      });
+    }
+  }
+
   std::size_t nextProgress_ = kProgressStep;
 };
 

@@ -146,11 +146,11 @@ class Phases {
   // handler that keeps nothing (tokenizing alone).
   bool description() {
     auto start = Clock::now();
-    const std::string text = writeIlDescription(methods_);
+    const std::string text = il::writeIlDescription(methods_);
     add("desc-write", start, text.size());
 
     start = Clock::now();
-    const IlDescriptionParse parse = parseIlDescription(text);
+    const il::IlDescriptionParse parse = il::parseIlDescription(text);
     add("desc-parse", start, text.size());
     if (!parse.methods || !sameMethods(*parse.methods, methods_))
       return fail("desc-parse: the description does not read back to the same methods" +

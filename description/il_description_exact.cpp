@@ -180,7 +180,7 @@ bool isCanonical(const il::BoundsLayout& l) {
 
 }  // namespace
 
-ExactIlMethod describeIlBlob(ByteSpan blob, il::BoundsForm form) {
+il::ExactIlMethod il::describeIlBlob(ByteSpan blob, il::BoundsForm form) {
   ExactIlMethod out;
   il::Method& m = out.method;
   // What the runtime writes, canonical bytes, takes the strict readers'

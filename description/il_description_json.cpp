@@ -682,7 +682,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
 
 }  // namespace
 
-IlDescriptionParse parseIlDescription(std::string_view jsonText) {
+il::IlDescriptionParse il::parseIlDescription(std::string_view jsonText) {
   DiagnosticList diagnostics;
   IlDescriptionReader reader(diagnostics);
   IlDescriptionParse result;

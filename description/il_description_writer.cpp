@@ -6,10 +6,18 @@
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace gdmap {
 namespace {
+
+// `before` (the key, quoted, and what precedes it), then `value` in decimal.
+void appendNumber(std::string_view before, std::uint32_t value, std::string& out) {
+  out += before;
+  out += std::to_string(value);
+}
 
 void appendIl(std::uint32_t il, std::string& out) {
   const std::string_view special = il::specialIlName(il);
@@ -95,8 +103,7 @@ void appendBounds(const std::vector<il::Bound>& bounds, std::string& out) {
   out += "      \"bounds\": [";
   for (std::size_t i = 0; i < bounds.size(); ++i) {
     const il::Bound& b = bounds[i];
-    out += i == 0 ? "\n        { \"native\": " : ",\n        { \"native\": ";
-    out += std::to_string(b.nativeOffset);
+    appendNumber(i == 0 ? "\n        { \"native\": " : ",\n        { \"native\": ", b.nativeOffset, out);
     out += ", \"il\": ";
     appendIl(b.ilOffset, out);
     if (b.source != 0) {
@@ -114,10 +121,8 @@ void appendMap(const std::vector<il::ApiEntry>& entries, std::string& out) {
     const il::ApiEntry& e = entries[i];
     out += i == 0 ? "\n        { \"il\": " : ",\n        { \"il\": ";
     appendIl(e.ilOffset, out);
-    out += ", \"nativeStart\": ";
-    out += std::to_string(e.nativeStartOffset);
-    out += ", \"nativeEnd\": ";
-    out += std::to_string(e.nativeEndOffset);
+    appendNumber(", \"nativeStart\": ", e.nativeStartOffset, out);
+    appendNumber(", \"nativeEnd\": ", e.nativeEndOffset, out);
     out += " }";
   }
   out += entries.empty() ? "]" : "\n      ]";
@@ -178,7 +183,7 @@ void appendRaw(const Bytes& raw, std::string& out) {
 
 }  // namespace
 
-std::string writeIlDescription(std::span<const il::Method> methods) {
+std::string il::writeIlDescription(std::span<const il::Method> methods) {
   std::string out;
   std::size_t lines = 0;
   for (const il::Method& m : methods) lines += 1 + (m.verbatimMap ? m.map.size() : m.bounds.size());
@@ -190,8 +195,7 @@ std::string writeIlDescription(std::span<const il::Method> methods) {
     appendHex32(m.token, out);
     out += "\",\n";
     if (m.codeSize) {
-      out += "      \"codeSize\": ";
-      out += std::to_string(*m.codeSize);
+      appendNumber("      \"codeSize\": ", *m.codeSize, out);
       out += ",\n";
     }
     if (!m.name.empty()) {

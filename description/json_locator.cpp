@@ -116,6 +116,14 @@ class Trie {
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// What the escape \<letter> stands for (\" \\ \/ stand for their letter).
+char escapedCharacter(char letter) {
+  constexpr std::string_view kLetters = "bfnrt";
+  constexpr std::string_view kCharacters = "\b\f\n\r\t";
+  const std::size_t at = kLetters.find(letter);
+  return at == std::string_view::npos ? letter : kCharacters[at];
+}
+
 // A forgiving cursor: reads '\0' past the end, so malformed text cannot make
 // the scanner read out of bounds (it then finds nothing useful, but stops).
 class Cursor {
@@ -170,15 +178,8 @@ class Cursor {
       }
       const char e = pos + 1 < text_.size() ? text_[pos + 1] : '\0';
       pos += 2;
-      switch (e) {
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': appendUtf8(readUnicodeEscape(), out); break;
-        default: out += e; break;  // \" \\ \/
-      }
+      if (e == 'u') appendUtf8(readUnicodeEscape(), out);
+      else out += escapedCharacter(e);
     }
     if (!atEnd()) ++pos;
     return out;

@@ -124,13 +124,13 @@ class SaxReader {
     return done();
   }
 
-  static constexpr std::size_t kMaxRoles = 64;
-
   DiagnosticList& diagnostics_;
   std::vector<JsonFrame<Role>> frames_;
   const FrameSite<Role> site_{diagnostics_.work(), frames_};
 
  private:
+  static constexpr std::size_t kMaxRoles = 64;  // bounds the values of a Role
+
   [[gnu::noinline, gnu::cold]] void unknownKey(const JsonFrame<Role>& f) {
     error(rules::kUnknownKey, [&] {
       return "unknown key " + quoteInput(f.key) + " in " +
@@ -139,13 +139,17 @@ class SaxReader {
   }
 
   [[gnu::noinline, gnu::cold]] void reportMissingKeys(const JsonFrame<Role>& f) {
-    for (const Key<Role>& k : Derived::kKeys) {
-      const std::size_t i = static_cast<std::size_t>(&k - Derived::kKeys.data());
+    constexpr const auto& keys = Derived::kKeys;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const Key<Role>& k = keys[i];
       if (k.container != f.role || k.use != KeyUse::Required || (f.seen & keyBit(i))) continue;
       error(rules::kMissingField, [&] {
         std::string message(k.missingBefore);
-        ((message += '"') += k.name) += '"';
-        return message += k.missingAfter;
+        message += '"';
+        message += k.name;
+        message += '"';
+        message += k.missingAfter;
+        return message;
       });
     }
   }

@@ -41,7 +41,7 @@ bool sameMethod(const il::Method& a, const il::Method& b) {
          a.map == b.map && a.layout == b.layout;
 }
 
-void checkCounts(const IlDescriptionParse& parse) {
+void checkCounts(const il::IlDescriptionParse& parse) {
   std::size_t errors = 0, warnings = 0;
   for (const Diagnostic& d : parse.diagnostics) {
     errors += d.severity == Severity::Error;
@@ -100,24 +100,24 @@ void checkMethods(const std::vector<il::Method>& methods) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text = gdmap::fuzz::asText(data, size);
-  const IlDescriptionParse parse = parseIlDescription(text);
+  const il::IlDescriptionParse parse = il::parseIlDescription(text);
   gdmap::fuzz::checkDiagnostics(parse.diagnostics, parse.methods.has_value(), text);
   checkCounts(parse);
   if (!parse.methods) return 0;
   checkMethods(*parse.methods);
 
-  const std::string json = writeIlDescription(*parse.methods);
-  const IlDescriptionParse reread = parseIlDescription(json);
+  const std::string json = il::writeIlDescription(*parse.methods);
+  const il::IlDescriptionParse reread = il::parseIlDescription(json);
   // Content warnings (il-code-size-below-bound) come back; none is added.
   FUZZ_CHECK(reread.methods.has_value() && reread.warningCount <= parse.warningCount,
-             "writeIlDescription's JSON does not parse back cleanly (" + std::to_string(reread.warningCount) +
+             "il::writeIlDescription's JSON does not parse back cleanly (" + std::to_string(reread.warningCount) +
                  " warnings, " + std::to_string(parse.warningCount) +
                  " before): " + gdmap::fuzz::firstError(reread.diagnostics) + "\n" + json.substr(0, 2000));
   FUZZ_CHECK(std::equal(reread.methods->begin(), reread.methods->end(), parse.methods->begin(), parse.methods->end(),
                         sameMethod),
-             "the methods change through writeIlDescription -> parseIlDescription:\n" + json.substr(0, 2000));
-  const std::string again = writeIlDescription(*reread.methods);
+             "the methods change through il::writeIlDescription -> il::parseIlDescription:\n" + json.substr(0, 2000));
+  const std::string again = il::writeIlDescription(*reread.methods);
   FUZZ_CHECK(again == json,
-             "writeIlDescription is not a fixed point:\n" + json.substr(0, 2000) + "\n---\n" + again.substr(0, 2000));
+             "il::writeIlDescription is not a fixed point:\n" + json.substr(0, 2000) + "\n---\n" + again.substr(0, 2000));
   return 0;
 }

@@ -24,9 +24,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const il::BoundsForm form = kForms[data[0] % 4];
   const ByteSpan blob = fuzz::asBytes(data + 1, size - 1);
 
-  ExactIlMethod exact = describeIlBlob(blob, form);
-  const std::string text = writeIlDescription(std::span<const il::Method>(&exact.method, 1));
-  const IlDescriptionParse parsed = parseIlDescription(text);
+  il::ExactIlMethod exact = il::describeIlBlob(blob, form);
+  const std::string text = il::writeIlDescription(std::span<const il::Method>(&exact.method, 1));
+  const il::IlDescriptionParse parsed = il::parseIlDescription(text);
   FUZZ_CHECK(parsed.methods && parsed.methods->size() == 1, "the dump does not parse: " + text);
   FUZZ_CHECK(parsed.methods->front() == exact.method, "the dump does not read back as the method: " + text);
   const il::ExactEncoding rebuilt = il::encodeExact(parsed.methods->front(), form);

@@ -109,7 +109,7 @@ TEST_CASE("comments: an IL description may carry comments, positions after them 
       "// one method\n"
       "{ \"methods\": [ /* the only one */ { \"token\": \"0x06000001\", \"codeSize\": 8,\n"
       "  \"bounds\": [ { \"native\": 0, \"il\": 0 } /* , { \"native\": 4 } */ ] } ] }\n";
-  const gdmap::IlDescriptionParse parsed = gdmap::parseIlDescription(commented);
+  const gdmap::il::IlDescriptionParse parsed = gdmap::il::parseIlDescription(commented);
   REQUIRE(parsed.methods.has_value());
   REQUIRE(parsed.methods->size() == 1);
   CHECK((*parsed.methods)[0].bounds.size() == 1);
@@ -117,7 +117,7 @@ TEST_CASE("comments: an IL description may carry comments, positions after them 
   const std::string bad =
       "{ /* \"methods\": */ \"methods\": [ { \"token\": \"0x06000001\",\n"
       "  /* \"x\": 1 */ \"oops\": 1, \"bounds\": [] } ] }\n";
-  const gdmap::IlDescriptionParse wrong = gdmap::parseIlDescription(bad);
+  const gdmap::il::IlDescriptionParse wrong = gdmap::il::parseIlDescription(bad);
   REQUIRE(!wrong.diagnostics.empty());
   const gdmap::Diagnostic& d = wrong.diagnostics[0];
   CHECK(d.rule == "unknown-key");

@@ -17,7 +17,10 @@ namespace {
 using namespace gdmap;
 using il::ApiEntry;
 using il::Bound;
+using il::IlDescriptionParse;
 using il::Method;
+using il::parseIlDescription;
+using il::writeIlDescription;
 namespace source = il::source;
 
 // FORMAT.md §3.4, verbatim.
@@ -331,7 +334,7 @@ TEST_CASE("il description: a syntax error at the end of the text is located at t
   // the text made nlohmann count a character past it.
   for (const std::string text : {"///////]}", "{\"methods\": []} //", "{\"methods\": [] /* x"}) {
     CAPTURE(text);
-    const gdmap::IlDescriptionParse p = gdmap::parseIlDescription(text);
+    const gdmap::il::IlDescriptionParse p = gdmap::il::parseIlDescription(text);
     const gdmap::DescriptionParse d = gdmap::parseDescription(text);
     for (const gdmap::Diagnostic& diagnostic : p.diagnostics) CHECK(diagnostic.offset <= text.size());
     for (const gdmap::Diagnostic& diagnostic : d.diagnostics) CHECK(diagnostic.offset <= text.size());
@@ -343,9 +346,9 @@ TEST_CASE("il description: a syntax error at the end of the text is located at t
 namespace {
 
 using gdmap::Diagnostic;
-using gdmap::IlDescriptionParse;
-using gdmap::parseIlDescription;
-using gdmap::writeIlDescription;
+using gdmap::il::IlDescriptionParse;
+using gdmap::il::parseIlDescription;
+using gdmap::il::writeIlDescription;
 using gdmap::il::Instantiation;
 using gdmap::il::Method;
 

@@ -141,7 +141,7 @@ const gdmap::il::Method* findMethod(const std::vector<gdmap::il::Method>& method
 }
 
 std::vector<gdmap::il::Method> loadExample(const std::string& relative) {
-  const gdmap::IlDescriptionParse parsed = gdmap::parseIlDescription(readSource(relative));
+  const gdmap::il::IlDescriptionParse parsed = gdmap::il::parseIlDescription(readSource(relative));
   for (const gdmap::Diagnostic& d : parsed.diagnostics) CAPTURE(gdmap::formatDiagnostic(d, relative));
   REQUIRE_MESSAGE(parsed.methods, relative << " does not parse");
   CHECK(parsed.diagnostics.empty());
@@ -333,8 +333,8 @@ TEST_CASE("il docs: the IL description schema is valid JSON listing what the rea
   for (const auto& name : flags) CHECK(gdmap::il::parseSourceFlag(name.get<std::string>()));
 
   // A description that names the schema by its $id passes our reader.
-  const gdmap::IlDescriptionParse p =
-      gdmap::parseIlDescription("{\"$schema\": \"" + schema.at("$id").get<std::string>() + "\", \"methods\": []}");
+  const gdmap::il::IlDescriptionParse p =
+      gdmap::il::parseIlDescription("{\"$schema\": \"" + schema.at("$id").get<std::string>() + "\", \"methods\": []}");
   CHECK(p.diagnostics.empty());
   CHECK(p.methods);
 }

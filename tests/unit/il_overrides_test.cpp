@@ -21,7 +21,12 @@ namespace {
 using namespace gdmap;
 using il::Bound;
 using il::BoundsForm;
+using il::describeIlBlob;
+using il::ExactIlMethod;
+using il::IlDescriptionParse;
 using il::Method;
+using il::parseIlDescription;
+using il::writeIlDescription;
 namespace source = il::source;
 
 // The worked example of docs/il-map.md.

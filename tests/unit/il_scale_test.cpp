@@ -176,11 +176,11 @@ TEST_CASE("il scale: a description of a hundred thousand methods parses, writes 
   std::size_t boundCount = 0;
   for (const il::Method& m : input) boundCount += m.bounds.size();
 
-  const std::string text = gdmap::writeIlDescription(input);
+  const std::string text = gdmap::il::writeIlDescription(input);
   // One line a bound and a few a method: the text is linear in the content.
   CHECK(text.size() <= 120 * boundCount + 120 * methods + 64);
 
-  const gdmap::IlDescriptionParse parse = gdmap::parseIlDescription(text);
+  const gdmap::il::IlDescriptionParse parse = gdmap::il::parseIlDescription(text);
   CHECK(parse.errorCount == 0);
   CHECK(parse.warningCount == 0);
   REQUIRE(parse.methods.has_value());
@@ -192,7 +192,7 @@ TEST_CASE("il scale: a description of a hundred thousand methods parses, writes 
       ++same;
   }
   CHECK(same == methods);
-  CHECK(gdmap::writeIlDescription(*parse.methods) == text);
+  CHECK(gdmap::il::writeIlDescription(*parse.methods) == text);
 
   // Every method builds in every form and checks canonical; the API bytes
   // of all of them are 12 bytes an entry.

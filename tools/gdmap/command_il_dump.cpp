@@ -59,7 +59,7 @@ int dump(const IlDumpOptions& options, Report& report) {
   bool canonical = false;
   const bool valid = warnAboutBlob(input->bytes(), form, name, report, canonical);
   if (!valid) noteJsonNotIlBlob(*input, report);
-  ExactIlMethod exact = describeIlBlob(input->bytes(), form);
+  il::ExactIlMethod exact = il::describeIlBlob(input->bytes(), form);
   il::Method& method = exact.method;
   method.token = optionalU32(options.token).value_or(kDefaultDumpToken);
   method.codeSize = optionalU32(options.codeSize);
@@ -75,7 +75,7 @@ int dump(const IlDumpOptions& options, Report& report) {
     }
     report.object().boolean("raw", exact.raw);
   }
-  if (!output->write(writeIlDescription(std::span<const il::Method>(&method, 1)), report)) return kUsageOrIo;
+  if (!output->write(il::writeIlDescription(std::span<const il::Method>(&method, 1)), report)) return kUsageOrIo;
   if (report.json()) report.object().string("output", options.output);
   return valid ? kSuccess : kInvalid;
 }

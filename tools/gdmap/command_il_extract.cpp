@@ -269,7 +269,7 @@ int extract(const IlExtractOptions& options, Report& report) {
   }
   summarize(*image, counts, name, report);
   if (report.errors() != errorsBefore) return kInvalid;
-  if (!output->write(writeIlDescription(methods), report)) return kUsageOrIo;
+  if (!output->write(il::writeIlDescription(methods), report)) return kUsageOrIo;
   if (report.json()) report.object().string("output", options.output);
   return kSuccess;
 }

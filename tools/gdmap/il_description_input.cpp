@@ -54,7 +54,7 @@ std::string boundPointer(std::size_t method, const Error& error) {
 }  // namespace
 
 std::optional<std::vector<il::Method>> loadIlDescription(const InputBytes& input, Report& report) {
-  IlDescriptionParse parsed = parseIlDescription(input.text());
+  il::IlDescriptionParse parsed = il::parseIlDescription(input.text());
   report.add(std::move(parsed.diagnostics), input.displayName(), input.text());
   if (!parsed.methods) return std::nullopt;
   return std::move(*parsed.methods);

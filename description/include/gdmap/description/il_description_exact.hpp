@@ -6,13 +6,13 @@
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/il_map.hpp>
 
-namespace gdmap {
+namespace gdmap::il {
 
 struct ExactIlMethod {
   // Token 0 and no code size: the caller names the method. `layout` is
   // absent when the blob is canonical (the description is then exactly what
   // a dump of a canonical blob always was).
-  il::Method method;
+  Method method;
   // The blob's header (count, packed widths) could not be read, so the
   // method is `raw`: the verbatim escape, used only then.
   bool raw = false;
@@ -26,6 +26,6 @@ struct ExactIlMethod {
 // complete bound as `trailing`). Every result is checked by building it;
 // should that ever differ, the method falls back to `raw`. Linear in the
 // blob.
-ExactIlMethod describeIlBlob(ByteSpan blob, il::BoundsForm form);
+ExactIlMethod describeIlBlob(ByteSpan blob, BoundsForm form);
 
-}  // namespace gdmap
+}  // namespace gdmap::il

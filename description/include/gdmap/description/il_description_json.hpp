@@ -16,11 +16,11 @@
 #include <string_view>
 #include <vector>
 
-namespace gdmap {
+namespace gdmap::il {
 
 struct IlDescriptionParse {
   // The methods in file order; empty when any error was found.
-  std::optional<std::vector<il::Method>> methods;
+  std::optional<std::vector<Method>> methods;
   // Errors and warnings with rule, JSON pointer, byte offset, line and
   // column, in file order, capped as parseDescription()'s are.
   std::vector<Diagnostic> diagnostics;
@@ -32,7 +32,7 @@ struct IlDescriptionParse {
 // types, numbers outside u32, unknown IL names and source flags, a method
 // with more or fewer than one of `bounds`, `map` and `raw`, bad hex, bounds
 // out of native order, tokens given twice. A method's `layout` (and `raw`)
-// land in il::Method::layout; whether they apply to a form is decided when
+// land in Method::layout; whether they apply to a form is decided when
 // building (il::encodeExact). Time and memory linear in the text.
 IlDescriptionParse parseIlDescription(std::string_view jsonText);
 
@@ -40,6 +40,6 @@ IlDescriptionParse parseIlDescription(std::string_view jsonText);
 // as "0x06000001", offsets as integers, IL specials and flags by name, a
 // layout on one line before the bounds, raw bytes as hex) that
 // parseIlDescription() reads back to the same methods.
-std::string writeIlDescription(std::span<const il::Method> methods);
+std::string writeIlDescription(std::span<const Method> methods);
 
-}  // namespace gdmap
+}  // namespace gdmap::il

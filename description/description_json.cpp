@@ -242,26 +242,21 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
   }
 
   bool key(json::string_t& k) {
-    Frame& f = frames_.back();
-    f.member = f.members++;
+    Frame& f = nextMember();
     if (f.role == Expect::Anything) return true;  // inside a skipped value
     if (f.role == Expect::Instantiations) {
       f.key = std::move(k);
       f.expect = Expect::NamedTypes;
       // The parser has just read the name's closing quote.
-      if (!builder_.beginNamed(f.key, site_, static_cast<std::size_t>(readTo - textBegin)))
-        f.expect = Expect::Anything;
+      if (!builder_.beginNamed(f.key, site_, static_cast<std::size_t>(readTo - textBegin))) f.expect = Expect::Anything;
       return true;
     }
-    const description::Key<Expect>* known = readKey(k);
-    if (known != nullptr && known->use == KeyUse::Form) ++dictionary_.forms;
+    if (readKey(k)) ++dictionary_.forms;
     return true;
   }
 
   bool end_object() {
-    const Frame f = std::move(frames_.back());
-    frames_.pop_back();
-    checkRequiredKeys(f);
+    const Frame f = closeObject();
     switch (f.role) {
       case Expect::Dictionary:
         endDictionary(f);

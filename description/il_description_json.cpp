@@ -125,19 +125,34 @@ std::string keysOf(Expect object, KeyUse use, std::string_view last) {
   return description::keyList(kIlDescriptionKeys, description::keyMask(kIlDescriptionKeys, object, use), last);
 }
 
+bool isNumber(Expect e) {
+  switch (e) {
+    case Expect::Token:
+    case Expect::CodeSize:
+    case Expect::Native:
+    case Expect::Il:
+    case Expect::NativeStart:
+    case Expect::NativeEnd:
+    case Expect::LayoutCount:
+    case Expect::NativeBits:
+    case Expect::IlBits:
+    case Expect::Padding:
+    case Expect::HeaderPadding:
+    case Expect::Truncate:
+    case Expect::NibbleCount: return true;
+    default: return false;
+  }
+}
+
 std::string describe(Expect e) {
+  if (e == Expect::Il) return "an integer, a \"0x...\" hex string, \"prolog\", \"epilog\" or \"no_mapping\"";
+  if (isNumber(e)) return "an integer or a \"0x...\" hex string";
   switch (e) {
     case Expect::Root: return "an object (the description)";
     case Expect::Schema: return "a string (the JSON Schema's URI)";
     case Expect::MethodName: return "a string (the method's name, for people)";
     case Expect::Methods: return "an array of methods";
     case Expect::Method: return "an object with \"token\" and one of \"bounds\" or \"map\"";
-    case Expect::Token:
-    case Expect::CodeSize:
-    case Expect::Native:
-    case Expect::NativeStart:
-    case Expect::NativeEnd: return "an integer or a \"0x...\" hex string";
-    case Expect::Il: return "an integer, a \"0x...\" hex string, \"prolog\", \"epilog\" or \"no_mapping\"";
     case Expect::Bounds: return "an array of bounds";
     case Expect::Bound:
       return "an object with " + keysOf(e, KeyUse::Required, ", ") + " and optionally " +
@@ -156,35 +171,9 @@ std::string describe(Expect e) {
     case Expect::Trailing: return "a string of hex digits (\"0a 1b\")";
     case Expect::Layout: return "an object of overrides (" + keysOf(e, KeyUse::Optional, ", ") + ")";
     case Expect::Nibbles: return "an object from field paths (\"bounds[0].native\") to varint lengths in nibbles";
-    case Expect::LayoutCount:
-    case Expect::NativeBits:
-    case Expect::IlBits:
-    case Expect::Padding:
-    case Expect::HeaderPadding:
-    case Expect::Truncate:
-    case Expect::NibbleCount: return "an integer or a \"0x...\" hex string";
-    case Expect::Anything: break;
+    default: break;
   }
   return "anything";
-}
-
-bool isNumber(Expect e) {
-  switch (e) {
-    case Expect::Token:
-    case Expect::CodeSize:
-    case Expect::Native:
-    case Expect::Il:
-    case Expect::NativeStart:
-    case Expect::NativeEnd:
-    case Expect::LayoutCount:
-    case Expect::NativeBits:
-    case Expect::IlBits:
-    case Expect::Padding:
-    case Expect::HeaderPadding:
-    case Expect::Truncate:
-    case Expect::NibbleCount: return true;
-    default: return false;
-  }
 }
 
 // What a message about a number calls it: its key's noun or name.
@@ -357,19 +346,15 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   }
 
   bool key(json::string_t& k) {
-    Frame& f = frames_.back();
-    f.member = f.members++;
+    Frame& f = nextMember();
     if (f.role == Expect::Anything) return true;  // inside a skipped value
     if (f.role == Expect::Nibbles) return nibblesKey(f, k);
-    const description::Key<Expect>* known = readKey(k);
-    if (known != nullptr && known->use == KeyUse::Form) ++methodForms_;
+    if (readKey(k)) ++methodForms_;
     return true;
   }
 
   bool end_object() {
-    const Frame f = std::move(frames_.back());
-    frames_.pop_back();
-    checkRequiredKeys(f);
+    const Frame f = closeObject();
     switch (f.role) {
       case Expect::Method: endMethod(f); break;
       case Expect::Bound: endBound(); break;
@@ -573,7 +558,8 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
 
   void endMethod(const Frame& f) {
     if (methodForms_ == 0) {
-      error(rules::kMissingField, [] { return "a method needs one of " + keysOf(Expect::Method, KeyUse::Form, " or "); });
+      error(rules::kMissingField,
+            [] { return "a method needs one of " + keysOf(Expect::Method, KeyUse::Form, " or "); });
     } else if (methodForms_ > 1) {
       error(rules::kConflictingFields,
             [] { return "a method has exactly one of " + keysOf(Expect::Method, KeyUse::Form, " or "); });

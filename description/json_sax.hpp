@@ -172,8 +172,7 @@ constexpr unsigned listedKeys(const KeyTable<Role, N>& keys, Role container) {
 // An object's name with its keys, for "unknown key ... in <this>"; "this
 // object" for one the format has no keys for.
 template <typename Role, std::size_t N, std::size_t M>
-std::string keyedObjectName(const KeyTable<Role, N>& keys, const std::array<KeyedObject<Role>, M>& objects,
-                            Role role) {
+std::string keyedObjectName(const KeyTable<Role, N>& keys, const std::array<KeyedObject<Role>, M>& objects, Role role) {
   for (const KeyedObject<Role>& object : objects) {
     if (object.role != role) continue;
     std::string out(object.name);

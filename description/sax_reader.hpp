@@ -86,11 +86,18 @@ class SaxReader {
     onProgress(read);
   }
 
+  // A key has been read: the current object moves on to its next member.
+  JsonFrame<Role>& nextMember() {
+    JsonFrame<Role>& f = frames_.back();
+    f.member = f.members++;
+    return f;
+  }
+
   // A key of one of the format's objects: what its value must be comes
   // from the key table; a key the object does not know, or one given
-  // again, is reported and its value skipped. The key when it is known and
-  // new here, else null.
-  const Key<Role>* readKey(std::string& name) {
+  // again, is reported and its value skipped. True for the first of one
+  // of the object's alternative forms (the reader counts them).
+  bool readKey(std::string& name) {
     JsonFrame<Role>& f = frames_.back();
     constexpr const auto& keys = Derived::kKeys;
     const std::size_t i = findKey(keys, f.role, name);
@@ -98,20 +105,29 @@ class SaxReader {
     if (i == keys.size()) {
       f.expect = Role::Anything;
       unknownKey(f);
-      return nullptr;
+      return false;
     }
     if (f.seen & keyBit(i)) {
       error(rules::kDuplicateKey, [&] { return "key " + quoteInput(f.key) + " is given more than once"; });
       f.expect = Role::Anything;
-      return nullptr;
+      return false;
     }
     f.expect = keys[i].value;
     f.seen |= keyBit(i);
-    return &keys[i];
+    return keys[i].use == KeyUse::Form;
   }
 
-  // After the object `f` has closed (the site is the object): its required
-  // keys that were not given, in table order.
+  // An object has ended: its frame, taken off the stack, after its
+  // required keys are checked (the site is then the object).
+  JsonFrame<Role> closeObject() {
+    JsonFrame<Role> f = std::move(frames_.back());
+    frames_.pop_back();
+    checkRequiredKeys(f);
+    return f;
+  }
+
+  // The required keys of the object `f` that were not given, in table
+  // order.
   void checkRequiredKeys(const JsonFrame<Role>& f) {
     static constexpr std::array<unsigned, kMaxRoles> required = requiredKeyMasks<kMaxRoles>(Derived::kKeys);
     if (required[static_cast<std::size_t>(f.role)] & ~f.seen) [[unlikely]]

@@ -110,14 +110,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const il::IlDescriptionParse reread = il::parseIlDescription(json);
   // Content warnings (il-code-size-below-bound) come back; none is added.
   FUZZ_CHECK(reread.methods.has_value() && reread.warningCount <= parse.warningCount,
-             "il::writeIlDescription's JSON does not parse back cleanly (" + std::to_string(reread.warningCount) +
+             "writeIlDescription's JSON does not parse back cleanly (" + std::to_string(reread.warningCount) +
                  " warnings, " + std::to_string(parse.warningCount) +
                  " before): " + gdmap::fuzz::firstError(reread.diagnostics) + "\n" + json.substr(0, 2000));
   FUZZ_CHECK(std::equal(reread.methods->begin(), reread.methods->end(), parse.methods->begin(), parse.methods->end(),
                         sameMethod),
-             "the methods change through il::writeIlDescription -> il::parseIlDescription:\n" + json.substr(0, 2000));
+             "the methods change through writeIlDescription -> parseIlDescription:\n" + json.substr(0, 2000));
   const std::string again = il::writeIlDescription(*reread.methods);
   FUZZ_CHECK(again == json,
-             "il::writeIlDescription is not a fixed point:\n" + json.substr(0, 2000) + "\n---\n" + again.substr(0, 2000));
+             "writeIlDescription is not a fixed point:\n" + json.substr(0, 2000) + "\n---\n" + again.substr(0, 2000));
   return 0;
 }

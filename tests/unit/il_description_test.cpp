@@ -347,10 +347,10 @@ namespace {
 
 using gdmap::Diagnostic;
 using gdmap::il::IlDescriptionParse;
-using gdmap::il::parseIlDescription;
-using gdmap::il::writeIlDescription;
 using gdmap::il::Instantiation;
 using gdmap::il::Method;
+using gdmap::il::parseIlDescription;
+using gdmap::il::writeIlDescription;
 
 TEST_CASE("il description: an instantiation is read, written back and round-trips") {
   const std::string text = R"({"methods": [

@@ -1,9 +1,8 @@
 #pragma once
 // Instantiation names to their index in /instantiations, for the millions
-// of dictionaries that name one: one open-addressing table over one arena
-// of names, so a lookup touches a slot and one place in the arena (a hash
-// map of strings touches a bucket, a node and often a heap string, each a
-// cache miss once the names outgrow the cache).
+// of dictionaries that name one: an ArenaHashSet over one arena of names.
+#include <gdmap/internal/arena_hash_set.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -24,17 +23,18 @@ class NameIndex {
 
  private:
   struct Slot {
-    std::uint32_t tag = 0;    // the hash's high half
+    std::uint32_t tag = 0;
     std::uint32_t index = 0;  // 0 empty, else the name's index + 1
     std::size_t offset = 0;   // in arena_
     std::size_t length = 0;
+    bool used() const { return index != 0; }
   };
   std::size_t slotOf(std::uint64_t hash, std::string_view name) const;
-  void grow();
+  std::string_view nameAt(const Slot& s) const { return std::string_view(arena_).substr(s.offset, s.length); }
 
   std::size_t size_ = 0;
   std::string arena_;
-  std::vector<Slot> slots_;  // a power of two
+  detail::ArenaHashSet<Slot> slots_;
 };
 
 }  // namespace gdmap::description

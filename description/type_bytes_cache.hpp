@@ -2,12 +2,11 @@
 // The canonical bytes of the types a description spells, by spelling (ILAsm
 // text or hex): a description of a million dictionaries repeats a few
 // thousand distinct types, so each is parsed and encoded once and then
-// found by a hash of its text. One open-addressing table over one arena
-// that holds each spelling followed by its bytes: a lookup that finds its
-// type touches the table's slot and one place in the arena, nothing else.
-// No node, string or vector per entry, and a bounded size (a description
-// of only distinct types gets no benefit from caching them and should not
-// hold each twice).
+// found by a hash of its text. An ArenaHashSet over one arena that holds
+// each spelling followed by its bytes, of bounded size (a description of
+// only distinct types gets no benefit from caching them and should not hold
+// each twice).
+#include <gdmap/internal/arena_hash_set.hpp>
 #include <gdmap/schema/bytes.hpp>
 
 #include <cstddef>
@@ -33,7 +32,7 @@ class TypeBytesCache {
   // A used slot points past the arena's first byte (an empty spelling
   // with no bytes is still an entry).
   struct Slot {
-    std::uint32_t tag = 0;     // the hash's high half: most probes end here
+    std::uint32_t tag = 0;
     std::uint32_t offset = 0;  // in arena_: the spelling, then its bytes
     std::uint32_t keyLength = 0;
     std::uint32_t bytesLength = 0;
@@ -41,13 +40,15 @@ class TypeBytesCache {
   };
   // The slot holding `spelling`, or the empty one where it would go.
   std::size_t slotOf(std::uint64_t hash, std::string_view spelling) const;
-  void grow();
+  std::string_view spellingAt(const Slot& s) const {
+    return std::string_view(reinterpret_cast<const char*>(arena_.data() + s.offset), s.keyLength);
+  }
 
   std::size_t maxEntries_;
   std::size_t entries_ = 0;
   // Starts with one unused byte, so that offset 0 can mean "empty slot".
   Bytes arena_ = Bytes(1, 0);
-  std::vector<Slot> slots_;  // a power of two
+  detail::ArenaHashSet<Slot> slots_;
 };
 
 }  // namespace gdmap::description

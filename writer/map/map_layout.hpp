@@ -3,6 +3,7 @@
 // bytes are interned in one arena (identical items stored once, no
 // allocation per item), and layoutMap() turns (RVA, item) pairs into the
 // canonical bytes of FORMAT.md §1.
+#include <gdmap/internal/arena_hash_set.hpp>
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/map_description.hpp>
@@ -61,14 +62,12 @@ class ItemStore {
 
   Bytes arena_;
   std::vector<Record> records_;
-  // Open addressing, power-of-two size. A slot carries the hash's high
-  // half beside the record, so a probe that meets another item is told so
-  // without reading that item's record or bytes.
   struct Slot {
     std::uint32_t tag = 0;
     std::uint32_t record = 0;  // 0 empty, else record index + 1
+    bool used() const { return record != 0; }
   };
-  std::vector<Slot> slots_;
+  ArenaHashSet<Slot> slots_;
 };
 
 // Byte hash used by the store (exposed for tests of collisions), seeded

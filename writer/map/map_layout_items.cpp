@@ -1,5 +1,5 @@
 // ItemStore: every heap item's bytes in one arena, deduplicated through an
-// open-addressing table of indices, so interning allocates nothing per item
+// ArenaHashSet of record indices, so interning allocates nothing per item
 // beyond amortised vector growth.
 #include <gdmap/internal/bytes_hash.hpp>
 #include <gdmap/internal/huge_pages.hpp>
@@ -39,40 +39,30 @@ std::uint32_t ItemStore::internRaw(ByteSpan item) {
 std::uint32_t ItemStore::commit(std::size_t begin) {
   const ByteSpan candidate = ByteSpan(arena_).subspan(begin);
   const std::uint64_t hash = hashItemBytes(candidate);
-  const auto tag = static_cast<std::uint32_t>(hash >> 32);
-  if ((records_.size() + 1) * 2 > slots_.size()) grow();
-  const std::size_t mask = slots_.size() - 1;
-  for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-    const Slot s = slots_[slot];
-    if (s.record == 0) {
-      assert(records_.size() < 0xFFFFFFFFu);
-      records_.push_back(Record{begin, candidate.size(), hash});
-      slots_[slot] = Slot{tag, static_cast<std::uint32_t>(records_.size())};
-      return static_cast<std::uint32_t>(records_.size() - 1);
-    }
-    if (s.tag != tag) continue;
+  if (slots_.fullFor(records_.size())) grow();
+  const std::size_t slot = slots_.slotOf(hash, [&](const Slot& s) {
     const Record& r = records_[s.record - 1];
     // r.length == 0 never reaches memcmp: its pointers may then be null.
-    if (r.hash == hash && r.length == candidate.size() &&
-        (r.length == 0 || std::memcmp(arena_.data() + r.offset, candidate.data(), r.length) == 0)) {
-      arena_.resize(begin);  // already stored: drop the copy
-      return s.record - 1;
-    }
+    return r.hash == hash && r.length == candidate.size() &&
+           (r.length == 0 || std::memcmp(arena_.data() + r.offset, candidate.data(), r.length) == 0);
+  });
+  if (slots_[slot].used()) {
+    arena_.resize(begin);  // already stored: drop the copy
+    return slots_[slot].record - 1;
   }
+  assert(records_.size() < 0xFFFFFFFFu);
+  records_.push_back(Record{begin, candidate.size(), hash});
+  slots_[slot] = Slot{slots_.tagOf(hash), static_cast<std::uint32_t>(records_.size())};
+  return static_cast<std::uint32_t>(records_.size() - 1);
 }
 
 void ItemStore::grow() {
-  const std::size_t size = slots_.empty() ? 64 : slots_.size() * 2;
-  slots_ = std::vector<Slot>();  // the old table goes first: no copy, no two tables at once
-  slots_.reserve(size);
-  adviseHugePages(slots_.data(), size * sizeof(Slot));
-  slots_.assign(size, Slot{});
-  const std::size_t mask = size - 1;
-  for (std::size_t i = 0; i < records_.size(); ++i) {
-    std::size_t slot = records_[i].hash & mask;
-    while (slots_[slot].record != 0) slot = (slot + 1) & mask;
-    slots_[slot] = Slot{static_cast<std::uint32_t>(records_[i].hash >> 32), static_cast<std::uint32_t>(i + 1)};
-  }
+  // Every record keeps its hash: the table is rebuilt from the records
+  // alone, in their order.
+  slots_.regrow(64, [this](auto place) {
+    for (std::size_t i = 0; i < records_.size(); ++i)
+      place(records_[i].hash, Slot{slots_.tagOf(records_[i].hash), static_cast<std::uint32_t>(i + 1)});
+  });
 }
 
 }  // namespace gdmap::detail

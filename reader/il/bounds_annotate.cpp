@@ -10,6 +10,7 @@
 #include <gdmap/schema/rules.hpp>
 
 #include <gdmap/internal/nibble_reader.hpp>
+#include <gdmap/internal/range_tiler.hpp>
 
 #include <algorithm>
 #include <limits>
@@ -45,44 +46,38 @@ std::uint32_t readBits(ByteSpan bytes, std::size_t bit, unsigned count) {
   return static_cast<std::uint32_t>(value);
 }
 
-class BitTiler {
+// Where the tiler's ranges go (AnnotatedBits), and what bits no field
+// covers are called.
+class BitRanges {
  public:
-  BitTiler(std::size_t totalBits, std::vector<AnnotatedBits>& out) : total_(totalBits), out_(out) {}
-  std::size_t cursor() const { return cursor_; }
-  std::size_t total() const { return total_; }
+  explicit BitRanges(std::vector<AnnotatedBits>& out) : out_(&out) {}
 
-  void add(std::size_t from, std::size_t to, std::string path, std::string meaning,
-           RangeStatus status = RangeStatus::Ok, std::string_view rule = {}) {
-    to = std::min(to, total_);
-    from = std::max(from, cursor_);
-    if (from >= to) return;
-    if (from > cursor_) add(cursor_, from, "unknown", "bits no field covers", RangeStatus::Unreachable);
+  void range(detail::TiledRange tiled) {
     AnnotatedBits r;
-    r.bit = from;
-    r.bits = to - from;
-    r.path = std::move(path);
-    r.meaning = std::move(meaning);
-    r.status = status;
-    r.rule = std::string(rule);
-    out_.push_back(std::move(r));
-    cursor_ = to;
+    r.bit = tiled.from;
+    r.bits = tiled.to - tiled.from;
+    r.path = std::move(tiled.path);
+    r.meaning = std::move(tiled.meaning);
+    r.status = tiled.status;
+    r.rule = std::string(tiled.rule);
+    out_->push_back(std::move(r));
   }
 
-  // Whatever follows a field that does not read.
-  void unread() {
-    add(cursor_, total_, "unread", plural(total_ - cursor_, "bit", "bits") + " after the first problem, not read",
-        RangeStatus::Unreachable);
+  static detail::TiledRange gap(std::size_t from, std::size_t to) {
+    return {from, to, "unknown", "bits no field covers", RangeStatus::Unreachable, {}};
   }
 
  private:
-  std::size_t total_;
-  std::vector<AnnotatedBits>& out_;
-  std::size_t cursor_ = 0;
+  std::vector<AnnotatedBits>* out_;
 };
+
+// A field read again from inside the one before is cut without a word.
+constexpr detail::TileUnit kBits{};
 
 class Annotator {
  public:
-  Annotator(ByteSpan blob, std::vector<AnnotatedBits>& out) : blob_(blob), tiler_(blob.size() * 8, out) {}
+  Annotator(ByteSpan blob, std::vector<AnnotatedBits>& out)
+      : blob_(blob), tiler_(blob.size() * 8, kBits, BitRanges(out)) {}
 
   void run(BoundsForm form) {
     if (form == BoundsForm::Api) {
@@ -121,13 +116,20 @@ class Annotator {
       tiler_.add(4 * v.start, truncated ? tiler_.total() : 4 * (v.at + 1), std::move(path),
                  truncated ? "a nibble varint cut short by the blob's end" : "not a nibble varint of 32 bits",
                  RangeStatus::Error, truncated ? rules::kIlTruncated : std::string_view{});
-      tiler_.unread();
+      unread();
       return std::nullopt;
     }
     std::string text = meaning(v.value);
     if (v.nibbles > 1) text += " (" + std::to_string(v.nibbles) + " nibbles)";
     tiler_.add(4 * v.start, 4 * r.position(), std::move(path), std::move(text));
     return v.value;
+  }
+
+  // Whatever follows a field that does not read.
+  void unread() {
+    tiler_.add(tiler_.cursor(), tiler_.total(), "unread",
+               plural(tiler_.total() - tiler_.cursor(), "bit", "bits") + " after the first problem, not read",
+               RangeStatus::Unreachable);
   }
 
   void padNibble(NibbleReader& r, const char* path) {
@@ -180,7 +182,7 @@ class Annotator {
     if (!ilBits) return;
     padNibble(r, "header.padding");
     if (*nativeBits > 31 || *ilBits > 31) {
-      tiler_.unread();
+      unread();
       return;
     }
     const unsigned widths[3] = {sourceBits, *nativeBits + 1, *ilBits + 1};
@@ -220,13 +222,8 @@ class Annotator {
   }
 
   ByteSpan blob_;
-  BitTiler tiler_;
+  detail::RangeTiler<BitRanges> tiler_;
 };
-
-bool isWithin(std::string_view path, std::string_view field) {
-  return path.substr(0, field.size()) == field &&
-         (path.size() == field.size() || path[field.size()] == '.' || path[field.size()] == '[');
-}
 
 std::size_t problemBit(const BoundsProblem& p) {
   switch (p.unit) {
@@ -245,10 +242,10 @@ void overlay(const BoundsProblem& p, RangeStatus status, std::vector<AnnotatedBi
   if (it == ranges.begin()) return;
   --it;
   // A field named by the problem wins over its neighbour in the same byte.
-  if (!isWithin(it->path, p.path) && !p.path.empty()) {
+  if (!detail::isPathWithin(it->path, p.path) && !p.path.empty()) {
     for (auto other = ranges.begin() + ((it - ranges.begin()) > 4 ? (it - ranges.begin()) - 4 : 0);
          other != ranges.end() && other->bit < bit + 8; ++other) {
-      if (isWithin(other->path, p.path)) {
+      if (detail::isPathWithin(other->path, p.path)) {
         it = other;
         break;
       }

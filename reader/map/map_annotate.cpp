@@ -7,6 +7,7 @@
 #include <gdmap/reader/map_annotate.hpp>
 
 #include <gdmap/internal/radix_sort.hpp>
+#include <gdmap/internal/range_tiler.hpp>
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/hex.hpp>
@@ -23,11 +24,6 @@ namespace gdmap {
 namespace {
 
 constexpr std::uint32_t kNoEntry = std::numeric_limits<std::uint32_t>::max();
-
-bool isWithin(std::string_view path, std::string_view field) {
-  return path.substr(0, field.size()) == field &&
-         (path.size() == field.size() || path[field.size()] == '.' || path[field.size()] == '[');
-}
 
 int rank(RangeStatus status) { return static_cast<int>(status); }
 
@@ -56,8 +52,8 @@ class RangeSink {
     for (; next_ < diagnostics_.size() && diagnostics_[next_].offset < end; ++next_) {
       const Diagnostic& d = diagnostics_[next_];
       if (d.severity == Severity::Note) continue;
-      const bool toPending =
-          hasPending_ && (d.offset < r.offset || (!isWithin(d.path, r.path) && isWithin(d.path, pending_.path)));
+      const bool toPending = hasPending_ && (d.offset < r.offset || (!detail::isPathWithin(d.path, r.path) &&
+                                                                     detail::isPathWithin(d.path, pending_.path)));
       apply(d, toPending ? pending_ : r);
     }
     if (hasPending_) onRange_(pending_);
@@ -84,62 +80,46 @@ class RangeSink {
   bool hasPending_ = false;
 };
 
-// Appends ranges in order; whatever a new range would repeat of the bytes
-// already named is cut off, so the ranges never overlap.
-class Tiler {
+// Where the tiler's ranges go (the sink, as AnnotatedRanges), and what the
+// heap bytes no item covers are called.
+class ByteRanges {
  public:
-  Tiler(ByteSpan map, RangeSink& out) : map_(map), out_(out) {}
-
-  std::size_t cursor() const { return cursor_; }
-
-  void add(std::size_t from, std::size_t to, std::string path, std::string meaning,
-           RangeStatus status = RangeStatus::Ok, std::string_view rule = {}) {
-    to = std::min(to, map_.size());
-    if (to <= cursor_) return;
-    if (from < cursor_) {
-      meaning += " (its first " + plural(cursor_ - from, "byte is", "bytes are") + " the range before's)";
-      from = cursor_;
-    }
-    if (from > cursor_) gap(from);
-    AnnotatedRange r;
-    r.offset = from;
-    r.length = to - from;
-    r.path = std::move(path);
-    r.meaning = std::move(meaning);
-    r.status = status;
-    r.rule = std::string(rule);
-    out_.add(std::move(r));
-    cursor_ = to;
-  }
-
-  // Heap bytes from the cursor up to `to` that no item covers.
-  void gap(std::size_t to) {
-    to = std::min(to, map_.size());
-    if (to <= cursor_) return;
-    const std::size_t from = cursor_;
-    cursor_ = to;  // before add(): it would otherwise call gap() again
-    AnnotatedRange r;
-    r.offset = from;
-    r.length = to - from;
-    r.path = from >= heapStart_ ? heapPath(from - heapStart_) : std::string("unknown");
-    r.meaning = plural(to - from, "byte", "bytes") + " no entry's item covers";
-    r.status = RangeStatus::Unreachable;
-    r.rule = std::string(rules::kUnreachableHeapBytes);
-    out_.add(std::move(r));
-  }
+  explicit ByteRanges(RangeSink& sink) : sink_(&sink) {}
 
   void setHeapStart(std::size_t heapStart) { heapStart_ = heapStart; }
 
+  void range(detail::TiledRange tiled) {
+    AnnotatedRange r;
+    r.offset = tiled.from;
+    r.length = tiled.to - tiled.from;
+    r.path = std::move(tiled.path);
+    r.meaning = std::move(tiled.meaning);
+    r.status = tiled.status;
+    r.rule = std::string(tiled.rule);
+    sink_->add(std::move(r));
+  }
+
+  detail::TiledRange gap(std::size_t from, std::size_t to) const {
+    return {from,
+            to,
+            from >= heapStart_ ? heapPath(from - heapStart_) : std::string("unknown"),
+            plural(to - from, "byte", "bytes") + " no entry's item covers",
+            RangeStatus::Unreachable,
+            rules::kUnreachableHeapBytes};
+  }
+
  private:
-  ByteSpan map_;
-  RangeSink& out_;
-  std::size_t cursor_ = 0;
+  RangeSink* sink_;
   std::size_t heapStart_ = std::numeric_limits<std::size_t>::max();
 };
 
+using Tiler = detail::RangeTiler<ByteRanges>;
+constexpr detail::TileUnit kBytes{"byte is", "bytes are"};
+
 class Annotator {
  public:
-  Annotator(ByteSpan map, RangeSink& out, const TypeNames* names) : map_(map), names_(names), tiler_(map, out) {}
+  Annotator(ByteSpan map, RangeSink& out, const TypeNames* names)
+      : map_(map), names_(names), tiler_(map.size(), kBytes, ByteRanges(out)) {}
 
   void run() {
     if (map_.empty()) return;
@@ -210,7 +190,7 @@ class Annotator {
   }
 
   void heap() {
-    tiler_.setHeapStart(heapStart_);
+    tiler_.out().setHeapStart(heapStart_);
     // Bytes decoded again under items that start inside earlier ones; capped
     // so that hostile overlapping items cannot make the tiling quadratic.
     rereadBudget_ = 2 * (map_.size() - heapStart_) + 4096;
@@ -295,8 +275,6 @@ class Annotator {
   std::size_t rereadBudget_ = 0;
 };
 
-// Whether `path` names `field` or a part of it ("heap@0x5.type[0].inner" is
-// within "heap@0x5.type[0]"; "heap@0x10" is not within "heap@0x1").
 }  // namespace
 
 CheckReport annotateMap(ByteSpan map, const RangeCallback& onRange, const TypeNames* names) {

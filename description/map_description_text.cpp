@@ -5,6 +5,7 @@
 // check, not again here.
 #include <gdmap/description/description_json.hpp>
 
+#include <gdmap/reader/map_dump.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
@@ -17,8 +18,6 @@
 
 namespace gdmap {
 namespace {
-
-constexpr std::uint32_t kInline = 0xFFFFFFFF;
 
 // An item as describeMap() states it: its types as ILAsm text, or (should
 // they not decode) its bytes verbatim.
@@ -60,20 +59,8 @@ Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view
   const MapView& view = *opened;
   const std::uint32_t n = view.size();
 
-  // Distinct item offsets in heap order, with how many entries reach each.
-  std::vector<std::uint32_t> distinct(n);
-  for (std::uint32_t i = 0; i < n; ++i) distinct[i] = view.entry(i).offset;
-  std::sort(distinct.begin(), distinct.end());
-  std::vector<std::uint32_t> name;  // per distinct item: its instantiation number, or kInline
-  std::size_t unique = 0;
-  for (std::size_t i = 0; i < distinct.size();) {
-    std::size_t j = i;
-    while (j < distinct.size() && distinct[j] == distinct[i]) ++j;
-    distinct[unique++] = distinct[i];
-    name.push_back(j - i >= 2 ? 0 : kInline);
-    i = j;
-  }
-  distinct.resize(unique);
+  const ReachedItems reached = reachedItems(view);
+  const std::vector<std::uint32_t>& distinct = reached.offsets;
 
   // The text goes out in pieces of about this size: memory stays a few
   // words per directory entry whatever the size of the text.
@@ -98,7 +85,7 @@ Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view
   std::vector<bool> listed(distinct.size(), false);
   std::string item;
   for (std::size_t k = 0; k < distinct.size(); ++k) {
-    if (name[k] == kInline) continue;
+    if (!reached.shared(k)) continue;
     Expected<ItemView> shared = view.item(distinct[k]);
     if (shared) label[k] = namer.next(shared->bytes);
     item.clear();
@@ -120,8 +107,7 @@ Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view
     out += i == 0 ? "\n    {\"rva\": \"" : ",\n    {\"rva\": \"";
     appendHex32(e.rva, out);
     out += "\", ";
-    const std::size_t k =
-        static_cast<std::size_t>(std::lower_bound(distinct.begin(), distinct.end(), e.offset) - distinct.begin());
+    const std::size_t k = reached.indexOf(e.offset);
     if (listed[k]) {
       out += "\"instantiation\": \"";
       out += label[k];

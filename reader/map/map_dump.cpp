@@ -56,6 +56,28 @@ std::vector<std::string> rebuildDifferences(ByteSpan map) {
 
 }  // namespace
 
+std::size_t ReachedItems::indexOf(std::uint32_t offset) const {
+  return static_cast<std::size_t>(std::lower_bound(offsets.begin(), offsets.end(), offset) - offsets.begin());
+}
+
+ReachedItems reachedItems(const MapView& view) {
+  ReachedItems reached;
+  std::vector<std::uint32_t>& offsets = reached.offsets;
+  offsets.resize(view.size());
+  for (std::uint32_t i = 0; i < view.size(); ++i) offsets[i] = view.entry(i).offset;
+  std::sort(offsets.begin(), offsets.end());
+  std::size_t distinct = 0;
+  for (std::size_t i = 0; i < offsets.size();) {
+    std::size_t j = i + 1;
+    while (j < offsets.size() && offsets[j] == offsets[i]) ++j;
+    offsets[distinct++] = offsets[i];
+    reached.references.push_back(static_cast<std::uint32_t>(j - i));
+    i = j;
+  }
+  offsets.resize(distinct);
+  return reached;
+}
+
 Expected<DumpResult> describeMap(ByteSpan map) {
   if (std::optional<Error> e = firstCheckError(map)) return *e;
   Expected<MapView> opened = MapView::open(map);
@@ -63,20 +85,7 @@ Expected<DumpResult> describeMap(ByteSpan map) {
   const MapView& view = *opened;
   const std::uint32_t n = view.size();
 
-  // Distinct item offsets in heap order and how many entries reach each.
-  std::vector<std::uint32_t> offsets(n);
-  for (std::uint32_t i = 0; i < n; ++i) offsets[i] = view.entry(i).offset;
-  std::sort(offsets.begin(), offsets.end());
-  std::vector<std::uint32_t> distinct;
-  std::vector<std::uint32_t> references;
-  for (std::uint32_t off : offsets) {
-    if (distinct.empty() || distinct.back() != off) {
-      distinct.push_back(off);
-      references.push_back(0);
-    }
-    ++references.back();
-  }
-  offsets = {};
+  const ReachedItems reached = reachedItems(view);
 
   DumpResult result;
   MapDescription& d = result.description;
@@ -84,10 +93,10 @@ Expected<DumpResult> describeMap(ByteSpan map) {
   // Shared items are named from their bytes (instantiation_names.hpp), in
   // heap order; a name stands for the item wherever it is used.
   InstantiationNamer namer;
-  std::vector<std::size_t> shared(distinct.size(), static_cast<std::size_t>(-1));
-  for (std::size_t k = 0; k < distinct.size(); ++k) {
-    if (references[k] < 2) continue;
-    Expected<ItemView> item = view.item(distinct[k]);
+  std::vector<std::size_t> shared(reached.offsets.size(), static_cast<std::size_t>(-1));
+  for (std::size_t k = 0; k < reached.offsets.size(); ++k) {
+    if (!reached.shared(k)) continue;
+    Expected<ItemView> item = view.item(reached.offsets[k]);
     if (!item) return item.error();
     InstantiationDescription inst = describeItem(*item);
     inst.name = namer.next(item->bytes);
@@ -99,8 +108,7 @@ Expected<DumpResult> describeMap(ByteSpan map) {
     const DirectoryEntry e = view.entry(i);
     DictionaryDescription dict;
     dict.rva = e.rva;
-    const std::size_t k =
-        static_cast<std::size_t>(std::lower_bound(distinct.begin(), distinct.end(), e.offset) - distinct.begin());
+    const std::size_t k = reached.indexOf(e.offset);
     if (shared[k] != static_cast<std::size_t>(-1)) {
       dict.instantiation = shared[k];
     } else {

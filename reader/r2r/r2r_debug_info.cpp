@@ -87,17 +87,9 @@ Blob readBlobHeader(const NativeRegion& region, std::uint64_t at) {
   return b;
 }
 
-}  // namespace
-
-void readDebugInfo(const pe::PeImage& pe, R2RImage& image) {
-  const NativeRegion region = regionOf(pe, image, section::kDebugInfo);
-  if (region.bytes.empty()) {
-    image.summary.withoutDebugInfo = image.methods.size();
-    return;
-  }
-  const NativeArray array = withPath("debugInfo", [&] { return NativeArray(region, region.rva); });
-
-  // 1. Every method's element and the blob it names.
+// 1. Every method's element and the blob it names. 2. One hop only: a
+// lookback must not land on another lookback.
+std::vector<Element> readElements(const NativeRegion& region, const NativeArray& array, const R2RImage& image) {
   std::vector<Element> elements;
   std::unordered_set<std::uint64_t> lookbackElements;
   for (std::size_t i = 0; i < image.methods.size(); ++i) {
@@ -124,7 +116,6 @@ void readDebugInfo(const pe::PeImage& pe, R2RImage& image) {
     if (present) elements.push_back(e);
   }
 
-  // 2. One hop only: a lookback must not land on another lookback.
   for (const Element& e : elements) {
     if (e.lookback != 0 && lookbackElements.count(e.blob) != 0) {
       fail(region.fileOffsetOf(e.at),
@@ -133,10 +124,13 @@ void readDebugInfo(const pe::PeImage& pe, R2RImage& image) {
            rules::kR2rLookbackChain);
     }
   }
+  return elements;
+}
 
-  // 3. Each distinct blob's header and extent; blobs must not overlap, so
-  // validating them all is linear in the section.
-  std::unordered_map<std::uint64_t, std::size_t> blobIndex;
+// 3. Each distinct blob's header and extent (blobIndex: by RVA, its index);
+// blobs must not overlap, so validating them all is linear in the section.
+std::vector<Blob> readBlobs(const NativeRegion& region, const R2RImage& image, const std::vector<Element>& elements,
+                            std::unordered_map<std::uint64_t, std::size_t>& blobIndex) {
   std::vector<Blob> blobs;
   for (std::size_t k = 0; k < elements.size(); ++k) {
     const Element& e = elements[k];
@@ -160,8 +154,12 @@ void readDebugInfo(const pe::PeImage& pe, R2RImage& image) {
            rules::kR2rBadDebugInfo);
     }
   }
+  return blobs;
+}
 
-  // 4. The bounds of each blob must decode (FORMAT.md §3.3, strict).
+// 4. The bounds of each blob must decode (FORMAT.md §3.3, strict).
+void decodeBlobBounds(const NativeRegion& region, const R2RImage& image, const std::vector<Element>& elements,
+                      std::vector<Blob>& blobs) {
   for (Blob& b : blobs) {
     if (b.cbBounds == 0) continue;
     const std::uint64_t boundsAt = b.at + b.headerSize;
@@ -175,9 +173,11 @@ void readDebugInfo(const pe::PeImage& pe, R2RImage& image) {
     il::BoundsView::Cursor cursor = opened.view->cursor();
     for (il::Bound bound; cursor.next(bound);) b.lastNative = std::max(b.lastNative, bound.nativeOffset);
   }
+}
 
-  // 5. The methods' views.
-  std::unordered_set<std::uint64_t> distinct;
+// 5. The methods' views.
+void attachDebugInfo(const NativeRegion& region, R2RImage& image, const std::vector<Element>& elements,
+                     const std::vector<Blob>& blobs, const std::unordered_map<std::uint64_t, std::size_t>& blobIndex) {
   for (const Element& e : elements) {
     MethodBody& m = image.methods[e.method];
     const Blob& b = blobs[blobIndex.at(e.blob)];
@@ -200,6 +200,22 @@ void readDebugInfo(const pe::PeImage& pe, R2RImage& image) {
     if (m.sharedDebugInfo) ++image.summary.sharedDebugInfo;
     if (b.cbBounds == 0) ++image.summary.withoutBounds;
   }
+}
+
+}  // namespace
+
+void readDebugInfo(const pe::PeImage& pe, R2RImage& image) {
+  const NativeRegion region = regionOf(pe, image, section::kDebugInfo);
+  if (region.bytes.empty()) {
+    image.summary.withoutDebugInfo = image.methods.size();
+    return;
+  }
+  const NativeArray array = withPath("debugInfo", [&] { return NativeArray(region, region.rva); });
+  const std::vector<Element> elements = readElements(region, array, image);
+  std::unordered_map<std::uint64_t, std::size_t> blobIndex;
+  std::vector<Blob> blobs = readBlobs(region, image, elements, blobIndex);
+  decodeBlobBounds(region, image, elements, blobs);
+  attachDebugInfo(region, image, elements, blobs, blobIndex);
   image.summary.distinctDebugInfoBlobs = blobs.size();
   image.summary.withoutDebugInfo = image.methods.size() - elements.size();
 }

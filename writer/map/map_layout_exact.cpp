@@ -38,30 +38,24 @@ std::string writerName(std::size_t who, const EntryName& name) {
   return name(who);
 }
 
-}  // namespace
-
-Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
-                               const ExplicitLayout& explicitLayout, const DuplicateRvaMessage& duplicateMessage,
-                               const EntryName& name) {
-  const LayoutOverrides& layout = explicitLayout.layout;
-  const std::size_t n = entries.size();
-  if (Status s = checkEntryCount(n); !s) return s.error();
-
-  Expected<std::vector<std::uint64_t>> ordered = rvaOrder(entries, !layout.duplicateRvas, duplicateMessage);
-  if (!ordered) return ordered.error();
-  const std::vector<std::uint64_t>& keys = *ordered;
-  const auto indexAt = [&](std::size_t position) -> std::size_t {
+// The entry at each directory position: by RVA (rvaOrder()'s keys) or as
+// given.
+struct DirectoryOrder {
+  bool sorted;
+  const std::vector<std::uint64_t>& keys;
+  std::size_t operator()(std::size_t position) const {
     return sorted ? static_cast<std::uint32_t>(keys[position]) : position;
-  };
+  }
+};
 
-  std::vector<std::uint64_t> given(n, kUnplaced);
-  for (const auto& [index, offset] : explicitLayout.offsets) given[index] = offset;
-
-  // Items without an explicit offset: where layoutMap() would put them.
+// Items without an explicit offset, where layoutMap() would put them (the
+// offset by item, kUnplaced for the others), each written once.
+Expected<std::vector<std::uint64_t>> placeCanonically(std::span<const LayoutEntry> entries, const ItemStore& items,
+                                                      const std::vector<std::uint64_t>& given,
+                                                      const DirectoryOrder& indexAt, std::vector<HeapWrite>& writes) {
   std::vector<std::uint64_t> placed(items.size(), kUnplaced);
-  std::vector<HeapWrite> writes;
   std::uint64_t cursor = 0;
-  for (std::size_t p = 0; p < n; ++p) {
+  for (std::size_t p = 0; p < entries.size(); ++p) {
     const std::size_t i = indexAt(p);
     const std::uint32_t item = entries[i].item;
     if (item == kNoItem || given[i] != kUnplaced || placed[item] != kUnplaced) continue;
@@ -70,8 +64,13 @@ Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries
     writes.push_back({cursor, items.item(item), kCanonicalFlag | i});
     cursor += items.item(item).size();
   }
-  // Each (offset, item) once: a million entries placing one large item at
-  // one offset write it once, not a million times.
+  return placed;
+}
+
+// The explicitly placed items, each (offset, item) once: a million entries
+// placing one large item at one offset write it once, not a million times.
+void placeExplicitly(std::span<const LayoutEntry> entries, const ItemStore& items, const ExplicitLayout& explicitLayout,
+                     std::vector<HeapWrite>& writes) {
   std::vector<std::uint64_t> placements;  // offset << 32 | item
   for (const auto& [index, offset] : explicitLayout.offsets) {
     if (entries[index].item != kNoItem) placements.push_back(std::uint64_t{offset} << 32 | entries[index].item);
@@ -88,9 +87,12 @@ Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries
     written[at] = true;
     writes.push_back({offset, items.item(item), index});
   }
-  for (std::size_t f = 0; f < layout.fill.size(); ++f)
-    writes.push_back({layout.fill[f].offset, layout.fill[f].bytes, kFillFlag | f});
+}
 
+// Where the heap ends, once the writes are known to stay within what the
+// description pays for.
+Expected<std::uint64_t> boundedHeapEnd(const std::vector<HeapWrite>& writes, const ItemStore& items,
+                                       const LayoutOverrides& layout, const EntryName& name) {
   std::uint64_t heapEnd = 0, writtenBytes = 0;
   std::size_t last = 0;  // the write that ends last
   for (std::size_t w = 0; w < writes.size(); ++w) {
@@ -129,10 +131,13 @@ Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries
                      " or more heap bytes that nothing writes (zeros); at most " + std::to_string(kMaxImplicitGap) +
                      " are allowed: give the gap's bytes with /layout/fill, or smaller offsets",
                  rules::kGapTooLarge};
+  return heapEnd;
+}
 
-  const auto heapStart = static_cast<std::size_t>(heapStartFor(n));
-  Bytes out(heapStart + heapEnd);
-  std::uint8_t* heap = out.data() + heapStart;
+// Every write into `heap` (heapEnd bytes, zeros); two writes may meet only
+// where their bytes agree.
+Status writeHeap(const std::vector<HeapWrite>& writes, std::uint8_t* heap, std::uint64_t heapEnd,
+                 const EntryName& name) {
   std::vector<bool> taken(heapEnd, false);
   for (std::size_t w = 0; w < writes.size(); ++w) {
     const HeapWrite& write = writes[w];
@@ -153,11 +158,42 @@ Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries
       taken[at] = true;
     }
   }
+  return Success{};
+}
+
+}  // namespace
+
+Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
+                               const ExplicitLayout& explicitLayout, const DuplicateRvaMessage& duplicateMessage,
+                               const EntryName& name) {
+  const LayoutOverrides& layout = explicitLayout.layout;
+  const std::size_t n = entries.size();
+  if (Status s = checkEntryCount(n); !s) return s.error();
+
+  Expected<std::vector<std::uint64_t>> ordered = rvaOrder(entries, !layout.duplicateRvas, duplicateMessage);
+  if (!ordered) return ordered.error();
+  const DirectoryOrder indexAt{sorted, *ordered};
+
+  std::vector<std::uint64_t> given(n, kUnplaced);
+  for (const auto& [index, offset] : explicitLayout.offsets) given[index] = offset;
+
+  std::vector<HeapWrite> writes;
+  Expected<std::vector<std::uint64_t>> placed = placeCanonically(entries, items, given, indexAt, writes);
+  if (!placed) return placed.error();
+  placeExplicitly(entries, items, explicitLayout, writes);
+  for (std::size_t f = 0; f < layout.fill.size(); ++f)
+    writes.push_back({layout.fill[f].offset, layout.fill[f].bytes, kFillFlag | f});
+
+  const Expected<std::uint64_t> heapEnd = boundedHeapEnd(writes, items, layout, name);
+  if (!heapEnd) return heapEnd.error();
+  const auto heapStart = static_cast<std::size_t>(heapStartFor(n));
+  Bytes out(heapStart + *heapEnd);
+  if (Status s = writeHeap(writes, out.data() + heapStart, *heapEnd, name); !s) return s.error();
 
   writeU32(out.data(), layout.count.value_or(static_cast<std::uint32_t>(n) | (sorted ? kSortedFlag : 0u)));
   for (std::size_t p = 0; p < n; ++p) {
     const std::size_t i = indexAt(p);
-    const std::uint64_t offset = given[i] != kUnplaced ? given[i] : placed[entries[i].item];
+    const std::uint64_t offset = given[i] != kUnplaced ? given[i] : (*placed)[entries[i].item];
     writeU32(out.data() + directoryRvaOffset(p), entries[i].rva);
     writeU32(out.data() + directoryOffsetOffset(p), static_cast<std::uint32_t>(offset));
   }

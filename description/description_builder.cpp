@@ -233,41 +233,47 @@ void DescriptionBuilder::addDictionary(DictionaryFields fields) {
     }
   }
   if (fields.forms != 1) return;
+  if (streaming_) streamDictionary(fields);
+  else collectDictionary(fields);
+}
 
-  if (streaming_) {
-    if (!feeding()) {
-      // No map any more, but names are still checked (used, defined).
-      if (fields.instantiation) {
-        if (const std::optional<std::size_t> named = names_.find(*fields.instantiation)) used_[*named] = true;
-        else addPending(SIZE_MAX, fields.jsonIndex, *fields.instantiation);
-      }
-      return;
-    }
-    Expected<MapBuilder::ItemId> item = MapBuilder::kItemLater;
+// Straight into the map builder; names not yet defined wait as pending.
+void DescriptionBuilder::streamDictionary(DictionaryFields& fields) {
+  if (!feeding()) {
+    // No map any more, but names are still checked (used, defined).
     if (fields.instantiation) {
-      if (const std::optional<std::size_t> named = names_.find(*fields.instantiation)) {
-        item = namedItems_[*named];
-        used_[*named] = true;
-      } else {
-        addPending(map_.size(), fields.jsonIndex, *fields.instantiation);
-      }
-    } else if (fields.item) {
-      item = *fields.item;
-    } else if (fields.raw) {
-      item = map_.internRaw(*fields.raw);
-    } else {
-      return;  // the form's value was malformed, and reported
+      if (const std::optional<std::size_t> named = names_.find(*fields.instantiation)) used_[*named] = true;
+      else addPending(SIZE_MAX, fields.jsonIndex, *fields.instantiation);
     }
-    if (!item) {
-      diagnostics_.error(item.error().rule, DictionaryMemberSite(diagnostics_.work(), fields.jsonIndex, "types"),
-                         [&] { return item.error().message; });
-      return;
-    }
-    if (fields.offset) map_.addItemAt(*fields.rva, *item, *fields.offset);
-    else map_.addItem(*fields.rva, *item);
     return;
   }
+  Expected<MapBuilder::ItemId> item = MapBuilder::kItemLater;
+  if (fields.instantiation) {
+    if (const std::optional<std::size_t> named = names_.find(*fields.instantiation)) {
+      item = namedItems_[*named];
+      used_[*named] = true;
+    } else {
+      addPending(map_.size(), fields.jsonIndex, *fields.instantiation);
+    }
+  } else if (fields.item) {
+    item = *fields.item;
+  } else if (fields.raw) {
+    item = map_.internRaw(*fields.raw);
+  } else {
+    return;  // the form's value was malformed, and reported
+  }
+  if (!item) {
+    diagnostics_.error(item.error().rule, DictionaryMemberSite(diagnostics_.work(), fields.jsonIndex, "types"),
+                       [&] { return item.error().message; });
+    return;
+  }
+  if (fields.offset) map_.addItemAt(*fields.rva, *item, *fields.offset);
+  else map_.addItem(*fields.rva, *item);
+}
 
+// Kept as a DictionaryDescription, for a build that needs the whole
+// description first.
+void DescriptionBuilder::collectDictionary(DictionaryFields& fields) {
   DictionaryDescription d;
   d.rva = *fields.rva;
   if (fields.offset) layout_.offsets.push_back({dictionaries_.size(), *fields.offset});

@@ -126,6 +126,9 @@ class DescriptionBuilder {
     std::size_t nameLength;
   };
   void addPending(std::size_t dictionary, std::size_t jsonIndex, const std::string& name);
+  // addDictionary()'s two ways, for a dictionary of one form.
+  void streamDictionary(DictionaryFields& fields);
+  void collectDictionary(DictionaryFields& fields);
 
   void reportDuplicateRvas();
   void resolvePendingNames();

@@ -11,6 +11,7 @@
 // dumpDescription(), as before.
 #include <gdmap/description/description_json.hpp>
 
+#include "collected_text.hpp"
 #include "layout_text.hpp"
 
 #include <gdmap/internal/radix_sort.hpp>
@@ -88,65 +89,58 @@ void appendItemForm(ByteSpan item, std::string& out, Bytes& scratch, std::vector
 
 std::string_view viewOf(ByteSpan bytes) { return {reinterpret_cast<const char*>(bytes.data()), bytes.size()}; }
 
-}  // namespace
-
-Expected<std::string> dumpExactDescription(ByteSpan map) {
-  std::string text;
-  Status written = dumpExactDescription(map, [&](std::string_view chunk) -> Status {
-    text += chunk;
-    return Success{};
-  });
-  if (!written) return written.error();
-  return text;
+std::uint32_t rvaAt(ByteSpan map, std::size_t i) {
+  return readU32(map, static_cast<std::size_t>(directoryRvaOffset(i)));
+}
+std::uint32_t offsetAt(ByteSpan map, std::size_t i) {
+  return readU32(map, static_cast<std::size_t>(directoryOffsetOffset(i)));
 }
 
-Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit, const TypeNames* names) {
+// A cut count word: the canonical word of an empty map, cut as short.
+std::string cutCountWordText(ByteSpan map) {
   LayoutOverrides layout;
-  if (map.size() < kHeaderSize) {
-    // A cut count word: the canonical word of an empty map, cut as short.
-    std::uint8_t word[kHeaderSize];
-    writeU32(word, kSortedFlag);
-    std::copy(map.begin(), map.end(), word);
-    if (readU32(ByteSpan(word, kHeaderSize), 0) != kSortedFlag) layout.count = readU32(ByteSpan(word, kHeaderSize), 0);
-    layout.truncate = map.size();
-    std::string out = "{\n  \"sorted\": true,\n  \"dictionaries\": []";
-    description::appendLayout(layout, out);
-    out += "\n}\n";
-    return emit(out);
-  }
+  std::uint8_t word[kHeaderSize];
+  writeU32(word, kSortedFlag);
+  std::copy(map.begin(), map.end(), word);
+  if (readU32(ByteSpan(word, kHeaderSize), 0) != kSortedFlag) layout.count = readU32(ByteSpan(word, kHeaderSize), 0);
+  layout.truncate = map.size();
+  std::string out = "{\n  \"sorted\": true,\n  \"dictionaries\": []";
+  description::appendLayout(layout, out);
+  out += "\n}\n";
+  return out;
+}
 
+// Whether the description says "sorted": the count word's bit 31 where the
+// RVAs ascend; the count word, when a build would not write it, and
+// repeated RVAs go to `layout`.
+bool readCountWord(ByteSpan map, std::size_t entries, LayoutOverrides& layout) {
   const std::uint32_t word = readU32(map, 0);
-  const std::uint64_t claimed = word & kEntryCountMask;
-  const std::size_t entries =
-      static_cast<std::size_t>(std::min<std::uint64_t>(claimed, (map.size() - kHeaderSize) / kDirectoryEntrySize));
-  const auto rvaAt = [&](std::size_t i) { return readU32(map, static_cast<std::size_t>(directoryRvaOffset(i))); };
-  const auto offsetAt = [&](std::size_t i) { return readU32(map, static_cast<std::size_t>(directoryOffsetOffset(i))); };
-
   bool ascending = true;  // non-decreasing: a stable sort keeps the order
-  for (std::size_t i = 1; ascending && i < entries; ++i) ascending = rvaAt(i - 1) <= rvaAt(i);
+  for (std::size_t i = 1; ascending && i < entries; ++i) ascending = rvaAt(map, i - 1) <= rvaAt(map, i);
   const bool sorted = (word & kSortedFlag) != 0 && ascending;
   if (word != (static_cast<std::uint32_t>(entries) | (sorted ? kSortedFlag : 0u))) layout.count = word;
-  {
-    std::vector<std::uint64_t> keys(entries);
-    for (std::size_t i = 0; i < entries; ++i) keys[i] = std::uint64_t{rvaAt(i)} << 32 | i;
-    radixSortByHigh32(keys);
-    for (std::size_t k = 1; k < keys.size() && !layout.duplicateRvas; ++k)
-      layout.duplicateRvas = keys[k] >> 32 == keys[k - 1] >> 32;
-  }
+  std::vector<std::uint64_t> keys(entries);
+  for (std::size_t i = 0; i < entries; ++i) keys[i] = std::uint64_t{rvaAt(map, i)} << 32 | i;
+  radixSortByHigh32(keys);
+  for (std::size_t k = 1; k < keys.size() && !layout.duplicateRvas; ++k)
+    layout.duplicateRvas = keys[k] >> 32 == keys[k - 1] >> 32;
+  return sorted;
+}
 
-  // Where the canonical layout puts the items of entries without an
-  // "offset" (as the builder does: in directory order, deduplicated), and
-  // so which entries need one. With fewer entries than the count claims,
-  // the reader's heap is not this one: every entry is an offset only.
-  const ByteSpan heap = map.subspan(static_cast<std::size_t>(heapStartFor(entries)));
-  const bool itemsReadable = entries == claimed;
-  enum Kind : std::uint8_t { kOffsetOnly, kCanonical, kPlaced };
-  std::vector<Kind> kind(entries, kOffsetOnly);
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> covered;  // [start, end) of every item written
+enum EntryKind : std::uint8_t { kOffsetOnly, kCanonical, kPlaced };
+
+// Where the canonical layout puts the items of entries without an
+// "offset" (as the builder does: in directory order, deduplicated), and so
+// which entries need one. With fewer entries than the count claims, the
+// reader's heap is not this one: every entry is an offset only. `covered`
+// gets [start, end) of every item written.
+std::vector<EntryKind> entryKinds(ByteSpan map, ByteSpan heap, std::size_t entries, bool itemsReadable,
+                                  std::vector<std::pair<std::uint64_t, std::uint64_t>>& covered) {
+  std::vector<EntryKind> kind(entries, kOffsetOnly);
   std::unordered_map<std::string_view, std::uint32_t> canonicalAt;
   std::uint64_t cursor = 0;
   for (std::size_t i = 0; itemsReadable && i < entries; ++i) {
-    const std::uint32_t offset = offsetAt(i);
+    const std::uint32_t offset = offsetAt(map, i);
     const std::optional<ByteSpan> item = wellFormedItem(heap, offset);
     if (!item) continue;
     const std::string_view bytes = viewOf(*item);
@@ -163,9 +157,12 @@ Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string
     }
     if (writes) covered.emplace_back(offset, offset + item->size());
   }
-  canonicalAt = {};
+  return kind;
+}
 
-  // Heap bytes no item covers: fill, or trailing bytes at the end.
+// Heap bytes no item covers: fill, or trailing bytes at the end.
+void uncoveredBytes(ByteSpan heap, std::vector<std::pair<std::uint64_t, std::uint64_t>>& covered,
+                    LayoutOverrides& layout) {
   std::sort(covered.begin(), covered.end());
   std::uint64_t end = 0;
   for (const auto& [start, stop] : covered) {
@@ -173,8 +170,29 @@ Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string
       layout.fill.push_back({static_cast<std::uint32_t>(end), Bytes(heap.begin() + end, heap.begin() + start)});
     end = std::max(end, stop);
   }
-  covered = {};
   if (end < heap.size()) layout.trailing.assign(heap.begin() + end, heap.end());
+}
+
+}  // namespace
+
+Expected<std::string> dumpExactDescription(ByteSpan map) {
+  return description::collectedText([&](const auto& emit) { return dumpExactDescription(map, emit); });
+}
+
+Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit, const TypeNames* names) {
+  if (map.size() < kHeaderSize) return emit(cutCountWordText(map));
+  LayoutOverrides layout;
+  const std::uint64_t claimed = readU32(map, 0) & kEntryCountMask;
+  const std::size_t entries =
+      static_cast<std::size_t>(std::min<std::uint64_t>(claimed, (map.size() - kHeaderSize) / kDirectoryEntrySize));
+  const bool sorted = readCountWord(map, entries, layout);
+  const ByteSpan heap = map.subspan(static_cast<std::size_t>(heapStartFor(entries)));
+  std::vector<EntryKind> kind;
+  {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> covered;
+    kind = entryKinds(map, heap, entries, entries == claimed, covered);
+    uncoveredBytes(heap, covered, layout);
+  }
 
   constexpr std::size_t kChunk = std::size_t{1} << 20;
   std::string out;
@@ -186,13 +204,13 @@ Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string
   std::vector<Type> types;
   for (std::size_t i = 0; i < entries; ++i) {
     out += i == 0 ? "\n    {\"rva\": \"" : ",\n    {\"rva\": \"";
-    appendHex32(rvaAt(i), out);
+    appendHex32(rvaAt(map, i), out);
     out += '"';
     if (kind[i] != kOffsetOnly) {
       out += ", ";
-      appendItemForm(*wellFormedItem(heap, offsetAt(i)), out, scratch, types, names);
+      appendItemForm(*wellFormedItem(heap, offsetAt(map, i)), out, scratch, types, names);
     }
-    if (kind[i] != kCanonical) description::appendDictionaryOffset(offsetAt(i), out);
+    if (kind[i] != kCanonical) description::appendDictionaryOffset(offsetAt(map, i), out);
     out += '}';
     if (out.size() >= kChunk) {
       if (Status s = emit(out); !s) return s;

@@ -5,6 +5,8 @@
 // check, not again here.
 #include <gdmap/description/description_json.hpp>
 
+#include "collected_text.hpp"
+
 #include <gdmap/reader/map_dump.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/diagnostic.hpp>
@@ -12,7 +14,6 @@
 #include <gdmap/schema/instantiation_names.hpp>
 #include <gdmap/schema/type_text.hpp>
 
-#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -44,13 +45,7 @@ void appendItem(const MapView& view, std::uint32_t heapOffset, std::string& out,
 }  // namespace
 
 Expected<std::string> dumpDescription(ByteSpan map) {
-  std::string text;
-  Status written = dumpDescription(map, [&](std::string_view chunk) -> Status {
-    text += chunk;
-    return Success{};
-  });
-  if (!written) return written.error();
-  return text;
+  return description::collectedText([&](const auto& emit) { return dumpDescription(map, emit); });
 }
 
 Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view)>& emit, const TypeNames* names) {

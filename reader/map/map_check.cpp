@@ -52,6 +52,42 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> repeatedRvas(const MapView&
   return repeats;
 }
 
+// The general numbering, for a directory that meets a new item out of heap
+// order: every marked offset is an item, in heap order; the entries again,
+// in order, give each item's first reference and the first entry that
+// breaks the canonical item order. `items` is refilled (its memory kept).
+void numberItems(const MapView& view, ItemStarts& starts, MapAnalysis& a, std::vector<CheckedItem>& items) {
+  const std::size_t heapSize = view.heap().size();
+  items.clear();
+  items.reserve(starts.count());
+  starts.number([&](std::uint32_t offset) {
+    CheckedItem item;
+    item.heapOffset = offset;
+    item.firstEntry = kNoEntry;
+    items.push_back(item);
+  });
+  // A bit per item says whether it has been met: most entries of a large
+  // map share an earlier item, and the bits stay in cache where the items
+  // would not.
+  std::vector<std::uint64_t> met((items.size() + 63) / 64);
+  std::uint32_t newItems = 0;
+  for (std::uint32_t i = 0; i < view.size(); ++i) {
+    const std::uint32_t offset = view.entry(i).offset;
+    if (offset >= heapSize) continue;
+    const std::uint32_t index = starts.rank(offset);
+    const std::uint64_t bit = std::uint64_t{1} << (index % 64);
+    if ((met[index / 64] & bit) != 0) continue;
+    met[index / 64] |= bit;
+    items[index].firstEntry = i;
+    if (a.firstUnorderedEntry == kNoEntry && index != newItems) {
+      a.firstUnorderedEntry = i;
+      a.unorderedItem = index;
+      a.expectedItem = newItems;
+    }
+    ++newItems;
+  }
+}
+
 // Header and directory: the entries' own fields. Returns the distinct
 // in-heap offsets, in heap order, each with its first referencing entry,
 // and notes the first entry that references a new item out of heap order
@@ -107,37 +143,7 @@ std::vector<CheckedItem> checkDirectory(const MapView& view, DiagnosticSink& sin
       }
     }
   }
-  if (inHeapOrder) return items;
-  items.clear();
-  items.reserve(starts.count());
-  starts.number([&](std::uint32_t offset) {
-    CheckedItem item;
-    item.heapOffset = offset;
-    item.firstEntry = kNoEntry;
-    items.push_back(item);
-  });
-  // The entries again, in order: each item's first reference, and whether
-  // new items are met in heap order.
-  // A bit per item says whether it has been met: most entries of a large
-  // map share an earlier item, and the bits stay in cache where the items
-  // would not.
-  std::vector<std::uint64_t> met((items.size() + 63) / 64);
-  std::uint32_t newItems = 0;
-  for (std::uint32_t i = 0; i < view.size(); ++i) {
-    const std::uint32_t offset = view.entry(i).offset;
-    if (offset >= heapSize) continue;
-    const std::uint32_t index = starts.rank(offset);
-    const std::uint64_t bit = std::uint64_t{1} << (index % 64);
-    if ((met[index / 64] & bit) != 0) continue;
-    met[index / 64] |= bit;
-    items[index].firstEntry = i;
-    if (a.firstUnorderedEntry == kNoEntry && index != newItems) {
-      a.firstUnorderedEntry = i;
-      a.unorderedItem = index;
-      a.expectedItem = newItems;
-    }
-    ++newItems;
-  }
+  if (!inHeapOrder) numberItems(view, starts, a, items);
   return items;
 }
 

@@ -6,6 +6,14 @@ namespace {
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
+// Each string form is its append form into a fresh string.
+template <class Value>
+std::string appended(void (*append)(Value, std::string&), Value value) {
+  std::string out;
+  append(value, out);
+  return out;
+}
+
 }  // namespace
 
 void appendHex(ByteSpan bytes, std::string& out) {
@@ -17,11 +25,7 @@ void appendHex(ByteSpan bytes, std::string& out) {
   }
 }
 
-std::string toHex(ByteSpan bytes) {
-  std::string out;
-  appendHex(bytes, out);
-  return out;
-}
+std::string toHex(ByteSpan bytes) { return appended(appendHex, bytes); }
 
 Expected<Bytes> parseHex(std::string_view text) {
   Bytes out;
@@ -51,22 +55,14 @@ void appendHex32(std::uint32_t value, std::string& out) {
   out.append(text, sizeof text);
 }
 
-std::string hex32(std::uint32_t value) {
-  std::string out;
-  appendHex32(value, out);
-  return out;
-}
+std::string hex32(std::uint32_t value) { return appended(appendHex32, value); }
 
 void appendHex8(std::uint8_t value, std::string& out) {
   const char text[4] = {'0', 'x', hexDigit(value >> 4), hexDigit(value)};
   out.append(text, sizeof text);
 }
 
-std::string hex8(std::uint8_t value) {
-  std::string out;
-  appendHex8(value, out);
-  return out;
-}
+std::string hex8(std::uint8_t value) { return appended(appendHex8, value); }
 
 void appendShortHex(std::uint64_t value, std::string& out) {
   char digits[16];
@@ -79,11 +75,7 @@ void appendShortHex(std::uint64_t value, std::string& out) {
   while (n > 0) out += digits[--n];
 }
 
-std::string shortHex(std::uint64_t value) {
-  std::string out;
-  appendShortHex(value, out);
-  return out;
-}
+std::string shortHex(std::uint64_t value) { return appended(appendShortHex, value); }
 
 std::optional<std::uint32_t> parsePrefixedHex32(std::string_view text) {
   if (text.size() < 3 || text.size() > 10 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) return std::nullopt;

@@ -12,6 +12,20 @@ Type wrap(ElementType element, Type inner) {
   return t;
 }
 
+Type withToken(ElementType element, Token token) {
+  Type t;
+  t.element = element;
+  t.token = token;
+  return t;
+}
+
+Type withNumber(ElementType element, std::uint32_t number) {
+  Type t;
+  t.element = element;
+  t.number = number;
+  return t;
+}
+
 }  // namespace
 
 Type Type::primitive(ElementType e) {
@@ -20,42 +34,20 @@ Type Type::primitive(ElementType e) {
   return t;
 }
 
-Type Type::classType(Token token) {
-  Type t;
-  t.element = ElementType::Class;
-  t.token = token;
-  return t;
-}
+Type Type::classType(Token token) { return withToken(ElementType::Class, token); }
 
-Type Type::valueType(Token token) {
-  Type t;
-  t.element = ElementType::ValueType;
-  t.token = token;
-  return t;
-}
+Type Type::valueType(Token token) { return withToken(ElementType::ValueType, token); }
 
 Type Type::genericInstance(bool valueTypeHead, Token genericType, std::vector<Type> arguments) {
-  Type t;
-  t.element = ElementType::GenericInst;
+  Type t = withToken(ElementType::GenericInst, genericType);
   t.valueTypeHead = valueTypeHead;
-  t.token = genericType;
   t.operands = std::move(arguments);
   return t;
 }
 
-Type Type::typeVariable(std::uint32_t index) {
-  Type t;
-  t.element = ElementType::Var;
-  t.number = index;
-  return t;
-}
+Type Type::typeVariable(std::uint32_t index) { return withNumber(ElementType::Var, index); }
 
-Type Type::methodVariable(std::uint32_t index) {
-  Type t;
-  t.element = ElementType::MVar;
-  t.number = index;
-  return t;
-}
+Type Type::methodVariable(std::uint32_t index) { return withNumber(ElementType::MVar, index); }
 
 Type Type::pointer(Type pointee) { return wrap(ElementType::Ptr, std::move(pointee)); }
 Type Type::byRef(Type referent) { return wrap(ElementType::ByRef, std::move(referent)); }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <string_view>
 
 namespace gdmap {
 namespace {
@@ -116,6 +117,16 @@ void printFunctionPointer(const Type& type, std::string& out, const TypeNames* n
   out += ')';
 }
 
+// The operator a postfix form writes after its operand.
+std::string_view postfixOperator(ElementType element) {
+  switch (element) {
+    case ElementType::Ptr: return "*";
+    case ElementType::ByRef: return "&";
+    case ElementType::SzArray: return "[]";
+    default: return " pinned";
+  }
+}
+
 void printType(const Type& type, std::string& out, const TypeNames* names) {
   switch (type.element) {
     case ElementType::Class:
@@ -144,24 +155,15 @@ void printType(const Type& type, std::string& out, const TypeNames* names) {
     case ElementType::FnPtr: printFunctionPointer(type, out, names); return;
     // Postfix forms: the operand first, then the operator.
     case ElementType::Ptr:
-      printOperand(type, 0, out, names);
-      out += '*';
-      return;
     case ElementType::ByRef:
-      printOperand(type, 0, out, names);
-      out += '&';
-      return;
     case ElementType::SzArray:
+    case ElementType::Pinned:
       printOperand(type, 0, out, names);
-      out += "[]";
+      out += postfixOperator(type.element);
       return;
     case ElementType::Array:
       printOperand(type, 0, out, names);
       printShape(type.shape, out);
-      return;
-    case ElementType::Pinned:
-      printOperand(type, 0, out, names);
-      out += " pinned";
       return;
     case ElementType::CModReqd:
     case ElementType::CModOpt:

@@ -289,15 +289,22 @@ class SignatureWalker {
     return true;
   }
 
+  // The byte a form goes on with (GENERICINST's head, FNPTR's calling
+  // convention), or the truncation saying what it needs.
+  bool readLeadByte(SignatureField field, const char* needs, std::uint8_t& byte) {
+    const std::size_t at = pos_;
+    if (left() == 0)
+      return fail(at, std::string("truncated: ") + needs + ", found the end of the data", rules::kTruncatedSignature);
+    byte = bytes_[pos_++];
+    sink_.field(field, 0, at, pos_);
+    return true;
+  }
+
   // GENERICINST (CLASS | VALUETYPE) TypeDefOrRefEncoded GenArgCount Type+.
   bool readGenericInstance(Node& out, unsigned depth) {
     const std::size_t headAt = pos_;
-    if (left() == 0) {
-      return fail(headAt, "truncated: GENERICINST needs CLASS or VALUETYPE, found the end of the data",
-                  rules::kTruncatedSignature);
-    }
-    const std::uint8_t head = bytes_[pos_++];
-    sink_.field(SignatureField::GenericType, 0, headAt, pos_);
+    std::uint8_t head = 0;
+    if (!readLeadByte(SignatureField::GenericType, "GENERICINST needs CLASS or VALUETYPE", head)) return false;
     if (head != static_cast<std::uint8_t>(ElementType::Class) &&
         head != static_cast<std::uint8_t>(ElementType::ValueType)) {
       return fail(headAt, "GENERICINST must be followed by CLASS (0x12) or VALUETYPE (0x11), found " + hex8(head),
@@ -326,12 +333,8 @@ class SignatureWalker {
   // [GenParamCount], ParamCount, RetType, Param* with at most one SENTINEL.
   bool readFunctionPointer(Node& out, unsigned depth) {
     const std::size_t conventionAt = pos_;
-    if (left() == 0) {
-      return fail(conventionAt, "truncated: FNPTR needs a calling convention, found the end of the data",
-                  rules::kTruncatedSignature);
-    }
-    const std::uint8_t convention = bytes_[pos_++];
-    sink_.field(SignatureField::CallingConvention, 0, conventionAt, pos_);
+    std::uint8_t convention = 0;
+    if (!readLeadByte(SignatureField::CallingConvention, "FNPTR needs a calling convention", convention)) return false;
     if (!callconv::isValid(convention)) {
       return fail(conventionAt,
                   "calling convention " + hex8(convention) +

@@ -168,6 +168,17 @@ class TypeEncoder {
     }
   }
 
+  // NumSizes or NumLoBounds: at most one per dimension.
+  bool dimensionCount(const char* path, std::size_t count, std::uint32_t rank, const char* what) {
+    if (count > rank) {
+      return fail(path, std::nullopt,
+                  std::to_string(count) + " " + what + " for an array of rank " + std::to_string(rank),
+                  rules::kInvalidArrayShape);
+    }
+    appendCompressedUInt(out_, static_cast<std::uint32_t>(count));
+    return true;
+  }
+
   // ArrayShape (II.23.2.13).
   bool shape(const ArrayShape& s) {
     if (s.rank == 0)
@@ -179,21 +190,11 @@ class TypeEncoder {
           rules::kArrayRankTooLarge);
     }
     appendCompressedUInt(out_, s.rank);
-    if (s.sizes.size() > s.rank) {
-      return fail("shape.sizeCount", std::nullopt,
-                  std::to_string(s.sizes.size()) + " sizes for an array of rank " + std::to_string(s.rank),
-                  rules::kInvalidArrayShape);
-    }
-    appendCompressedUInt(out_, static_cast<std::uint32_t>(s.sizes.size()));
+    if (!dimensionCount("shape.sizeCount", s.sizes.size(), s.rank, "sizes")) return false;
     for (std::size_t i = 0; i < s.sizes.size(); ++i) {
       if (!unsignedValue("shape.sizes", static_cast<std::uint32_t>(i), s.sizes[i])) return false;
     }
-    if (s.lowerBounds.size() > s.rank) {
-      return fail("shape.lowerBoundCount", std::nullopt,
-                  std::to_string(s.lowerBounds.size()) + " lower bounds for an array of rank " + std::to_string(s.rank),
-                  rules::kInvalidArrayShape);
-    }
-    appendCompressedUInt(out_, static_cast<std::uint32_t>(s.lowerBounds.size()));
+    if (!dimensionCount("shape.lowerBoundCount", s.lowerBounds.size(), s.rank, "lower bounds")) return false;
     for (std::size_t i = 0; i < s.lowerBounds.size(); ++i) {
       if (!appendCompressedInt(out_, s.lowerBounds[i])) {
         return fail("shape.lowerBounds", static_cast<std::uint32_t>(i),

@@ -53,14 +53,7 @@ class BitRanges {
   explicit BitRanges(std::vector<AnnotatedBits>& out) : out_(&out) {}
 
   void range(detail::TiledRange tiled) {
-    AnnotatedBits r;
-    r.bit = tiled.from;
-    r.bits = tiled.to - tiled.from;
-    r.path = std::move(tiled.path);
-    r.meaning = std::move(tiled.meaning);
-    r.status = tiled.status;
-    r.rule = std::string(tiled.rule);
-    out_->push_back(std::move(r));
+    out_->push_back(detail::toRange(std::move(tiled), &AnnotatedBits::bit, &AnnotatedBits::bits));
   }
 
   static detail::TiledRange gap(std::size_t from, std::size_t to) {
@@ -225,6 +218,11 @@ class Annotator {
   detail::RangeTiler<BitRanges> tiler_;
 };
 
+bool isWithin(std::string_view path, std::string_view field) {
+  return path.substr(0, field.size()) == field &&
+         (path.size() == field.size() || path[field.size()] == '.' || path[field.size()] == '[');
+}
+
 std::size_t problemBit(const BoundsProblem& p) {
   switch (p.unit) {
     case BlobUnit::Nibble: return 4 * p.unitOffset;
@@ -242,10 +240,10 @@ void overlay(const BoundsProblem& p, RangeStatus status, std::vector<AnnotatedBi
   if (it == ranges.begin()) return;
   --it;
   // A field named by the problem wins over its neighbour in the same byte.
-  if (!detail::isPathWithin(it->path, p.path) && !p.path.empty()) {
+  if (!isWithin(it->path, p.path) && !p.path.empty()) {
     for (auto other = ranges.begin() + ((it - ranges.begin()) > 4 ? (it - ranges.begin()) - 4 : 0);
          other != ranges.end() && other->bit < bit + 8; ++other) {
-      if (detail::isPathWithin(other->path, p.path)) {
+      if (isWithin(other->path, p.path)) {
         it = other;
         break;
       }

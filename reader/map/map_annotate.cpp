@@ -89,14 +89,7 @@ class ByteRanges {
   void setHeapStart(std::size_t heapStart) { heapStart_ = heapStart; }
 
   void range(detail::TiledRange tiled) {
-    AnnotatedRange r;
-    r.offset = tiled.from;
-    r.length = tiled.to - tiled.from;
-    r.path = std::move(tiled.path);
-    r.meaning = std::move(tiled.meaning);
-    r.status = tiled.status;
-    r.rule = std::string(tiled.rule);
-    sink_->add(std::move(r));
+    sink_->add(detail::toRange(std::move(tiled), &AnnotatedRange::offset, &AnnotatedRange::length));
   }
 
   detail::TiledRange gap(std::size_t from, std::size_t to) const {

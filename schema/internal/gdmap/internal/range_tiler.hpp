@@ -26,6 +26,20 @@ struct TiledRange {
   std::string_view rule;
 };
 
+// `tiled` as a format's own range type, whose fields for the first unit
+// and the count (`start`, `length`) have names of their own.
+template <class Range>
+Range toRange(TiledRange tiled, std::size_t Range::*start, std::size_t Range::*length) {
+  Range r;
+  r.*start = tiled.from;
+  r.*length = tiled.to - tiled.from;
+  r.path = std::move(tiled.path);
+  r.meaning = std::move(tiled.meaning);
+  r.status = tiled.status;
+  r.rule = std::string(tiled.rule);
+  return r;
+}
+
 // How a range that starts inside the one before is cut: its meaning says
 // how many of its units were the range before's ("byte is", "bytes are"),
 // or, with no words, nothing.

@@ -72,9 +72,13 @@ Diagnostic binaryDiagnostic(const Error& error, std::string path, std::size_t ba
   Diagnostic d;
   d.severity = severity;
   d.rule = error.rule;
-  d.path = std::move(path);
-  d.offset = base + error.offset;
-  d.message = error.message;
+  d.path = path.empty() ? error.path : std::move(path);
+  d.offset = base + error.byteOffset();
+  switch (error.unit) {
+    case OffsetUnit::Nibble: d.message = "nibble " + std::to_string(error.offset) + ": " + error.message; break;
+    case OffsetUnit::Bit: d.message = "bit " + std::to_string(error.offset) + ": " + error.message; break;
+    case OffsetUnit::Byte: d.message = error.message; break;
+  }
   return d;
 }
 

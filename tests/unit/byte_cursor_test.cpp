@@ -128,6 +128,21 @@ TEST_CASE("byte cursor: a caller's own failure, and taking the error") {
   CHECK(in.ok());
 }
 
+TEST_CASE("byte cursor: error() and takeError() are an empty Error while nothing failed") {
+  const Bytes bytes = {0x01, 0x02};
+  ByteCursor in(bytes, 100, gdmap::rules::kInvalidType);
+  CHECK(in.u8() == 0x01);
+  REQUIRE(in.ok());
+  CHECK(in.error().offset == 0);
+  CHECK(in.error().message.empty());
+  CHECK(in.error().rule.empty());
+  CHECK(in.error().unit == gdmap::OffsetUnit::Byte);
+  const gdmap::Error none = in.takeError();
+  CHECK(none.message.empty());
+  CHECK(in.ok());
+  CHECK(in.u8() == 0x02);
+}
+
 TEST_CASE("byte cursor: uint reads 1 to 8 bytes and refuses other widths") {
   const Bytes bytes = {0x01, 0x02, 0x03};
   ByteCursor in(bytes);

@@ -49,13 +49,20 @@ class ByteCursor {
   // Success until a read fails; then the first failure, for good.
   bool ok() const { return !error_.has_value(); }
   explicit operator bool() const { return ok(); }
-  const Error& error() const { return *error_; }  // only when !ok()
+  // The first failure; while ok(), an empty Error (offset 0, no message,
+  // no rule), so that reading it is never undefined.
+  const Error& error() const {
+    static const Error none;
+    return error_ ? *error_ : none;
+  }
   Status status() const {
     if (error_) return *error_;
     return Success{};
   }
-  // Moves the error out (for `return in.takeError();`) and clears it.
+  // Moves the error out (for `return in.takeError();`) and clears it; an
+  // empty Error while ok().
   Error takeError() {
+    if (!error_) return Error{};
     Error e = std::move(*error_);
     error_.reset();
     return e;

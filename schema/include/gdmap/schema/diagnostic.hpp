@@ -41,8 +41,10 @@ struct Diagnostic {
 };
 
 // An Error from a binary reader as a diagnostic: the byte offset is
-// `base + error.offset` (the error's offset is relative to the bytes the
-// reader was given), `path` names the field. The error's rule is kept.
+// `base + error.byteOffset()` (the error's offset is relative to the bytes
+// the reader was given), `path` names the field (the error's own path when
+// empty). The error's rule is kept; a nibble or bit offset is said before
+// the message ("nibble 7: ...", "bit 45: ...").
 Diagnostic binaryDiagnostic(const Error& error, std::string path = {}, std::size_t base = 0,
                             Severity severity = Severity::Error);
 

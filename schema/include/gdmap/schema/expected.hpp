@@ -2,26 +2,53 @@
 // A value or an error that says where it happened. g++ 12 has no
 // std::expected; this is the small subset gdmap needs.
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 
 namespace gdmap {
 
+// What an Error's offset counts. Bytes unless a reader of packed data says
+// otherwise (the IL-to-native map's nibble and bit forms).
+enum class OffsetUnit : std::uint8_t { Byte, Nibble, Bit };
+
 // What went wrong, and where. `offset` is a byte offset for binary input and
 // a 0-based byte index for text input; the caller knows which and turns it
 // into a located Diagnostic (schema/diagnostic.hpp). `rule` is the stable
 // identifier of the broken rule (docs/errors.md).
+//
+// A reader that knows more of the location says it in fields, never in the
+// message: `path` names the field ("bounds[3].native"); `unit` says what
+// `offset` counts (a nibble index is 2*byte, +1 for the high half; a bit
+// index 8*byte + bit); `index` names the item of a caller's list the error
+// is about (buildMethodTable's method), so that the caller can point at it.
 struct Error {
   Error() = default;
   Error(std::size_t at, std::string text, std::string ruleId = {})
       : offset(at), message(std::move(text)), rule(std::move(ruleId)) {}
+  Error(std::size_t at, OffsetUnit in, std::string fieldPath, std::string text, std::string ruleId)
+      : offset(at), message(std::move(text)), rule(std::move(ruleId)), path(std::move(fieldPath)), unit(in) {}
 
   std::size_t offset = 0;
   std::string message;
   std::string rule;
+  std::string path;
+  OffsetUnit unit = OffsetUnit::Byte;
+  std::optional<std::size_t> index;
+
+  // The byte `offset` lies in.
+  std::size_t byteOffset() const {
+    switch (unit) {
+      case OffsetUnit::Nibble: return offset / 2;
+      case OffsetUnit::Bit: return offset / 8;
+      case OffsetUnit::Byte: break;
+    }
+    return offset;
+  }
 };
 
 namespace detail {

@@ -93,9 +93,9 @@ class Phases {
     std::uint64_t checksum = 0, expected = 0;
     const auto start = Clock::now();
     for (const Bytes& blob : blobs_) {
-      const il::BoundsOpenResult opened = il::openBounds(blob, form);
-      if (!opened) return fail(name("decode", form) + ": " + opened.error.message);
-      il::BoundsView::Cursor cursor = opened.view->cursor();
+      const Expected<il::BoundsView> opened = il::openBounds(blob, form);
+      if (!opened) return fail(name("decode", form) + ": " + opened.error().message);
+      il::BoundsView::Cursor cursor = opened->cursor();
       for (il::Bound b; cursor.next(b); ++decoded) checksum += b.nativeOffset ^ b.ilOffset ^ b.source;
       bytes += blob.size();
     }

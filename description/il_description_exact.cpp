@@ -191,8 +191,8 @@ il::ExactIlMethod il::describeIlBlob(ByteSpan blob, il::BoundsForm form) {
       m.map = il::ApiMapView(blob).toVector();
       return out;
     }
-    if (const il::BoundsOpenResult opened = il::openBounds(blob, form)) {
-      m.bounds = opened.view->toVector();
+    if (const Expected<il::BoundsView> opened = il::openBounds(blob, form)) {
+      m.bounds = opened->toVector();
       return out;
     }
   }

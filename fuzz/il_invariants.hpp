@@ -24,20 +24,17 @@ namespace gdmap::fuzz {
 inline void checkApiRoundTrip(const std::vector<il::ApiEntry>& entries) {
   const Bytes bytes = il::encodeApiEntries(entries);
   FUZZ_CHECK(bytes.size() == entries.size() * il::kApiEntrySize, "an API array of the wrong size");
-  const il::ApiOpenResult api = il::openApiMap(bytes);
-  FUZZ_CHECK(api && api.view->toVector() == entries, "an API array does not survive encode -> open");
+  const Expected<il::ApiMapView> api = il::openApiMap(bytes);
+  FUZZ_CHECK(api && api->toVector() == entries, "an API array does not survive encode -> open");
 }
 
-// A reader's problem names a rule and a field, lies inside the blob, and
-// its nibble or bit offset is inside its byte.
-inline void checkProblemLocated(const il::BoundsProblem& p, ByteSpan input) {
+// A reader's problem names a rule and a field and lies inside the blob (its
+// byte is the one its nibble or bit offset is in, by Error::byteOffset()).
+inline void checkProblemLocated(const Error& p, ByteSpan input) {
   FUZZ_CHECK(!p.rule.empty() && !p.message.empty(), "a problem without a rule or message at " + p.path);
   FUZZ_CHECK(!p.path.empty(), "[" + p.rule + "] names no field: " + p.message);
-  FUZZ_CHECK(p.byteOffset <= input.size(), "[" + p.rule + "] at byte " + std::to_string(p.byteOffset) + " of a " +
-                                               std::to_string(input.size()) + "-byte blob");
-  const std::size_t perByte = p.unit == il::BlobUnit::Nibble ? 2 : p.unit == il::BlobUnit::Bit ? 8 : 1;
-  FUZZ_CHECK(p.unitOffset / perByte == p.byteOffset, "[" + p.rule + "] unit offset " + std::to_string(p.unitOffset) +
-                                                         " is not in byte " + std::to_string(p.byteOffset));
+  FUZZ_CHECK(p.byteOffset() <= input.size(), "[" + p.rule + "] at byte " + std::to_string(p.byteOffset()) + " of a " +
+                                                 std::to_string(input.size()) + "-byte blob");
 }
 
 // A compressed blob in `form`:
@@ -52,13 +49,13 @@ inline void checkProblemLocated(const il::BoundsProblem& p, ByteSpan input) {
 // - boundsToApi never yields more entries than bounds, and its array
 //   survives the API form.
 inline void checkCompressedBlob(ByteSpan input, il::BoundsForm form) {
-  const il::BoundsOpenResult opened = il::openBounds(input, form);
+  const Expected<il::BoundsView> opened = il::openBounds(input, form);
   const il::BoundsCanonicalReport canonical = il::checkBoundsCanonical(input, form);
   const std::string name = std::string(il::formName(form));
-  FUZZ_CHECK(static_cast<bool>(opened) == canonical.valid,
+  FUZZ_CHECK(opened.ok() == canonical.valid,
              name + ": openBounds and checkBoundsCanonical disagree on " + hexOf(input));
   FUZZ_CHECK(canonical.reasons.size() <= canonical.reasonCount, name + ": more reasons kept than counted");
-  for (const il::BoundsProblem& p : canonical.reasons) checkProblemLocated(p, input);
+  for (const Error& p : canonical.reasons) checkProblemLocated(p, input);
 
   const CheckReport lax = il::checkBounds(input, form);
   CheckOptions strictOptions;
@@ -70,12 +67,12 @@ inline void checkCompressedBlob(ByteSpan input, il::BoundsForm form) {
   FUZZ_CHECK(lax.valid == (lax.errors == 0), name + ": checkBounds' valid and error count disagree");
 
   if (!opened) {
-    checkProblemLocated(opened.error, input);
-    FUZZ_CHECK(opened.error.rule == canonical.reasons.front().rule,
+    checkProblemLocated(opened.error(), input);
+    FUZZ_CHECK(opened.error().rule == canonical.reasons.front().rule,
                name + ": open and the canonical check name different errors");
     return;
   }
-  const il::BoundsView& view = *opened.view;
+  const il::BoundsView& view = *opened;
   if (form != il::BoundsForm::Nibble)
     FUZZ_CHECK(view.nativeBits() >= 1 && view.nativeBits() <= 32 && view.ilBits() >= 1 && view.ilBits() <= 32,
                name + ": a width outside 1..32 accepted");
@@ -96,8 +93,8 @@ inline void checkCompressedBlob(ByteSpan input, il::BoundsForm form) {
     FUZZ_CHECK(again->size() <= input.size(), "the canonical blob is longer than a non-canonical one");
     FUZZ_CHECK(il::checkBoundsCanonical(*again, form).canonical,
                "the writer's output is not canonical: " + hexOf(*again));
-    const il::BoundsOpenResult reopened = il::openBounds(*again, form);
-    FUZZ_CHECK(reopened && reopened.view->toVector() == bounds, "re-encoded bounds decode differently");
+    const Expected<il::BoundsView> reopened = il::openBounds(*again, form);
+    FUZZ_CHECK(reopened && reopened->toVector() == bounds, "re-encoded bounds decode differently");
   }
 
   const std::uint32_t codeSize = bounds.back().nativeOffset + (input.empty() ? 0 : input[0]);
@@ -109,15 +106,15 @@ inline void checkCompressedBlob(ByteSpan input, il::BoundsForm form) {
 // openApiMap accepts exactly lengths that are multiples of 12 (locating
 // the rest otherwise) and gives the input back through encodeApiEntries.
 inline void checkApiBlob(ByteSpan input) {
-  const il::ApiOpenResult api = il::openApiMap(input);
-  FUZZ_CHECK(static_cast<bool>(api) == (input.size() % il::kApiEntrySize == 0),
+  const Expected<il::ApiMapView> api = il::openApiMap(input);
+  FUZZ_CHECK(api.ok() == (input.size() % il::kApiEntrySize == 0),
              "openApiMap misjudges the length " + std::to_string(input.size()));
   if (!api) {
-    checkProblemLocated(api.error, input);
-    FUZZ_CHECK(api.error.rule == rules::kIlApiLength, "a bad API length reported as [" + api.error.rule + "]");
+    checkProblemLocated(api.error(), input);
+    FUZZ_CHECK(api.error().rule == rules::kIlApiLength, "a bad API length reported as [" + api.error().rule + "]");
     return;
   }
-  const Bytes back = il::encodeApiEntries(api.view->toVector());
+  const Bytes back = il::encodeApiEntries(api->toVector());
   FUZZ_CHECK(std::equal(back.begin(), back.end(), input.begin(), input.end()),
              "an API blob does not re-encode as itself");
 }
@@ -181,8 +178,8 @@ inline void checkEncodeRoundTrip(const std::vector<il::Bound>& bounds, il::Bound
       report.valid && report.canonical,
       name + ": the writer's blob is not valid and canonical: " + hexOf(*blob) +
           (report.reasons.empty() ? std::string() : " [" + report.reasons[0].rule + "] " + report.reasons[0].message));
-  const il::BoundsOpenResult opened = il::openBounds(*blob, form);
-  FUZZ_CHECK(opened && opened.view->toVector() == bounds, name + ": written bounds decode differently");
+  const Expected<il::BoundsView> opened = il::openBounds(*blob, form);
+  FUZZ_CHECK(opened && opened->toVector() == bounds, name + ": written bounds decode differently");
 }
 
 }  // namespace gdmap::fuzz

@@ -45,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(inside(m.debugInfo, file), "debug info outside the file");
     FUZZ_CHECK(inside(m.bounds, m.debugInfo) && inside(m.vars, m.debugInfo), "bounds or vars outside the blob");
     if (!m.bounds.empty()) {
-      FUZZ_CHECK(gdmap::il::openBounds(m.bounds, gdmap::il::BoundsForm::Nibble).view.has_value(),
+      FUZZ_CHECK(gdmap::il::openBounds(m.bounds, gdmap::il::BoundsForm::Nibble).ok(),
                  "accepted bounds that do not decode");
     }
   }

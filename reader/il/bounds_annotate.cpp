@@ -223,16 +223,16 @@ bool isWithin(std::string_view path, std::string_view field) {
          (path.size() == field.size() || path[field.size()] == '.' || path[field.size()] == '[');
 }
 
-std::size_t problemBit(const BoundsProblem& p) {
+std::size_t problemBit(const Error& p) {
   switch (p.unit) {
-    case BlobUnit::Nibble: return 4 * p.unitOffset;
-    case BlobUnit::Bit: return p.unitOffset;
-    case BlobUnit::Byte: return 8 * p.unitOffset;
+    case OffsetUnit::Nibble: return 4 * p.offset;
+    case OffsetUnit::Bit: return p.offset;
+    case OffsetUnit::Byte: break;
   }
-  return 8 * p.byteOffset;
+  return 8 * p.offset;
 }
 
-void overlay(const BoundsProblem& p, RangeStatus status, std::vector<AnnotatedBits>& ranges) {
+void overlay(const Error& p, RangeStatus status, std::vector<AnnotatedBits>& ranges) {
   if (ranges.empty()) return;
   const std::size_t bit = problemBit(p);
   auto it = std::upper_bound(ranges.begin(), ranges.end(), bit,
@@ -263,7 +263,7 @@ BoundsAnnotation annotateBounds(ByteSpan blob, BoundsForm form) {
   Annotator(blob, result.ranges).run(form);
   result.check = checkBounds(blob, form);
   const BoundsCanonicalReport canonical = checkBoundsCanonical(blob, form);
-  for (const BoundsProblem& p : canonical.reasons)
+  for (const Error& p : canonical.reasons)
     overlay(p, canonical.valid ? RangeStatus::Warning : RangeStatus::Error, result.ranges);
   return result;
 }

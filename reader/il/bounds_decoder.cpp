@@ -7,10 +7,12 @@
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
+#include <gdmap/internal/diagnostic_sink.hpp>
 #include <gdmap/internal/nibble_reader.hpp>
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -30,16 +32,16 @@ struct Field {
   std::string text() const { return bound == kHeader ? std::string(name) : boundPath(bound, name); }
 };
 
-BoundsProblem atNibble(std::size_t nibble, std::string path, std::string message, const char* rule) {
-  return BoundsProblem{rule, std::move(path), nibble / 2, BlobUnit::Nibble, nibble, std::move(message)};
+Error atNibble(std::size_t nibble, std::string path, std::string message, const char* rule) {
+  return Error(nibble, OffsetUnit::Nibble, std::move(path), std::move(message), rule);
 }
 
-BoundsProblem atBit(std::size_t bit, std::string path, std::string message, const char* rule) {
-  return BoundsProblem{rule, std::move(path), bit / 8, BlobUnit::Bit, bit, std::move(message)};
+Error atBit(std::size_t bit, std::string path, std::string message, const char* rule) {
+  return Error(bit, OffsetUnit::Bit, std::move(path), std::move(message), rule);
 }
 
-BoundsProblem atByte(std::size_t byte, std::string path, std::string message, const char* rule) {
-  return BoundsProblem{rule, std::move(path), byte, BlobUnit::Byte, byte, std::move(message)};
+Error atByte(std::size_t byte, std::string path, std::string message, const char* rule) {
+  return Error(byte, OffsetUnit::Byte, std::move(path), std::move(message), rule);
 }
 
 // Little-endian bits [bit, bit + count) of `bytes`, count <= 32; the caller
@@ -69,16 +71,16 @@ std::uint32_t sourceFromPacked(std::uint32_t code) {
   return s;
 }
 
-// Collects not-canonical details, bounded.
+// Collects not-canonical details (warnings), capped and counted, each
+// built only when kept.
 struct Notes {
-  std::vector<BoundsProblem>* out = nullptr;  // null: not wanted
-  std::size_t max = 0;
-  std::size_t count = 0;
-  bool wanted() const { return out != nullptr; }
-  void add(BoundsProblem p) {
-    ++count;
-    if (out->size() < max) out->push_back(std::move(p));
+  std::optional<internal::DiagnosticSink<Error>> sink;  // empty: not wanted
+  bool wanted() const { return sink.has_value(); }
+  template <typename Build>
+  void add(Build&& build) {
+    sink->add(Severity::Warning, std::forward<Build>(build));
   }
+  std::size_t count() const { return sink ? sink->total() : 0; }
 };
 
 }  // namespace
@@ -89,9 +91,9 @@ struct BoundsScanner {
   BoundsForm form;
   Notes notes;
   BoundsView view;
-  std::optional<BoundsProblem> error;
+  std::optional<Error> error;
 
-  bool fail(BoundsProblem p) {
+  bool fail(Error p) {
     error = std::move(p);
     return false;
   }
@@ -115,10 +117,12 @@ struct BoundsScanner {
       case NibbleReader::Status::Ok: break;
     }
     if (!v.minimal && notes.wanted())
-      notes.add(atNibble(v.start, field.text(),
-                         "the value " + std::to_string(v.value) + " takes " + std::to_string(v.nibbles) +
-                             " nibbles; the writer writes the shortest varint (no leading nibble 8)",
-                         rules::kIlNonMinimalVarint));
+      notes.add([&] {
+        return atNibble(v.start, field.text(),
+                        "the value " + std::to_string(v.value) + " takes " + std::to_string(v.nibbles) +
+                            " nibbles; the writer writes the shortest varint (no leading nibble 8)",
+                        rules::kIlNonMinimalVarint);
+      });
     out = v.value;
     return true;
   }
@@ -247,15 +251,19 @@ struct BoundsScanner {
 
     if (notes.wanted()) {
       if (view.nativeBits_ > bitLength(maxDelta))
-        notes.add(atNibble(nativeAt, "header.nativeBits",
-                           "native deltas take " + std::to_string(view.nativeBits_) + " bits; the largest (" +
-                               std::to_string(maxDelta) + ") needs " + std::to_string(bitLength(maxDelta)),
-                           rules::kIlWideField));
+        notes.add([&] {
+          return atNibble(nativeAt, "header.nativeBits",
+                          "native deltas take " + std::to_string(view.nativeBits_) + " bits; the largest (" +
+                              std::to_string(maxDelta) + ") needs " + std::to_string(bitLength(maxDelta)),
+                          rules::kIlWideField);
+        });
       if (view.ilBits_ > bitLength(maxIl))
-        notes.add(atNibble(ilAt, "header.ilBits",
-                           "IL offsets take " + std::to_string(view.ilBits_) + " bits; the largest stored value (" +
-                               std::to_string(maxIl) + ") needs " + std::to_string(bitLength(maxIl)),
-                           rules::kIlWideField));
+        notes.add([&] {
+          return atNibble(ilAt, "header.ilBits",
+                          "IL offsets take " + std::to_string(view.ilBits_) + " bits; the largest stored value (" +
+                              std::to_string(maxIl) + ") needs " + std::to_string(bitLength(maxIl)),
+                          rules::kIlWideField);
+        });
     }
     return true;
   }
@@ -309,12 +317,10 @@ std::vector<Bound> BoundsView::toVector() const {
   return out;
 }
 
-BoundsOpenResult openBounds(ByteSpan blob, BoundsForm form) {
+Expected<BoundsView> openBounds(ByteSpan blob, BoundsForm form) {
   BoundsScanner scan{blob, form, {}, {}, {}};
-  BoundsOpenResult result;
-  if (scan.run()) result.view = scan.view;
-  else result.error = std::move(*scan.error);
-  return result;
+  if (scan.run()) return scan.view;
+  return std::move(*scan.error);
 }
 
 ApiEntry ApiMapView::entry(std::size_t index) const {
@@ -333,34 +339,28 @@ std::vector<ApiEntry> ApiMapView::toVector() const {
   return out;
 }
 
-ApiOpenResult openApiMap(ByteSpan blob) {
-  ApiOpenResult result;
-  if (blob.size() % kApiEntrySize == 0) {
-    result.view = ApiMapView(blob);
-    return result;
-  }
+Expected<ApiMapView> openApiMap(ByteSpan blob) {
+  if (blob.size() % kApiEntrySize == 0) return ApiMapView(blob);
   const std::size_t whole = blob.size() - blob.size() % kApiEntrySize;
-  result.error = atByte(whole, "entries[" + std::to_string(whole / kApiEntrySize) + "]",
+  return atByte(whole, "entries[" + std::to_string(whole / kApiEntrySize) + "]",
                         "the api form is 12-byte entries; " + std::to_string(blob.size()) + " byte(s) leave " +
                             std::to_string(blob.size() % kApiEntrySize) + " over",
                         rules::kIlApiLength);
-  return result;
 }
 
 BoundsCanonicalReport checkBoundsCanonical(ByteSpan blob, BoundsForm form, std::size_t maxReasons) {
   BoundsCanonicalReport report;
   if (form == BoundsForm::Api) {
-    ApiOpenResult api = openApiMap(blob);
-    report.valid = report.canonical = static_cast<bool>(api);
+    Expected<ApiMapView> api = openApiMap(blob);
+    report.valid = report.canonical = api.ok();
     if (!api) {
-      report.reasons.push_back(std::move(api.error));
+      report.reasons.push_back(api.error());
       report.reasonCount = 1;
     }
     return report;
   }
   BoundsScanner scan{blob, form, {}, {}, {}};
-  scan.notes.out = &report.reasons;
-  scan.notes.max = maxReasons;
+  scan.notes.sink.emplace(report.reasons, maxReasons);
   report.valid = scan.run();
   if (!report.valid) {
     report.reasons.clear();
@@ -368,8 +368,8 @@ BoundsCanonicalReport checkBoundsCanonical(ByteSpan blob, BoundsForm form, std::
     report.reasonCount = 1;
     return report;
   }
-  report.reasonCount = scan.notes.count;
-  report.canonical = scan.notes.count == 0;
+  report.reasonCount = scan.notes.count();
+  report.canonical = scan.notes.count() == 0;
   return report;
 }
 
@@ -377,32 +377,18 @@ CheckReport checkBounds(ByteSpan blob, BoundsForm form, const CheckOptions& opti
   CheckReport report;
   const BoundsCanonicalReport canonical = checkBoundsCanonical(blob, form, options.maxDiagnostics);
   if (!canonical.valid) {
-    report.diagnostics.push_back(toDiagnostic(canonical.reasons.front(), Severity::Error));
+    report.diagnostics.push_back(binaryDiagnostic(canonical.reasons.front(), {}, 0, Severity::Error));
     report.errors = 1;
     return report;
   }
   // --strict asks for the canonical bytes: what is not is an error, as
   // checkMap()'s strict makes its warnings errors.
   const Severity severity = options.strict ? Severity::Error : Severity::Warning;
-  for (const BoundsProblem& p : canonical.reasons) report.diagnostics.push_back(toDiagnostic(p, severity));
+  for (const Error& p : canonical.reasons) report.diagnostics.push_back(binaryDiagnostic(p, {}, 0, severity));
   (options.strict ? report.errors : report.warnings) = canonical.reasonCount;
   report.truncated = canonical.reasonCount > canonical.reasons.size();
   report.valid = report.errors == 0;
   return report;
-}
-
-Diagnostic toDiagnostic(const BoundsProblem& problem, Severity severity) {
-  Diagnostic d;
-  d.severity = severity;
-  d.rule = problem.rule;
-  d.path = problem.path;
-  d.offset = problem.byteOffset;
-  switch (problem.unit) {
-    case BlobUnit::Nibble: d.message = "nibble " + std::to_string(problem.unitOffset) + ": " + problem.message; break;
-    case BlobUnit::Bit: d.message = "bit " + std::to_string(problem.unitOffset) + ": " + problem.message; break;
-    case BlobUnit::Byte: d.message = problem.message; break;
-  }
-  return d;
 }
 
 }  // namespace gdmap::il

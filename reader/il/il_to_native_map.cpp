@@ -1,6 +1,6 @@
 // The method table and the two-call protocol, C++ and C entry points. The C
-// functions never let an exception cross into C: allocation failures become
-// E_FAIL (adding) or a null table (creating).
+// functions never let an exception cross into C: any failure inside (in
+// practice an allocation) becomes E_FAIL or a null table.
 #include <gdmap/reader/il_to_native_map.h>
 #include <gdmap/reader/il_map_table.hpp>
 #include <gdmap/schema/bounds_to_api.hpp>
@@ -8,7 +8,6 @@
 #include <gdmap/schema/rules.hpp>
 
 #include <algorithm>
-#include <new>
 #include <string>
 
 using gdmap::Error;
@@ -85,8 +84,12 @@ Expected<MethodTable> buildMethodTable(std::span<const Method> methods) {
   MethodTable table;
   table.reserve(methods.size());
   for (std::size_t i = 0; i < methods.size(); ++i) {
-    if (Status s = table.add(methods[i]); !s)
-      return Error(i, "methods[" + std::to_string(i) + "]: " + s.error().message, s.error().rule);
+    if (Status s = table.add(methods[i]); !s) {
+      Error e = s.error();
+      e.path = "methods[" + std::to_string(i) + "]";
+      e.index = i;
+      return e;
+    }
   }
   return table;
 }
@@ -95,7 +98,13 @@ Expected<MethodTable> buildMethodTable(std::span<const Method> methods) {
 
 extern "C" {
 
-gdmap_il_map_table* gdmap_il_map_table_create(void) { return new (std::nothrow) gdmap_il_map_table(); }
+gdmap_il_map_table* gdmap_il_map_table_create(void) {
+  try {
+    return new gdmap_il_map_table();
+  } catch (...) {
+    return nullptr;
+  }
+}
 
 void gdmap_il_map_table_destroy(gdmap_il_map_table* table) { delete table; }
 
@@ -108,7 +117,7 @@ gdmap_hresult gdmap_il_map_table_add_bounds(gdmap_il_map_table* table, uint32_t 
     for (uint32_t i = 0; i < count; ++i)
       copy.push_back(Bound{bounds[i].nativeOffset, bounds[i].ilOffset, bounds[i].source});
     return table->addBounds(methodToken, codeSize, copy) ? GDMAP_S_OK : GDMAP_E_INVALIDARG;
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     return GDMAP_E_FAIL;
   }
 }
@@ -122,7 +131,7 @@ gdmap_hresult gdmap_il_map_table_add_map(gdmap_il_map_table* table, uint32_t met
     for (uint32_t i = 0; i < count; ++i)
       copy.push_back(ApiEntry{entries[i].ilOffset, entries[i].nativeStartOffset, entries[i].nativeEndOffset});
     return table->addMap(methodToken, std::move(copy)) ? GDMAP_S_OK : GDMAP_E_INVALIDARG;
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     return GDMAP_E_FAIL;
   }
 }
@@ -130,7 +139,11 @@ gdmap_hresult gdmap_il_map_table_add_map(gdmap_il_map_table* table, uint32_t met
 gdmap_hresult gdmap_get_il_to_native_mapping(const gdmap_il_map_table* table, uint32_t methodToken, uint32_t cMap,
                                              uint32_t* pcMap, gdmap_il_to_native_map map[]) {
   if (table == nullptr) return GDMAP_E_INVALIDARG;
-  return table->getILToNativeMapping(methodToken, cMap, pcMap, map);
+  try {
+    return table->getILToNativeMapping(methodToken, cMap, pcMap, map);
+  } catch (...) {
+    return GDMAP_E_FAIL;
+  }
 }
 
 }  // extern "C"

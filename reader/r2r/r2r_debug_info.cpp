@@ -164,13 +164,13 @@ void decodeBlobBounds(const NativeRegion& region, const R2RImage& image, const s
     if (b.cbBounds == 0) continue;
     const std::uint64_t boundsAt = b.at + b.headerSize;
     const ByteSpan bounds = region.from(boundsAt).first(b.cbBounds);
-    const il::BoundsOpenResult opened = il::openBounds(bounds, il::BoundsForm::Nibble);
+    const Expected<il::BoundsView> opened = il::openBounds(bounds, il::BoundsForm::Nibble);
     if (!opened) {
-      const il::BoundsProblem& p = opened.error;
-      fail(region.fileOffsetOf(boundsAt) + p.byteOffset,
+      const Error& p = opened.error();
+      fail(region.fileOffsetOf(boundsAt) + p.byteOffset(),
            elementPath(image, elements[b.firstUser]) + ": bounds blob: " + p.path + ": " + p.message, p.rule.c_str());
     }
-    il::BoundsView::Cursor cursor = opened.view->cursor();
+    il::BoundsView::Cursor cursor = opened->cursor();
     for (il::Bound bound; cursor.next(bound);) b.lastNative = std::max(b.lastNative, bound.nativeOffset);
   }
 }

@@ -45,8 +45,8 @@ Bytes encodeOk(const std::vector<Bound>& bounds, BoundsForm form) {
 
 std::vector<Bound> decodeOk(ByteSpan blob, BoundsForm form) {
   const auto opened = gdmap::il::openBounds(blob, form);
-  REQUIRE_MESSAGE(opened, opened.error.message);
-  return opened.view->toVector();
+  REQUIRE_MESSAGE(opened, opened.error().message);
+  return opened->toVector();
 }
 
 // mt19937's output is fixed by the standard (distributions are not), so
@@ -120,13 +120,13 @@ TEST_CASE("il codec: the worked example in the packed2 form") {
   CHECK(gdmap::toHex(encodeOk(workedExample(), BoundsForm::Packed2)) == gdmap::toHex(expected));
   const auto opened = gdmap::il::openBounds(expected, BoundsForm::Packed2);
   REQUIRE(opened);
-  CHECK(opened.view->count() == 6);
-  CHECK(opened.view->nativeBits() == 4);
-  CHECK(opened.view->ilBits() == 4);
-  CHECK(opened.view->toVector() == workedExample());
+  CHECK(opened->count() == 6);
+  CHECK(opened->nativeBits() == 4);
+  CHECK(opened->ilBits() == 4);
+  CHECK(opened->toVector() == workedExample());
   CHECK(gdmap::il::checkBoundsCanonical(expected, BoundsForm::Packed2).canonical);
   // The cursor, by hand: one bound per next(), then false for good.
-  auto cursor = opened.view->cursor();
+  auto cursor = opened->cursor();
   Bound b;
   std::size_t n = 0;
   while (cursor.next(b)) {
@@ -155,9 +155,9 @@ TEST_CASE("il codec: the worked example in the api form") {
   CHECK(gdmap::toHex(*bytes) == gdmap::toHex(expected));
   const auto api = gdmap::il::openApiMap(expected);
   REQUIRE(api);
-  CHECK(api.view->count() == 5);
-  CHECK(api.view->entry(4) == ApiEntry{kEpilog, 30, 40});
-  CHECK(api.view->toVector() == gdmap::il::boundsToApi(workedExample(), 40));
+  CHECK(api->count() == 5);
+  CHECK(api->entry(4) == ApiEntry{kEpilog, 30, 40});
+  CHECK(api->toVector() == gdmap::il::boundsToApi(workedExample(), 40));
   CHECK(gdmap::il::checkBoundsCanonical(expected, BoundsForm::Api).canonical);
 }
 
@@ -165,7 +165,7 @@ TEST_CASE("il codec: the api form may be empty") {
   CHECK(gdmap::il::encodeApiEntries({}).empty());
   const auto api = gdmap::il::openApiMap({});
   REQUIRE(api);
-  CHECK(api.view->count() == 0);
+  CHECK(api->count() == 0);
   const std::vector<Bound> onlyCall = {{0, 0, source::kCallInstruction}};
   const auto bytes = gdmap::il::encodeBounds(onlyCall, BoundsForm::Api, 8);
   REQUIRE(bytes.ok());
@@ -226,11 +226,11 @@ TEST_CASE("il codec: seeded random round trips in every form") {
       const std::vector<Bound> bounds = randomBounds(r, gdmap::il::storableSource(form));
       const Bytes bytes = encodeOk(bounds, form);
       const auto opened = gdmap::il::openBounds(bytes, form);
-      REQUIRE_MESSAGE(opened, opened.error.message);
-      REQUIRE(opened.view->toVector() == bounds);
+      REQUIRE_MESSAGE(opened, opened.error().message);
+      REQUIRE(opened->toVector() == bounds);
       const auto canonical = gdmap::il::checkBoundsCanonical(bytes, form);
       REQUIRE(canonical.canonical);
-      REQUIRE(encodeOk(opened.view->toVector(), form) == bytes);
+      REQUIRE(encodeOk(opened->toVector(), form) == bytes);
     }
   }
   // The api form: random entries (any order, overlaps, specials) verbatim.
@@ -241,7 +241,7 @@ TEST_CASE("il codec: seeded random round trips in every form") {
     REQUIRE(bytes.size() == entries.size() * 12);
     const auto api = gdmap::il::openApiMap(bytes);
     REQUIRE(api);
-    REQUIRE(api.view->toVector() == entries);
+    REQUIRE(api->toVector() == entries);
   }
 }
 
@@ -254,7 +254,7 @@ TEST_CASE("il codec: a million bounds round trip in every compressed form") {
     const Bytes bytes = encodeOk(bounds, form);
     const auto opened = gdmap::il::openBounds(bytes, form);
     REQUIRE(opened);
-    CHECK(opened.view->count() == 1000000);
-    CHECK(opened.view->toVector() == bounds);
+    CHECK(opened->count() == 1000000);
+    CHECK(opened->toVector() == bounds);
   }
 }

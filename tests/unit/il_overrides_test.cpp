@@ -83,7 +83,7 @@ TEST_CASE("il overrides: count is written verbatim with a layout-override note")
   CHECK(note.severity == Severity::Note);
   CHECK(note.path == "/layout/count");
   // The strict reader runs out of bytes inside the seventh bound.
-  CHECK(il::openBounds(*e.bytes, BoundsForm::Nibble).error.rule == "il-truncated");
+  CHECK(il::openBounds(*e.bytes, BoundsForm::Nibble).error().rule == "il-truncated");
   // The packed header too.
   CHECK(build(withLayout(l), BoundsForm::Packed2)[0] == 0x37);
   // A count equal to the bounds' is no override at all.
@@ -112,9 +112,9 @@ TEST_CASE("il overrides: nibbles lengthens any varint of the nibble form") {
 
   l.nibbles = {{il::VarintField::Native, 0, 3}, {il::VarintField::Il, 5, 2}, {il::VarintField::Source, 2, 2}};
   const Bytes bytes = build(withLayout(l), BoundsForm::Nibble);
-  const il::BoundsOpenResult opened = il::openBounds(bytes, BoundsForm::Nibble);
+  const gdmap::Expected<il::BoundsView> opened = il::openBounds(bytes, BoundsForm::Nibble);
   REQUIRE(opened);
-  CHECK(opened.view->toVector() == worked().bounds);
+  CHECK(opened->toVector() == worked().bounds);
   CHECK(il::checkBoundsCanonical(bytes, BoundsForm::Nibble).reasonCount == 3);
 
   // The packed header's varints.
@@ -141,11 +141,11 @@ TEST_CASE("il overrides: packed widths wider are noted, narrower are an error at
   const il::ExactEncoding wide = il::encodeExact(withLayout(l), BoundsForm::Packed3);
   REQUIRE(wide.bytes.has_value());
   CHECK(wide.diagnostics.size() == 2);
-  const il::BoundsOpenResult opened = il::openBounds(*wide.bytes, BoundsForm::Packed3);
+  const gdmap::Expected<il::BoundsView> opened = il::openBounds(*wide.bytes, BoundsForm::Packed3);
   REQUIRE(opened);
-  CHECK(opened.view->nativeBits() == 8);
-  CHECK(opened.view->ilBits() == 5);
-  CHECK(opened.view->toVector() == worked().bounds);
+  CHECK(opened->nativeBits() == 8);
+  CHECK(opened->ilBits() == 5);
+  CHECK(opened->toVector() == worked().bounds);
 
   l = {};
   l.nativeBits = 3;  // the largest delta, 13 (30 - 17), needs 4
@@ -164,7 +164,7 @@ TEST_CASE("il overrides: packed widths wider are noted, narrower are an error at
   none.layout->count = 1;
   none.layout->nativeBits = 40;
   const Bytes header = build(none, BoundsForm::Packed2);
-  CHECK(il::openBounds(header, BoundsForm::Packed2).error.rule == "il-width-too-large");
+  CHECK(il::openBounds(header, BoundsForm::Packed2).error().rule == "il-width-too-large");
 }
 
 TEST_CASE("il overrides: padding and headerPadding set the padding nibbles and bits") {
@@ -176,7 +176,7 @@ TEST_CASE("il overrides: padding and headerPadding set the padding nibbles and b
   CHECK(*nibble.bytes == hex("68 10 42 23 96 00 92 a0 50 49 92 05 50"));
   CHECK(nibble.diagnostics.size() == 2);
   CHECK(nibble.diagnostics.back().path == "/layout/padding");
-  CHECK(il::openBounds(*nibble.bytes, BoundsForm::Nibble).error.rule == "il-nonzero-padding");
+  CHECK(il::openBounds(*nibble.bytes, BoundsForm::Nibble).error().rule == "il-nonzero-padding");
 
   l = {};
   l.padding = 1;  // docs/il-map.md's pad.packed2: bit 76 set
@@ -189,7 +189,7 @@ TEST_CASE("il overrides: padding and headerPadding set the padding nibbles and b
   l.headerPadding = 0xA;
   const Bytes header = build(withLayout(l), BoundsForm::Packed2);
   CHECK(header[1] == 0xA3);
-  CHECK(il::openBounds(header, BoundsForm::Packed2).error.rule == "il-nonzero-padding");
+  CHECK(il::openBounds(header, BoundsForm::Packed2).error().rule == "il-nonzero-padding");
 }
 
 TEST_CASE("il overrides: verbatimSource writes source bits the nibble form does not define") {
@@ -202,7 +202,7 @@ TEST_CASE("il overrides: verbatimSource writes source bits the nibble form does 
   const il::ExactEncoding e = il::encodeExact(m, BoundsForm::Nibble);
   REQUIRE(e.bytes.has_value());
   CHECK(only(e, "layout-override").path == "/bounds/2/source");
-  CHECK(il::openBounds(*e.bytes, BoundsForm::Nibble).error.rule == "il-invalid-source");
+  CHECK(il::openBounds(*e.bytes, BoundsForm::Nibble).error().rule == "il-invalid-source");
 }
 
 TEST_CASE("il overrides: trailing and truncate, in every form") {
@@ -226,7 +226,7 @@ TEST_CASE("il overrides: trailing and truncate, in every form") {
   // The api form's classic: a length that is not a multiple of 12.
   il::BoundsLayout cut;
   cut.truncate = 50;
-  CHECK(il::openApiMap(build(withLayout(cut), BoundsForm::Api)).error.rule == "il-api-length");
+  CHECK(il::openApiMap(build(withLayout(cut), BoundsForm::Api)).error().rule == "il-api-length");
 }
 
 TEST_CASE("il overrides: raw writes the bytes verbatim and admits no other key") {

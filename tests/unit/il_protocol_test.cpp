@@ -112,8 +112,8 @@ TEST_CASE("il table: duplicate tokens, missing code size, raw methods, descendin
   const auto duplicate = gdmap::il::buildMethodTable(twice);
   REQUIRE_FALSE(duplicate.ok());
   CHECK(duplicate.error().rule == "il-duplicate-token");
-  CHECK(duplicate.error().offset == 3);
-  CHECK(duplicate.error().message.find("methods[3]") != std::string::npos);
+  CHECK(duplicate.error().index == 3);
+  CHECK(duplicate.error().path == "methods[3]");
   CHECK(duplicate.error().message.find("0x06000002") != std::string::npos);
 
   std::vector<Method> noSize = methods();
@@ -130,7 +130,7 @@ TEST_CASE("il table: duplicate tokens, missing code size, raw methods, descendin
   const auto verbatim = gdmap::il::buildMethodTable(raw);
   REQUIRE_FALSE(verbatim.ok());
   CHECK(verbatim.error().rule == "il-raw-method");
-  CHECK(verbatim.error().offset == 1);
+  CHECK(verbatim.error().index == 1);
 
   std::vector<Method> descending = methods();
   std::swap(descending[0].bounds[1], descending[0].bounds[2]);

@@ -124,10 +124,10 @@ TEST_CASE("il scale: a method of a million bounds encodes, checks, decodes and c
   }));
   const Bytes apiBytes = il::encodeApiEntries(api);
   CHECK(apiBytes.size() == api.size() * il::kApiEntrySize);
-  const il::ApiOpenResult apiView = il::openApiMap(apiBytes);
+  const gdmap::Expected<il::ApiMapView> apiView = il::openApiMap(apiBytes);
   REQUIRE(apiView);
-  CHECK(apiView.view->count() == api.size());
-  CHECK(apiView.view->toVector() == api);
+  CHECK(apiView->count() == api.size());
+  CHECK(apiView->toVector() == api);
 
   for (const BoundsForm form : {BoundsForm::Nibble, BoundsForm::Packed2, BoundsForm::Packed3}) {
     CAPTURE(il::formName(form));
@@ -140,11 +140,11 @@ TEST_CASE("il scale: a method of a million bounds encodes, checks, decodes and c
     CHECK(canonical.canonical);
     CHECK(canonical.reasonCount == 0);
 
-    const il::BoundsOpenResult opened = il::openBounds(*blob, form);
+    const gdmap::Expected<il::BoundsView> opened = il::openBounds(*blob, form);
     REQUIRE(opened);
-    CHECK(opened.view->count() == n);
+    CHECK(opened->count() == n);
     // The cursor, without a vector: every bound in order, then the end.
-    il::BoundsView::Cursor cursor = opened.view->cursor();
+    il::BoundsView::Cursor cursor = opened->cursor();
     std::size_t same = 0;
     Bound b;
     while (cursor.next(b) && same < n && b == bounds[same]) ++same;
@@ -153,7 +153,7 @@ TEST_CASE("il scale: a method of a million bounds encodes, checks, decodes and c
 
     // Converting: decode, then write in the same form (the very bytes) and
     // as the API array (the same entries as from the original bounds).
-    const std::vector<Bound> decoded = opened.view->toVector();
+    const std::vector<Bound> decoded = opened->toVector();
     REQUIRE(decoded == bounds);
     gdmap::Expected<Bytes> again = il::encodeCompressedBounds(decoded, form);
     REQUIRE(again.ok());
@@ -223,14 +223,14 @@ TEST_CASE("il scale: a count of 2^32-1 is refused at the count, before any bound
   SUBCASE("nibble") {
     Bytes blob = count;
     blob.resize(blob.size() + (1u << 20), 0x00);
-    const il::BoundsOpenResult opened = il::openBounds(blob, BoundsForm::Nibble);
+    const gdmap::Expected<il::BoundsView> opened = il::openBounds(blob, BoundsForm::Nibble);
     REQUIRE_FALSE(opened);
-    CHECK(opened.error.rule == "il-count-exceeds-bytes");
-    CHECK(opened.error.rule == gdmap::rules::kIlCountExceedsBytes);
-    CHECK(opened.error.path == "header.count");
-    CHECK(opened.error.byteOffset == 0);
-    CHECK(opened.error.unit == il::BlobUnit::Nibble);
-    CHECK(opened.error.unitOffset == 0);
+    CHECK(opened.error().rule == "il-count-exceeds-bytes");
+    CHECK(opened.error().rule == gdmap::rules::kIlCountExceedsBytes);
+    CHECK(opened.error().path == "header.count");
+    CHECK(opened.error().byteOffset() == 0);
+    CHECK(opened.error().unit == gdmap::OffsetUnit::Nibble);
+    CHECK(opened.error().offset == 0);
     const il::BoundsCanonicalReport report = il::checkBoundsCanonical(blob, BoundsForm::Nibble);
     CHECK_FALSE(report.valid);
     REQUIRE(report.reasons.size() == 1);
@@ -246,13 +246,13 @@ TEST_CASE("il scale: a count of 2^32-1 is refused at the count, before any bound
       blob.push_back(0xB7);  // 7, b
       blob.push_back(0x07);  // 7, pad
       blob.resize(blob.size() + (1u << 20), 0x00);
-      const il::BoundsOpenResult opened = il::openBounds(blob, form);
+      const gdmap::Expected<il::BoundsView> opened = il::openBounds(blob, form);
       REQUIRE_FALSE(opened);
-      CHECK(opened.error.rule == "il-count-exceeds-bytes");
-      CHECK(opened.error.path == "header.count");
-      CHECK(opened.error.byteOffset == 0);
-      CHECK(opened.error.unitOffset == 0);
-      CHECK(opened.error.message.find("4294967295") != std::string::npos);
+      CHECK(opened.error().rule == "il-count-exceeds-bytes");
+      CHECK(opened.error().path == "header.count");
+      CHECK(opened.error().byteOffset() == 0);
+      CHECK(opened.error().offset == 0);
+      CHECK(opened.error().message.find("4294967295") != std::string::npos);
     }
   }
 }

@@ -41,9 +41,9 @@ const MethodBody& methodAt(const R2RImage& image, std::uint32_t token, bool inst
 }
 
 std::vector<Bound> decodeBounds(const MethodBody& m) {
-  const gdmap::il::BoundsOpenResult opened = gdmap::il::openBounds(m.bounds, gdmap::il::BoundsForm::Nibble);
+  const gdmap::Expected<gdmap::il::BoundsView> opened = gdmap::il::openBounds(m.bounds, gdmap::il::BoundsForm::Nibble);
   REQUIRE(opened);
-  return opened.view->toVector();
+  return opened->toVector();
 }
 
 // Every method: a body, code, and bounds the project's decoder accepts,

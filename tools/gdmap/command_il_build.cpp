@@ -31,9 +31,9 @@ struct IlBuildOptions {
 // published: bytes that do not say what the method says are a bug and
 // must not land.
 bool readsBack(ByteSpan bytes, const il::Method& method, il::BoundsForm form) {
-  if (form == il::BoundsForm::Api) return static_cast<bool>(il::openApiMap(bytes));
-  const il::BoundsOpenResult opened = il::openBounds(bytes, form);
-  return opened && opened.view->toVector() == method.bounds;
+  if (form == il::BoundsForm::Api) return il::openApiMap(bytes).ok();
+  const Expected<il::BoundsView> opened = il::openBounds(bytes, form);
+  return opened && opened->toVector() == method.bounds;
 }
 
 int build(const IlBuildOptions& options, Report& report) {

@@ -34,8 +34,8 @@ std::string count(std::size_t n, const char* one, const char* many) {
 // How many bounds or entries a blob the reader accepted holds.
 std::size_t contentSize(ByteSpan blob, il::BoundsForm form) {
   if (form == il::BoundsForm::Api) return blob.size() / il::kApiEntrySize;
-  const il::BoundsOpenResult opened = il::openBounds(blob, form);
-  return opened ? opened.view->count() : 0;
+  const Expected<il::BoundsView> opened = il::openBounds(blob, form);
+  return opened ? opened->count() : 0;
 }
 
 int check(const IlCheckOptions& options, Report& report) {

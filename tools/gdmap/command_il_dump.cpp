@@ -34,8 +34,8 @@ struct IlDumpOptions {
 // written whatever they say. True when the blob is valid.
 bool warnAboutBlob(ByteSpan blob, il::BoundsForm form, const std::string& file, Report& report, bool& canonical) {
   const il::BoundsCanonicalReport read = il::checkBoundsCanonical(blob, form);
-  for (const il::BoundsProblem& reason : read.reasons) {
-    Diagnostic d = il::toDiagnostic(reason, Severity::Warning);
+  for (const Error& reason : read.reasons) {
+    Diagnostic d = binaryDiagnostic(reason, {}, 0, Severity::Warning);
     d.file = file;
     report.add(std::move(d));
   }

@@ -11,7 +11,6 @@
 
 #include <gdmap/description/il_description_json.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
-#include <gdmap/metadata/metadata_error.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/r2r_image.hpp>
 #include <gdmap/schema/hex.hpp>
@@ -61,12 +60,12 @@ std::size_t fileOffsetOf(ByteSpan file, ByteSpan part) { return static_cast<std:
 bool noteNonCanonical(const r2r::MethodBody& body, ByteSpan file, const std::string& name, Report& report) {
   const il::BoundsCanonicalReport canonical = il::checkBoundsCanonical(body.bounds, il::BoundsForm::Nibble, 4);
   if (canonical.canonical) return true;
-  for (const il::BoundsProblem& reason : canonical.reasons) {
-    Diagnostic note = il::toDiagnostic(reason, Severity::Note);
+  for (const Error& reason : canonical.reasons) {
+    Diagnostic note = binaryDiagnostic(reason, {}, 0, Severity::Note);
     note.message = "building this method will not give the blob's bytes: " + note.message + " (" + reason.rule + ")";
     note.rule = rules::kRebuildDiffers;
     note.path = methodPath(body) + " bounds." + note.path;
-    note.offset = fileOffsetOf(file, body.bounds) + reason.byteOffset;
+    note.offset = fileOffsetOf(file, body.bounds) + reason.byteOffset();
     note.file = name;
     report.add(std::move(note));
   }
@@ -85,12 +84,12 @@ std::optional<il::Method> extractMethod(const r2r::MethodBody& body, ByteSpan fi
     ++counts.noBounds;
     return std::nullopt;
   }
-  const il::BoundsOpenResult opened = il::openBounds(body.bounds, il::BoundsForm::Nibble);
+  const Expected<il::BoundsView> opened = il::openBounds(body.bounds, il::BoundsForm::Nibble);
   if (!opened) {
-    Diagnostic d = il::toDiagnostic(opened.error);
+    Diagnostic d = binaryDiagnostic(opened.error());
     d.message = methodPath(body) + ": its bounds are not valid nibble bounds: " + d.message;
     d.path = methodPath(body) + " bounds." + d.path;
-    d.offset = fileOffsetOf(file, body.bounds) + opened.error.byteOffset;
+    d.offset = fileOffsetOf(file, body.bounds) + opened.error().byteOffset();
     d.file = name;
     report.add(std::move(d));
     return std::nullopt;
@@ -99,7 +98,7 @@ std::optional<il::Method> extractMethod(const r2r::MethodBody& body, ByteSpan fi
   il::Method method;
   method.token = body.token;
   method.codeSize = body.codeSize;
-  method.bounds = opened.view->toVector();
+  method.bounds = opened->toVector();
   if (body.instantiated) {
     il::Instantiation inst;
     inst.typeArguments = body.typeArguments;
@@ -204,12 +203,16 @@ int extract(const IlExtractOptions& options, Report& report) {
   // and the types of its instantiations.
   std::unique_ptr<metadata::AssemblyTypeNames> names;
   if (options.names) {
-    try {
-      names = std::make_unique<metadata::AssemblyTypeNames>(file);
-    } catch (const metadata::MetadataError& e) {
-      return report.fail(kInvalid, rules::kNamesNotAssembly,
-                         name + ": --names: its metadata cannot be read: " + e.what());
+    Expected<metadata::AssemblyTypeNames> opened = metadata::AssemblyTypeNames::open(file);
+    if (!opened) {
+      Diagnostic d = binaryDiagnostic(opened.error());
+      d.rule = rules::kNamesNotAssembly;
+      d.message = "--names: its metadata cannot be read: " + d.message;
+      d.file = name;
+      report.add(std::move(d));
+      return kInvalid;
     }
+    names = std::make_unique<metadata::AssemblyTypeNames>(std::move(opened).value());
   }
   Expected<r2r::R2RImage> image = r2r::readR2RImage(file, names.get());
   if (!image) {

@@ -139,16 +139,13 @@ int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
 
   auto table = il::buildMethodTable(*methods);
   if (!table) {
-    // "methods[i]: ...": at the method's pointer, with its line and column
-    // (the index in the message is the pointer's, said once).
+    // At the method's pointer, with its line and column.
     const Error& e = table.error();
+    const std::size_t index = e.index.value_or(0);
     Diagnostic d;
     d.rule = e.rule;
-    d.path = methodPointer(originalIndex.empty() ? e.offset : originalIndex.at(e.offset));
+    d.path = methodPointer(originalIndex.empty() ? index : originalIndex.at(index));
     d.message = e.message;
-    if (d.message.starts_with("methods[")) {
-      if (const std::size_t colon = d.message.find("]: "); colon != std::string::npos) d.message.erase(0, colon + 3);
-    }
     d.file = name;
     locateInJson(input->text(), std::span(&d, 1));
     report.add(std::move(d));

@@ -7,21 +7,21 @@ namespace gdmap::cli {
 std::optional<DecodedBlob> decodeBlob(ByteSpan blob, il::BoundsForm form, const std::string& file, Report& report) {
   DecodedBlob decoded;
   decoded.form = form;
-  const auto fail = [&](const il::BoundsProblem& problem) {
-    Diagnostic d = il::toDiagnostic(problem);
+  const auto fail = [&](const Error& problem) {
+    Diagnostic d = binaryDiagnostic(problem);
     d.file = file;
     report.add(std::move(d));
     return std::nullopt;
   };
   if (form == il::BoundsForm::Api) {
-    il::ApiOpenResult api = il::openApiMap(blob);
-    if (!api) return fail(api.error);
-    decoded.entries = api.view->toVector();
+    const Expected<il::ApiMapView> api = il::openApiMap(blob);
+    if (!api) return fail(api.error());
+    decoded.entries = api->toVector();
     return decoded;
   }
-  il::BoundsOpenResult bounds = il::openBounds(blob, form);
-  if (!bounds) return fail(bounds.error);
-  decoded.bounds = bounds.view->toVector();
+  const Expected<il::BoundsView> bounds = il::openBounds(blob, form);
+  if (!bounds) return fail(bounds.error());
+  decoded.bounds = bounds->toVector();
   return decoded;
 }
 

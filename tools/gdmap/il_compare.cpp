@@ -45,15 +45,15 @@ void nameApiField(ByteSpan expected, ByteSpan actual, IlDifference& d) {
 // The compressed forms: a byte says little (a delta, a nibble of a varint),
 // so both blobs are decoded and the first bound that differs is named.
 void nameBoundsField(ByteSpan expected, ByteSpan actual, il::BoundsForm form, IlDifference& d) {
-  const il::BoundsOpenResult e = il::openBounds(expected, form);
-  const il::BoundsOpenResult a = il::openBounds(actual, form);
+  const Expected<il::BoundsView> e = il::openBounds(expected, form);
+  const Expected<il::BoundsView> a = il::openBounds(actual, form);
   if (!e || !a) {
     d.field = "";
     d.detail = "the bytes differ";
     return;
   }
-  il::BoundsView::Cursor ec = e.view->cursor();
-  il::BoundsView::Cursor ac = a.view->cursor();
+  il::BoundsView::Cursor ec = e->cursor();
+  il::BoundsView::Cursor ac = a->cursor();
   il::Bound eb;
   il::Bound ab;
   for (std::size_t i = 0;; ++i) {
@@ -77,9 +77,9 @@ void nameBoundsField(ByteSpan expected, ByteSpan actual, il::BoundsForm form, Il
       return;
     }
   }
-  if (e.view->count() != a.view->count()) {
+  if (e->count() != a->count()) {
     d.field = "header.count";
-    d.detail = expectedFound(number(e.view->count()), number(a.view->count())) + " bounds";
+    d.detail = expectedFound(number(e->count()), number(a->count())) + " bounds";
     return;
   }
   // Same content, other bytes: a non-minimal varint or a wider width.

@@ -19,31 +19,21 @@
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/check_report.hpp>
 #include <gdmap/schema/diagnostic.hpp>
+#include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/il_map.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
 namespace gdmap::il {
 
-// What a problem's unitOffset counts.
-enum class BlobUnit : std::uint8_t { Byte, Nibble, Bit };
-
-struct BoundsProblem {
-  std::string rule;
-  std::string path;            // "bounds[3].native", "header.ilBits", ...
-  std::size_t byteOffset = 0;  // from the start of the blob
-  BlobUnit unit = BlobUnit::Byte;
-  std::size_t unitOffset = 0;  // nibble index (2*byte, +1 for the high half) or bit index (8*byte + bit)
-  std::string message;
-};
-
-// As a Diagnostic: path and byte offset kept, the message prefixed with the
-// nibble or bit ("nibble 7: ...", "bit 45: ...").
-Diagnostic toDiagnostic(const BoundsProblem& problem, Severity severity = Severity::Error);
+// A problem is an Error located in its own unit (OffsetUnit::Nibble in the
+// nibble form and the packed header, Bit in packed entries, Byte for
+// trailing bytes and the API form) with its field as the path;
+// binaryDiagnostic() (schema/diagnostic.hpp) prints it, the byte offset
+// kept and the message prefixed with the nibble or bit ("nibble 7: ...").
 
 // A valid compressed blob (Nibble, Packed2 or Packed3).
 class BoundsView {
@@ -87,14 +77,8 @@ class BoundsView {
   std::size_t dataStart_ = 0;  // nibble index (nibble form) or bit index (packed) of bounds[0]
 };
 
-struct BoundsOpenResult {
-  std::optional<BoundsView> view;  // set when the blob is valid
-  BoundsProblem error;             // the first problem otherwise
-  explicit operator bool() const { return view.has_value(); }
-};
-
 // `form` must be a compressed form (Api: use openApiMap).
-[[nodiscard]] BoundsOpenResult openBounds(ByteSpan blob, BoundsForm form);
+Expected<BoundsView> openBounds(ByteSpan blob, BoundsForm form);
 
 // An API array: 12-byte entries, read in place.
 class ApiMapView {
@@ -109,14 +93,8 @@ class ApiMapView {
   ByteSpan bytes_;
 };
 
-struct ApiOpenResult {
-  std::optional<ApiMapView> view;
-  BoundsProblem error;
-  explicit operator bool() const { return view.has_value(); }
-};
-
 // Valid iff the length is a multiple of 12 (empty included): il-api-length.
-[[nodiscard]] ApiOpenResult openApiMap(ByteSpan blob);
+Expected<ApiMapView> openApiMap(ByteSpan blob);
 
 // Whether the bytes are exactly what the writer gives for their content,
 // and if not, why (one reason per non-minimal varint or too-wide width, at
@@ -126,7 +104,7 @@ struct ApiOpenResult {
 struct BoundsCanonicalReport {
   bool valid = false;
   bool canonical = false;
-  std::vector<BoundsProblem> reasons;
+  std::vector<Error> reasons;
   std::size_t reasonCount = 0;
 };
 BoundsCanonicalReport checkBoundsCanonical(ByteSpan blob, BoundsForm form, std::size_t maxReasons = 100);

@@ -40,8 +40,9 @@ namespace gdmap::il {
 
 using MethodTable = ::gdmap_il_map_table;
 
-// A table of `methods` (a description's, once loaded); the first error, its
-// message prefixed with "methods[i]: ", its offset i.
+// A table of `methods` (a description's, once loaded); or the first error,
+// located by the method's index i in `methods`: `index` is i and `path`
+// "methods[i]" (the message is the one add() gave).
 Expected<MethodTable> buildMethodTable(std::span<const Method> methods);
 
 }  // namespace gdmap::il

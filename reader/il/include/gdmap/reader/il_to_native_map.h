@@ -70,7 +70,9 @@ typedef char gdmap_il_bound_is_12_bytes[sizeof(gdmap_il_bound) == 12 ? 1 : -1];
  * gdmap::il::MethodTable, reader/il_map_table.hpp). */
 typedef struct gdmap_il_map_table gdmap_il_map_table;
 
-/* An empty table, or NULL when out of memory. */
+/* An empty table, or NULL when out of memory. No entry point lets an
+ * exception reach C: any failure inside is its documented failure value
+ * (NULL, E_FAIL). */
 gdmap_il_map_table* gdmap_il_map_table_create(void);
 void gdmap_il_map_table_destroy(gdmap_il_map_table* table);
 
@@ -78,7 +80,8 @@ void gdmap_il_map_table_destroy(gdmap_il_map_table* table);
  * its array is what the runtime derives (FORMAT.md §3.2). Adds a method
  * known by its array verbatim. Both return E_INVALIDARG, adding nothing, for
  * a NULL table, NULL bounds/entries with a count above 0, a token already in
- * the table, or descending bounds; E_FAIL when out of memory; else S_OK. */
+ * the table, or descending bounds; E_FAIL when out of memory (or any other
+ * failure inside); else S_OK. */
 gdmap_hresult gdmap_il_map_table_add_bounds(gdmap_il_map_table* table, uint32_t methodToken, uint32_t codeSize,
                                             const gdmap_il_bound* bounds, uint32_t count);
 gdmap_hresult gdmap_il_map_table_add_map(gdmap_il_map_table* table, uint32_t methodToken,

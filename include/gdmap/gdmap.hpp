@@ -11,12 +11,6 @@
 #include <gdmap/io/mapped_file.hpp>
 #include <gdmap/io/output_file.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
-#include <gdmap/metadata/metadata_error.hpp>
-#include <gdmap/metadata/metadata_heaps.hpp>
-#include <gdmap/metadata/metadata_streams.hpp>
-#include <gdmap/metadata/metadata_tables.hpp>
-#include <gdmap/metadata/pe_image.hpp>
-#include <gdmap/metadata/table_schema.hpp>
 #include <gdmap/reader/bounds_annotate.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/il_map_table.hpp>

@@ -1,9 +1,10 @@
 #include <gdmap/metadata/assembly_type_names.hpp>
 
-#include <gdmap/metadata/metadata_heaps.hpp>
-#include <gdmap/metadata/metadata_streams.hpp>
-#include <gdmap/metadata/metadata_tables.hpp>
-#include <gdmap/metadata/pe_image.hpp>
+#include "metadata_heaps.hpp"
+#include "metadata_root.hpp"
+#include "metadata_streams.hpp"
+#include "metadata_tables.hpp"
+
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
@@ -38,18 +39,29 @@ std::string joined(std::string outer, char separator, const std::string& inner) 
   return outer;
 }
 
+// Names rows; a string that cannot be read gives "" and is remembered:
+// error() is the first, checked once after all the names are built.
 class NameBuilder {
  public:
-  NameBuilder(const MetadataTables& tables, ByteSpan strings) : tables_(tables), strings_(strings) {
+  NameBuilder(const MetadataTables& tables, const Stream& strings) : tables_(tables), strings_(strings) {
     for (std::uint32_t r = 1; r <= tables.rowCount(kNestedClass); ++r) {
       enclosing_[tables.cell(kNestedClass, r, 0)] = tables.cell(kNestedClass, r, 1);
     }
   }
 
-  std::optional<std::string> typeDef(std::uint32_t row, int depth = 0) const {
+  const std::optional<Error>& error() const { return error_; }
+
+  std::string string(std::uint32_t index) {
+    Expected<std::string> s = stringAt(strings_, index);
+    if (s) return std::move(s).value();
+    if (!error_) error_ = s.error();
+    return {};
+  }
+
+  std::optional<std::string> typeDef(std::uint32_t row, int depth = 0) {
     if (row == 0 || row > tables_.rowCount(kTypeDef) || depth > kMaxNesting) return std::nullopt;
-    std::string own = qualified(stringAt(strings_, tables_.cell(kTypeDef, row, 2)),
-                                stringAt(strings_, tables_.cell(kTypeDef, row, 1)));
+    const std::string ns = string(tables_.cell(kTypeDef, row, 2));
+    std::string own = qualified(ns, string(tables_.cell(kTypeDef, row, 1)));
     const auto outer = enclosing_.find(row);
     if (outer == enclosing_.end()) return own;
     std::optional<std::string> enclosing = typeDef(outer->second, depth + 1);
@@ -57,17 +69,17 @@ class NameBuilder {
     return joined(std::move(*enclosing), '/', own);
   }
 
-  std::optional<std::string> typeRef(std::uint32_t row, int depth = 0) const {
+  std::optional<std::string> typeRef(std::uint32_t row, int depth = 0) {
     if (row == 0 || row > tables_.rowCount(kTypeRef) || depth > kMaxNesting) return std::nullopt;
-    std::string own = qualified(stringAt(strings_, tables_.cell(kTypeRef, row, 2)),
-                                stringAt(strings_, tables_.cell(kTypeRef, row, 1)));
+    const std::string ns = string(tables_.cell(kTypeRef, row, 2));
+    std::string own = qualified(ns, string(tables_.cell(kTypeRef, row, 1)));
     const std::uint32_t scope = tables_.cell(kTypeRef, row, 0);
     const std::uint32_t scopeRow = scope >> 2;
     switch (scope & 3u) {
       case 2: {  // AssemblyRef
         if (scopeRow == 0 || scopeRow > tables_.rowCount(kAssemblyRef)) return std::nullopt;
         std::string name = "[";
-        name += stringAt(strings_, tables_.cell(kAssemblyRef, scopeRow, 6));
+        name += string(tables_.cell(kAssemblyRef, scopeRow, 6));
         name += ']';
         name += own;
         return name;
@@ -83,16 +95,27 @@ class NameBuilder {
 
  private:
   const MetadataTables& tables_;
-  ByteSpan strings_;
+  const Stream& strings_;
   std::unordered_map<std::uint32_t, std::uint32_t> enclosing_;
+  std::optional<Error> error_;
 };
 
 }  // namespace
 
-AssemblyTypeNames::AssemblyTypeNames(ByteSpan file) {
-  const MetadataStreams streams = readStreams(findMetadataRoot(file));
-  const MetadataTables tables(streams.tables);
-  const NameBuilder names(tables, streams.strings);
+Expected<AssemblyTypeNames> AssemblyTypeNames::open(ByteSpan file) {
+  const Expected<ByteSpan> root = findMetadataRoot(file);
+  if (!root) return root.error();
+  const Expected<MetadataStreams> streams = readStreams(*root, static_cast<std::size_t>(root->data() - file.data()));
+  if (!streams) return streams.error();
+  const Expected<MetadataTables> tables = MetadataTables::open(streams->tables);
+  if (!tables) return tables.error();
+  AssemblyTypeNames out;
+  if (Status read = out.read(*tables, streams->strings); !read) return read.error();
+  return out;
+}
+
+Status AssemblyTypeNames::read(const MetadataTables& tables, const Stream& strings) {
+  NameBuilder names(tables, strings);
   const auto add = [&](std::uint32_t token, std::optional<std::string> name) {
     if (!name) return;
     byName_[unquotedTypeName(*name)].push_back(token);
@@ -126,9 +149,11 @@ AssemblyTypeNames::AssemblyTypeNames(ByteSpan file) {
       if (name.empty()) name = hex32(type.value);
       name += "::";
     }
-    name += stringAt(streams.strings, tables.cell(kMethodDef, m, 3));  // shown, never parsed: ILAsm writes .ctor bare
+    name += names.string(tables.cell(kMethodDef, m, 3));  // shown, never parsed: ILAsm writes .ctor bare
     methodNames_.push_back(std::move(name));
   }
+  if (names.error()) return *names.error();
+  return Success{};
 }
 
 std::string AssemblyTypeNames::methodName(std::uint32_t token) const {

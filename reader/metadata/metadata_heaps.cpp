@@ -1,35 +1,40 @@
-#include <gdmap/metadata/metadata_heaps.hpp>
+#include "metadata_heaps.hpp"
 
-#include <gdmap/metadata/metadata_error.hpp>
 #include <gdmap/schema/byte_cursor.hpp>
+#include <gdmap/schema/rules.hpp>
 
 #include <string>
 
 namespace gdmap::metadata {
+namespace {
 
-ByteSpan blobAt(ByteSpan heap, std::uint32_t index) {
-  const auto fail = [index](const std::string& why) {
-    throw MetadataError("#Blob heap offset " + std::to_string(index) + ": " + why);
-  };
-  ByteCursor in(heap);
-  if (!in.seek(index) || in.atEnd()) fail("outside the heap");
+Error heapError(std::size_t at, const char* heap, std::uint32_t index, std::string message) {
+  return Error(at, OffsetUnit::Byte, std::string(heap) + "[" + std::to_string(index) + "]", std::move(message),
+               rules::kInvalidMetadata);
+}
+
+}  // namespace
+
+Expected<ByteSpan> blobAt(const Stream& heap, std::uint32_t index) {
+  ByteCursor in(heap.bytes, heap.offset, rules::kInvalidMetadata);
+  if (!in.seek(index) || in.atEnd())
+    return heapError(heap.offset + heap.bytes.size(), "#Blob", index, "outside the heap");
   const std::uint32_t length = in.compressedUInt();
-  if (!in.ok()) fail("the blob's length: " + in.error().message);
+  if (!in.ok()) return heapError(in.error().offset, "#Blob", index, "the blob's length: " + in.error().message);
   const ByteSpan blob = in.take(length);
-  if (!in.ok()) fail("blob runs past the end of the heap");
+  if (!in.ok()) return heapError(in.error().offset, "#Blob", index, "blob runs past the end of the heap");
   return blob;
 }
 
-std::string stringAt(ByteSpan heap, std::uint32_t index) {
-  if (index >= heap.size()) {
-    throw MetadataError("#Strings heap offset " + std::to_string(index) + ": outside the heap");
-  }
+Expected<std::string> stringAt(const Stream& heap, std::uint32_t index) {
+  if (index >= heap.bytes.size())
+    return heapError(heap.offset + heap.bytes.size(), "#Strings", index, "outside the heap");
   std::string out;
-  for (std::size_t i = index; i < heap.size(); ++i) {
-    if (heap[i] == 0) return out;
-    out.push_back(static_cast<char>(heap[i]));
+  for (std::size_t i = index; i < heap.bytes.size(); ++i) {
+    if (heap.bytes[i] == 0) return out;
+    out.push_back(static_cast<char>(heap.bytes[i]));
   }
-  throw MetadataError("#Strings heap offset " + std::to_string(index) + ": no terminating NUL");
+  return heapError(heap.offset + index, "#Strings", index, "no terminating NUL");
 }
 
 }  // namespace gdmap::metadata

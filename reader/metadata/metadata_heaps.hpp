@@ -2,19 +2,23 @@
 // The #Blob heap (ECMA-335 II.24.2.4): each blob is a compressed length
 // followed by that many bytes; and the #Strings heap (II.24.2.3): UTF-8
 // strings each ended by a NUL.
+#include "metadata_streams.hpp"
+
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/expected.hpp>
 
 #include <cstdint>
 #include <string>
 
 namespace gdmap::metadata {
 
-// The blob at heap offset `index`, without its length prefix. Throws
-// MetadataError when the offset or the length lies outside the heap.
-ByteSpan blobAt(ByteSpan heap, std::uint32_t index);
+// The blob at heap offset `index`, without its length prefix; an
+// invalid-metadata error at its file offset when the offset or the length
+// lies outside the heap.
+Expected<ByteSpan> blobAt(const Stream& heap, std::uint32_t index);
 
-// The string at heap offset `index`. Throws MetadataError when the offset is
-// outside the heap or no NUL ends the string inside it.
-std::string stringAt(ByteSpan heap, std::uint32_t index);
+// The string at heap offset `index`; an invalid-metadata error when the
+// offset is outside the heap or no NUL ends the string inside it.
+Expected<std::string> stringAt(const Stream& heap, std::uint32_t index);
 
 }  // namespace gdmap::metadata

@@ -1,6 +1,7 @@
-#include <gdmap/metadata/metadata_tables.hpp>
+#include "metadata_tables.hpp"
 
-#include "byte_reader.hpp"
+#include <gdmap/schema/byte_cursor.hpp>
+#include <gdmap/schema/rules.hpp>
 
 #include <string>
 
@@ -18,61 +19,65 @@ constexpr std::uint32_t kMaxRows = 0x00FFFFFF;
 
 }  // namespace
 
-MetadataTables::MetadataTables(ByteSpan stream) : stream_(stream) {
-  ByteReader in(stream, "table stream");
+Expected<MetadataTables> MetadataTables::open(const Stream& stream) {
+  const auto located = [](Error e) {
+    e.path = "#~ table stream";
+    return e;
+  };
+  MetadataTables out;
+  out.stream_ = stream.bytes;
+  ColumnWidths& widths = out.widths_;
+  ByteCursor in(stream.bytes, stream.offset, rules::kInvalidMetadata);
   in.skip(4);  // Reserved
   in.skip(2);  // MajorVersion, MinorVersion
   const std::uint8_t heapSizes = in.u8();
   in.skip(1);  // Reserved
   const std::uint64_t valid = in.u64();
   in.skip(8);  // Sorted
-  widths_.wideStrings = (heapSizes & kWideStrings) != 0;
-  widths_.wideGuids = (heapSizes & kWideGuids) != 0;
-  widths_.wideBlobs = (heapSizes & kWideBlobs) != 0;
-  for (std::size_t t = 0; t < kTableCount; ++t) {
+  widths.wideStrings = (heapSizes & kWideStrings) != 0;
+  widths.wideGuids = (heapSizes & kWideGuids) != 0;
+  widths.wideBlobs = (heapSizes & kWideBlobs) != 0;
+  for (std::size_t t = 0; t < kTableCount && in.ok(); ++t) {
     if ((valid >> t) & 1) {
-      const std::size_t at = in.position();
+      const std::size_t at = in.offset();
       const std::uint32_t rows = in.u32();
       if (rows > kMaxRows) in.fail(at, "table " + std::to_string(t) + " claims too many rows");
-      widths_.rowCounts[t] = rows;
+      widths.rowCounts[t] = rows;
     }
   }
   if (heapSizes & kExtraData) in.skip(4);
+  if (!in.ok()) return located(in.takeError());
 
   // Tables follow each other in table-number order; unknown tables (beyond
   // 0x2C) can only come after the ones this tool reads, so their unknown
   // row size does not matter.
   std::size_t offset = in.position();
   for (std::uint8_t t = 0; t <= kLastKnownTable; ++t) {
-    TableLayout& layout = layouts_[t];
+    TableLayout& layout = out.layouts_[t];
     layout.offset = offset;
     std::size_t columnOffset = 0;
     const std::vector<Column>& columns = tableColumns(t);
     for (std::size_t c = 0; c < columns.size(); ++c) {
       layout.columnOffsets[c] = static_cast<std::uint8_t>(columnOffset);
-      layout.columnWidths[c] = static_cast<std::uint8_t>(widths_.width(columns[c]));
+      layout.columnWidths[c] = static_cast<std::uint8_t>(widths.width(columns[c]));
       columnOffset += layout.columnWidths[c];
     }
     layout.rowSize = columnOffset;
-    const std::uint64_t tableSize = std::uint64_t{layout.rowSize} * rowCount(t);
-    if (tableSize > stream.size() - offset) {
-      in.fail(offset, "table " + std::to_string(t) + " runs past the end of the stream");
-    }
+    const std::uint64_t tableSize = std::uint64_t{layout.rowSize} * out.rowCount(t);
+    if (tableSize > stream.bytes.size() - offset)
+      return located(Error(stream.offset + offset, "table " + std::to_string(t) + " runs past the end of the stream",
+                           rules::kInvalidMetadata));
     offset += static_cast<std::size_t>(tableSize);
   }
+  return out;
 }
 
 std::uint32_t MetadataTables::cell(std::uint8_t table, std::uint32_t row, std::size_t column) const {
-  // The constructor proved the whole table lies inside the stream; this
-  // keeps a caller's bad row or column from reading outside it.
-  if (table > kLastKnownTable || row == 0 || row > rowCount(table) || column >= tableColumns(table).size()) {
-    throw MetadataError("internal: cell out of range");
-  }
+  if (table > kLastKnownTable || row == 0 || row > rowCount(table) || column >= tableColumns(table).size()) return 0;
   const TableLayout& layout = layouts_[table];
   const std::size_t start = layout.offset + (row - 1) * layout.rowSize + layout.columnOffsets[column];
-  ByteReader in(stream_, "table stream");
-  in.seek(start);
-  return in.index(layout.columnWidths[column]);
+  ByteCursor in(stream_.subspan(start));
+  return static_cast<std::uint32_t>(in.uint(layout.columnWidths[column]));
 }
 
 }  // namespace gdmap::metadata

@@ -1,4 +1,4 @@
-#include <gdmap/metadata/table_schema.hpp>
+#include "table_schema.hpp"
 
 #include <algorithm>
 

@@ -43,8 +43,23 @@ expect 1 "$gdmap" sig encode 'class System.Object'
 has err "[type-text-syntax]"
 # Not an assembly: a usage/IO error naming the file.
 expect 2 "$gdmap" sig decode --names "$root/README.md" 08
-has err "README.md: --names needs an assembly"
+has err "README.md: error: byte 0x00000000: --names needs an assembly: PE: no MZ signature"
 has err "[names-not-assembly]"
+# A damaged assembly is located, not a crash: cut short, the PE reader
+# says where; with its metadata signature broken, the metadata reader.
+head -c 4100 "$assembly" > "$work/cut.dll"
+expect 2 "$gdmap" sig decode --names "$work/cut.dll" 08
+has err "cut.dll: error: "
+has err "[names-not-assembly]"
+python3 - "$assembly" "$work/nobsjb.dll" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+at = data.find(b"BSJB")
+data[at:at + 4] = b"XSJB"
+open(sys.argv[2], "wb").write(data)
+PY
+expect 2 "$gdmap" sig decode --names "$work/nobsjb.dll" 08
+has err "nobsjb.dll: error: metadata root (byte 0x00000fe8): --names needs an assembly: no BSJB signature [names-not-assembly]"
 # lookup and hexdump print the same names; JSON output carries them too.
 cat > "$work/n.json" <<'JSON'
 {"sorted": true, "dictionaries": [{"rva": 4096, "types": ["class 0x01000003<valuetype 0x02000005<int32>>", "int32"]}]}

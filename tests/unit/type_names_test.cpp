@@ -1,7 +1,6 @@
 // Names instead of tokens in type text (`--names`): the name syntax, the
 // printer and parser hooks, and the names an assembly's metadata gives.
 #include <gdmap/metadata/assembly_type_names.hpp>
-#include <gdmap/metadata/metadata_error.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_names.hpp>
 #include <gdmap/schema/type_text.hpp>
@@ -105,7 +104,9 @@ TEST_CASE("type names: an assembly's TypeDefs and TypeRefs") {
   std::ifstream in(path, std::ios::binary);
   REQUIRE(in);
   const gdmap::Bytes file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const gdmap::metadata::AssemblyTypeNames names(file);
+  const gdmap::Expected<gdmap::metadata::AssemblyTypeNames> opened = gdmap::metadata::AssemblyTypeNames::open(file);
+  REQUIRE(opened.ok());
+  const gdmap::metadata::AssemblyTypeNames& names = *opened;
   // Read off the image's TypeRef and TypeDef tables.
   CHECK(names.nameOf(gdmap::Token{0x01000001}) == "[System.Runtime]System.ValueType");
   CHECK(names.nameOf(gdmap::Token{0x01000003}) == "[System.Runtime]System.Threading.Tasks.Task`1");
@@ -118,5 +119,7 @@ TEST_CASE("type names: an assembly's TypeDefs and TypeRefs") {
   // Every name it gives leads back to its token, unless another type has it.
   CHECK(names.size() > 20);
   const gdmap::Bytes notAnImage(64, 0);
-  CHECK_THROWS_AS(gdmap::metadata::AssemblyTypeNames{notAnImage}, gdmap::metadata::MetadataError);
+  const auto notNames = gdmap::metadata::AssemblyTypeNames::open(notAnImage);
+  REQUIRE_FALSE(notNames.ok());
+  CHECK(notNames.error().rule == gdmap::rules::kR2rNotPe);
 }

@@ -4,7 +4,6 @@
 #include "file_io.hpp"
 
 #include <gdmap/metadata/assembly_type_names.hpp>
-#include <gdmap/metadata/metadata_error.hpp>
 #include <gdmap/schema/rules.hpp>
 
 namespace gdmap::cli {
@@ -12,12 +11,17 @@ namespace gdmap::cli {
 std::unique_ptr<TypeNames> loadTypeNames(const std::string& path, Report& report) {
   const std::optional<InputBytes> input = openInput(path, report);
   if (!input) return nullptr;
-  try {
-    return std::make_unique<metadata::AssemblyTypeNames>(input->bytes());
-  } catch (const metadata::MetadataError& e) {
-    report.fail(kUsageOrIo, rules::kNamesNotAssembly, path + ": --names needs an assembly: " + e.what());
+  Expected<metadata::AssemblyTypeNames> names = metadata::AssemblyTypeNames::open(input->bytes());
+  if (!names) {
+    // Where in the file it stops being an assembly; the CLI's rule.
+    Diagnostic d = binaryDiagnostic(names.error());
+    d.rule = rules::kNamesNotAssembly;
+    d.message = "--names needs an assembly: " + d.message;
+    d.file = path;
+    report.add(std::move(d));
     return nullptr;
   }
+  return std::make_unique<metadata::AssemblyTypeNames>(std::move(names).value());
 }
 
 void addNamesOption(CLI::App& command, std::string& path) {

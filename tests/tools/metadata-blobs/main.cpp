@@ -1,15 +1,15 @@
 // gdmap-metadata-blobs: prints the signature blobs of .NET assemblies, one
 // lowercase hex blob per line, or a gdmap description built from them. The
 // real-world corpus tests (tests/cli/) feed its output to gdmap.
-#include <gdmap/metadata/metadata_error.hpp>
-#include <gdmap/metadata/metadata_heaps.hpp>
-#include <gdmap/metadata/metadata_streams.hpp>
-#include <gdmap/metadata/metadata_tables.hpp>
-#include <gdmap/metadata/pe_image.hpp>
 #include "description_writer.hpp"
 #include "signature_skipper.hpp"
 
 #include <gdmap/schema/hex.hpp>
+
+#include "reader/metadata/metadata_heaps.hpp"
+#include "reader/metadata/metadata_root.hpp"
+#include "reader/metadata/metadata_streams.hpp"
+#include "reader/metadata/metadata_tables.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -124,11 +125,23 @@ Bytes readFile(const std::string& path) {
   }
 }
 
+// The value, or the reader's located error thrown as MalformedAssembly.
+template <typename T>
+T unwrap(Expected<T> result) {
+  if (!result) {
+    const Error& e = result.error();
+    throw MalformedAssembly("at offset " + std::to_string(e.offset) + (e.path.empty() ? "" : ": " + e.path) + ": " +
+                            e.message);
+  }
+  return std::move(result).value();
+}
+
 // Calls visit(blob) for the blob column of every row of `table`.
 template <typename Visit>
-void forEachBlob(const MetadataTables& tables, ByteSpan heap, std::uint8_t table, std::size_t column, Visit visit) {
+void forEachBlob(const MetadataTables& tables, const Stream& heap, std::uint8_t table, std::size_t column,
+                 Visit visit) {
   for (std::uint32_t row = 1; row <= tables.rowCount(table); ++row) {
-    visit(blobAt(heap, tables.cell(table, row, column)));
+    visit(unwrap(blobAt(heap, tables.cell(table, row, column))));
   }
 }
 
@@ -141,10 +154,10 @@ constexpr std::size_t kTypeNamespace = 2;
 
 // "0x02000005 Namespace.Name" for every row of TypeDef or TypeRef: what
 // the ilasm test needs to learn which token ilasm gave each class.
-void appendTypeNames(const MetadataTables& tables, ByteSpan strings, std::uint8_t table, std::string& lines) {
+void appendTypeNames(const MetadataTables& tables, const Stream& strings, std::uint8_t table, std::string& lines) {
   for (std::uint32_t row = 1; row <= tables.rowCount(table); ++row) {
-    const std::string name = stringAt(strings, tables.cell(table, row, kTypeName));
-    const std::string space = stringAt(strings, tables.cell(table, row, kTypeNamespace));
+    const std::string name = unwrap(stringAt(strings, tables.cell(table, row, kTypeName)));
+    const std::string space = unwrap(stringAt(strings, tables.cell(table, row, kTypeNamespace)));
     lines += hex32((std::uint32_t{table} << 24) | row);
     lines += ' ';
     lines += space.empty() ? name : space + "." + name;
@@ -163,9 +176,10 @@ std::vector<std::string> hexList(const std::vector<ByteSpan>& spans) {
 // description). Everything goes to a buffer first so that a malformed file
 // adds nothing to the output.
 void processAssembly(const Options& options, const Bytes& file, std::string& lines, DescriptionWriter& description) {
-  const MetadataStreams streams = readStreams(findMetadataRoot(file));
-  const MetadataTables tables(streams.tables);
-  const ByteSpan heap = streams.blobs;
+  const ByteSpan root = unwrap(findMetadataRoot(file));
+  const MetadataStreams streams = unwrap(readStreams(root, static_cast<std::size_t>(root.data() - file.data())));
+  const MetadataTables tables = unwrap(MetadataTables::open(streams.tables));
+  const Stream& heap = streams.blobs;
   const auto line = [&lines](ByteSpan blob) {
     lines += toHex(blob);
     lines += '\n';
@@ -181,7 +195,7 @@ void processAssembly(const Options& options, const Bytes& file, std::string& lin
       break;
     case Mode::Field:
       forEachBlob(tables, heap, table::kField, kFieldSignature, [&](ByteSpan blob) {
-        if (blob.empty() || blob[0] != 0x06) throw MetadataError("field signature without 0x06");
+        if (blob.empty() || blob[0] != 0x06) throw MalformedAssembly("field signature without 0x06");
         line(blob);
       });
       break;

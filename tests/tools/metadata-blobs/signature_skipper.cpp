@@ -1,7 +1,5 @@
 #include "signature_skipper.hpp"
 
-#include <gdmap/metadata/metadata_error.hpp>
-
 #include <string>
 
 namespace gdmap::metadata {
@@ -114,7 +112,7 @@ class Skipper {
   }
 
   [[noreturn]] void fail(const std::string& message) const {
-    throw MetadataError("signature byte " + std::to_string(position_) + ": " + message);
+    throw MalformedAssembly("signature byte " + std::to_string(position_) + ": " + message);
   }
 
  private:

@@ -124,6 +124,9 @@ inline constexpr char kIlUnknownSourceFlag[] = "il-unknown-source-flag";
 inline constexpr char kIlNonMinimalVarint[] = "il-non-minimal-varint";
 inline constexpr char kIlWideField[] = "il-wide-field";
 
+// ECMA-335 metadata (reader/metadata: the reader behind --names ASSEMBLY)
+inline constexpr char kInvalidMetadata[] = "invalid-metadata";
+
 // ReadyToRun images (reader/r2r: the R2R reader behind `gdmap il extract`)
 inline constexpr char kR2rBadDebugInfo[] = "r2r-bad-debug-info";
 inline constexpr char kR2rBadEntryPoint[] = "r2r-bad-entry-point";

@@ -6,6 +6,7 @@
 // hex token, and so do rows whose name another row shares (two references
 // to one type): what is printed with names always parses back.
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/type_names.hpp>
 
 #include <cstdint>
@@ -15,11 +16,18 @@
 
 namespace gdmap::metadata {
 
+class MetadataTables;
+struct Stream;
+
 class AssemblyTypeNames : public TypeNames {
  public:
-  // `file`: a PE image with CLI metadata. Throws MetadataError when it is
-  // not one or its tables are malformed.
-  explicit AssemblyTypeNames(ByteSpan file);
+  // The names of `file`, a PE image with CLI metadata; or where it is not
+  // one: the PE reader's error (r2r-not-pe, r2r-no-header, ...) or an
+  // invalid-metadata error for a malformed metadata root, stream header,
+  // table stream or string, each at its byte offset in `file` and with
+  // the structure as its path ("metadata root.streams[2]",
+  // "#~ table stream", "#Strings[1234]").
+  static Expected<AssemblyTypeNames> open(ByteSpan file);
 
   std::string nameOf(Token token) const override;
   Expected<Token> tokenOf(std::string_view name) const override;
@@ -31,6 +39,9 @@ class AssemblyTypeNames : public TypeNames {
   std::string methodName(std::uint32_t token) const;
 
  private:
+  AssemblyTypeNames() = default;
+  Status read(const MetadataTables& tables, const Stream& strings);
+
   std::vector<std::string> methodNames_;                                // by MethodDef row - 1
   std::unordered_map<std::uint32_t, std::string> byToken_;              // token -> name as written
   std::unordered_map<std::string, std::vector<std::uint32_t>> byName_;  // unquoted name -> tokens

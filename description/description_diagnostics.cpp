@@ -10,10 +10,7 @@
 namespace gdmap::description {
 
 bool DiagnosticList::admit(Severity severity, std::size_t pointerBound) {
-  if (severity == Severity::Error) ++errors_;
-  else if (severity == Severity::Note) ++notes_;
-  else ++warnings_;
-  if (kept_.size() >= kMaxKept) return false;
+  if (!sink_.admit(severity)) return false;
   if (severity == Severity::Note && keptNotes_ >= kMaxKeptNotes) return false;
   return kept_.empty() || keptPointerBytes_ + pointerBound <= kMaxKeptPointerBytes;
 }
@@ -31,19 +28,18 @@ void DiagnosticList::keep(Severity severity, std::string_view rule, const Site& 
   if (severity == Severity::Note) ++keptNotes_;
   keptPointerBytes_ += p.diagnostic.path.size();
   work_.messageBytes += p.diagnostic.message.size();
-  kept_.push_back(std::move(p));
+  sink_.keep(std::move(p));
 }
 
 void DiagnosticList::errorAt(std::string_view rule, std::size_t offset, std::string message) {
-  ++errors_;
-  if (kept_.size() >= kMaxKept) return;
+  if (!sink_.admit(Severity::Error)) return;
   Pending p;
   p.diagnostic.severity = Severity::Error;
   p.diagnostic.rule = rule;
   p.diagnostic.offset = offset;
   p.diagnostic.message = std::move(message);
   work_.messageBytes += p.diagnostic.message.size();
-  kept_.push_back(std::move(p));
+  sink_.keep(std::move(p));
 }
 
 std::vector<Diagnostic> DiagnosticList::finish(std::string_view text) {
@@ -99,15 +95,16 @@ std::vector<Diagnostic> DiagnosticList::finish(std::string_view text) {
   // (nothing located) sorts last.
   std::stable_sort(out.begin(), out.end(),
                    [](const Diagnostic& a, const Diagnostic& b) { return a.offset < b.offset; });
-  const std::size_t total = errors_ + warnings_ + notes_;
+  const std::size_t total = sink_.total();
   if (total > out.size()) {
     Diagnostic note;
     note.severity = Severity::Note;
     note.rule = rules::kTooManyDiagnostics;
     note.message = std::to_string(total - out.size()) + " more problem(s) not listed, after the first " +
-                   std::to_string(out.size()) + "; " + std::to_string(errors_) + " error(s) and " +
-                   std::to_string(warnings_) + " warning(s) in all";
-    if (notes_ != 0) note.message += ", and " + std::to_string(notes_) + " note(s)";
+                   std::to_string(out.size()) + "; " + std::to_string(errorCount()) + " error(s) and " +
+                   std::to_string(warningCount()) + " warning(s) in all";
+    if (const std::size_t notes = sink_.count(Severity::Note); notes != 0)
+      note.message += ", and " + std::to_string(notes) + " note(s)";
     out.push_back(std::move(note));
   }
   kept_.clear();

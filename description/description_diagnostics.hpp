@@ -10,6 +10,8 @@
 // work linear in the size of the text, however many errors it has.
 #include <gdmap/schema/diagnostic.hpp>
 
+#include <gdmap/internal/diagnostic_sink.hpp>
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -62,6 +64,10 @@ class Site {
 
 class DiagnosticList {
  public:
+  DiagnosticList() = default;
+  // The sink refers to kept_: a copy would keep into the original.
+  DiagnosticList(const DiagnosticList&) = delete;
+  DiagnosticList& operator=(const DiagnosticList&) = delete;
   // Past this many, diagnostics are counted, not kept: a broken
   // million-entry file should not print a million lines.
   static constexpr std::size_t kMaxKept = 100;
@@ -103,8 +109,8 @@ class DiagnosticList {
   void errorAt(std::string_view rule, std::size_t offset, std::string message);
 
   // Every diagnostic reported, kept or not.
-  std::size_t errorCount() const { return errors_; }
-  std::size_t warningCount() const { return warnings_; }
+  std::size_t errorCount() const { return sink_.count(Severity::Error); }
+  std::size_t warningCount() const { return sink_.count(Severity::Warning); }
 
   // Fills in offsets, lines and columns (`text` must be the parsed JSON;
   // when it is not valid JSON, only diagnostics with a known offset should
@@ -130,10 +136,8 @@ class DiagnosticList {
   void keep(Severity severity, std::string_view rule, const Site& site, std::string message, std::size_t stringIndex);
 
   std::vector<Pending> kept_;
+  internal::DiagnosticSink<Pending> sink_{kept_, kMaxKept};
   std::size_t keptPointerBytes_ = 0;
-  std::size_t errors_ = 0;
-  std::size_t warnings_ = 0;
-  std::size_t notes_ = 0;
   std::size_t keptNotes_ = 0;
   DiagnosticWork work_;
 };

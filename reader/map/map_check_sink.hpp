@@ -4,6 +4,8 @@
 // so a map with millions of bad entries costs counters, not memory.
 #include <gdmap/reader/map_check.hpp>
 
+#include <gdmap/internal/diagnostic_sink.hpp>
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -11,24 +13,25 @@
 
 namespace gdmap::detail {
 
+// The checker's view of the shared capped sink: --strict makes warnings
+// errors, the report's counts are kept current (a caller may look at them
+// mid-check), and the canonical-form check may also want the first finding
+// of each rule.
 class DiagnosticSink {
  public:
   // `firstOfRule`, when given, also receives the first finding of each rule
   // even past maxDiagnostics: what the canonical-form check needs.
   DiagnosticSink(CheckReport& report, const CheckOptions& options, std::vector<Diagnostic>* firstOfRule)
-      : report_(report), options_(options), firstOfRule_(firstOfRule) {}
+      : report_(report), strict_(options.strict), sink_(report.diagnostics, options.maxDiagnostics),
+        firstOfRule_(firstOfRule) {}
 
   // `path` and `message` are callables returning std::string, called only
   // when the Diagnostic is kept.
   template <typename Path, typename Message>
   void add(Severity severity, std::string_view rule, std::size_t offset, Path&& path, Message&& message) {
-    if (options_.strict) severity = Severity::Error;  // --strict: warnings are errors
-    if (severity == Severity::Error) {
-      ++report_.errors;
-    } else {
-      ++report_.warnings;
-    }
-    const bool keep = report_.diagnostics.size() < options_.maxDiagnostics;
+    if (strict_) severity = Severity::Error;  // --strict: warnings are errors
+    const bool keep = sink_.admit(severity);
+    ++(severity == Severity::Error ? report_.errors : report_.warnings);
     if (!keep) report_.truncated = true;
     const bool first = firstOfRule_ != nullptr && !seen(rule);
     if (!keep && !first) return;
@@ -39,7 +42,7 @@ class DiagnosticSink {
     d.offset = offset;
     d.message = message();
     if (first) firstOfRule_->push_back(d);
-    if (keep) report_.diagnostics.push_back(std::move(d));
+    if (keep) sink_.keep(std::move(d));
   }
 
  private:
@@ -52,7 +55,8 @@ class DiagnosticSink {
   }
 
   CheckReport& report_;
-  const CheckOptions& options_;
+  bool strict_;
+  internal::DiagnosticSink<> sink_;
   std::vector<Diagnostic>* firstOfRule_;
 };
 

@@ -343,9 +343,9 @@ Expected<ApiMapView> openApiMap(ByteSpan blob) {
   if (blob.size() % kApiEntrySize == 0) return ApiMapView(blob);
   const std::size_t whole = blob.size() - blob.size() % kApiEntrySize;
   return atByte(whole, "entries[" + std::to_string(whole / kApiEntrySize) + "]",
-                        "the api form is 12-byte entries; " + std::to_string(blob.size()) + " byte(s) leave " +
-                            std::to_string(blob.size() % kApiEntrySize) + " over",
-                        rules::kIlApiLength);
+                "the api form is 12-byte entries; " + std::to_string(blob.size()) + " byte(s) leave " +
+                    std::to_string(blob.size() % kApiEntrySize) + " over",
+                rules::kIlApiLength);
 }
 
 BoundsCanonicalReport checkBoundsCanonical(ByteSpan blob, BoundsForm form, std::size_t maxReasons) {

@@ -22,7 +22,9 @@ class DiagnosticSink {
   // `firstOfRule`, when given, also receives the first finding of each rule
   // even past maxDiagnostics: what the canonical-form check needs.
   DiagnosticSink(CheckReport& report, const CheckOptions& options, std::vector<Diagnostic>* firstOfRule)
-      : report_(report), strict_(options.strict), sink_(report.diagnostics, options.maxDiagnostics),
+      : report_(report),
+        strict_(options.strict),
+        sink_(report.diagnostics, options.maxDiagnostics),
         firstOfRule_(firstOfRule) {}
 
   // `path` and `message` are callables returning std::string, called only

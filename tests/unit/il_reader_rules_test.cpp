@@ -67,8 +67,8 @@ TEST_CASE("il reader: il-truncated") {
   // Nothing at all: the count is missing.
   checkAt(openError({}, BoundsForm::Nibble), "il-truncated", "header.count", 0, OffsetUnit::Nibble, 0);
   // Count 1, then a native delta 9 9 9 that never ends.
-  checkAt(openError(nibbles({1, 9, 9, 9}), BoundsForm::Nibble), "il-truncated", "bounds[0].native", 2, OffsetUnit::Nibble,
-          4);
+  checkAt(openError(nibbles({1, 9, 9, 9}), BoundsForm::Nibble), "il-truncated", "bounds[0].native", 2,
+          OffsetUnit::Nibble, 4);
   // A packed header cut inside its ilBits varint.
   checkAt(openError(nibbles({1, 0, 9, 9}), BoundsForm::Packed2), "il-truncated", "header.ilBits", 2, OffsetUnit::Nibble,
           4);
@@ -144,8 +144,8 @@ TEST_CASE("il reader: il-nonzero-padding") {
   checkAt(openError(nibbles({2, 0, 3, 0, 1, 4, 0, 5}), BoundsForm::Nibble), "il-nonzero-padding", "padding", 3,
           OffsetUnit::Nibble, 7);
   // Packed header: count 1, widths 1 and 1, then padding nibble 1.
-  checkAt(openError(hex("01 10 00"), BoundsForm::Packed2), "il-nonzero-padding", "header.padding", 1, OffsetUnit::Nibble,
-          3);
+  checkAt(openError(hex("01 10 00"), BoundsForm::Packed2), "il-nonzero-padding", "header.padding", 1,
+          OffsetUnit::Nibble, 3);
   // Packed entry bits: one 4-bit entry in a byte whose high 4 bits are set.
   checkAt(openError(hex("01 00 f0"), BoundsForm::Packed2), "il-nonzero-padding", "padding", 2, OffsetUnit::Bit, 20);
 }

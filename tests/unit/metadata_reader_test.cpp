@@ -104,8 +104,8 @@ TEST_CASE("metadata reader: a broken signature, stream or heap is located (inval
 
 TEST_CASE("metadata reader: a cut or garbage file is an error at an offset inside it, never a throw") {
   const gdmap::Bytes file = assembly();
-  for (const std::size_t size : {std::size_t{0}, std::size_t{64}, std::size_t{512}, std::size_t{4100},
-                                 std::size_t{5000}, file.size() - 1}) {
+  for (const std::size_t size :
+       {std::size_t{0}, std::size_t{64}, std::size_t{512}, std::size_t{4100}, std::size_t{5000}, file.size() - 1}) {
     const gdmap::ByteSpan part = gdmap::ByteSpan(file).first(size);
     const auto names = md::AssemblyTypeNames::open(part);
     if (names.ok()) continue;  // the part the reader needs may all be there

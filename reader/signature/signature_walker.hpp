@@ -257,36 +257,38 @@ class SignatureWalker {
     sink_.rank(out, rank);
 
     // Rank is at most Limits::maxArrayRank, so both counts below are too.
-    const std::size_t sizeCountAt = pos_;
     std::uint32_t sizeCount = 0;
-    if (!readUInt(SignatureField::SizeCount, 0, sizeCount)) return false;
-    if (sizeCount > rank) {
-      return fail(sizeCountAt, std::to_string(sizeCount) + " sizes for an array of rank " + std::to_string(rank),
-                  rules::kInvalidArrayShape);
-    }
     // The sizes, then at least the lower-bound count.
-    if (!fitsBytesLeft(sizeCountAt, "array size count", sizeCount, 1)) return false;
+    if (!readDimensionCount(SignatureField::SizeCount, rank, "sizes", "array size count", 1, sizeCount)) return false;
     for (std::uint32_t i = 0; i < sizeCount; ++i) {
       std::uint32_t size = 0;
       if (!readUInt(SignatureField::Sizes, i, size)) return false;
       sink_.size(out, size);
     }
 
-    const std::size_t boundCountAt = pos_;
     std::uint32_t boundCount = 0;
-    if (!readUInt(SignatureField::LowerBoundCount, 0, boundCount)) return false;
-    if (boundCount > rank) {
-      return fail(boundCountAt,
-                  std::to_string(boundCount) + " lower bounds for an array of rank " + std::to_string(rank),
-                  rules::kInvalidArrayShape);
-    }
-    if (!fitsBytesLeft(boundCountAt, "array lower bound count", boundCount, 0)) return false;
+    if (!readDimensionCount(SignatureField::LowerBoundCount, rank, "lower bounds", "array lower bound count", 0,
+                            boundCount))
+      return false;
     for (std::uint32_t i = 0; i < boundCount; ++i) {
       std::int32_t bound = 0;
       if (!readInt(SignatureField::LowerBounds, i, bound)) return false;
       sink_.lowerBound(out, bound);
     }
     return true;
+  }
+
+  // NumSizes or NumLoBounds: at most one per dimension, and no more than
+  // the bytes left can hold with `reserved` bytes after them.
+  bool readDimensionCount(SignatureField f, std::uint32_t rank, const char* what, const char* countName,
+                          std::size_t reserved, std::uint32_t& count) {
+    const std::size_t at = pos_;
+    if (!readUInt(f, 0, count)) return false;
+    if (count > rank) {
+      return fail(at, std::to_string(count) + " " + what + " for an array of rank " + std::to_string(rank),
+                  rules::kInvalidArrayShape);
+    }
+    return fitsBytesLeft(at, countName, count, reserved);
   }
 
   // The byte a form goes on with (GENERICINST's head, FNPTR's calling

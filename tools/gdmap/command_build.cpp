@@ -1,5 +1,4 @@
-// gdmap build DESC.json [-o MAP.gdmap] [--json]: the canonical map of a
-// description.
+// gdmap build: the canonical map of a description.
 #include "commands.hpp"
 #include "description_input.hpp"
 #include "exit_status.hpp"
@@ -15,13 +14,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct BuildOptions {
-  std::string description;
-  std::string output = "-";
-  std::string names;
-  bool json = false;
-};
 
 int build(const BuildOptions& options, Report& report) {
   auto input = openInput(options.description, report);
@@ -47,26 +39,13 @@ int build(const BuildOptions& options, Report& report) {
   return kSuccess;
 }
 
-int runBuild(const BuildOptions& options) {
-  Report report(options.json);
-  if (report.json()) report.object().string("file", options.description == "-" ? "stdin" : options.description);
-  const int status = build(options, report);
-  if (report.json()) report.object().boolean("written", status == kSuccess);
-  return report.finish(status);
-}
-
 }  // namespace
 
-void addBuildCommand(CLI::App& app, int& status) {
-  auto options = std::make_shared<BuildOptions>();
-  auto* build = app.add_subcommand(
-      "build", "Build the map a JSON description describes (the canonical layout, unless it overrides fields)");
-  build->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
-  build->add_option("-o,--output", options->output,
-                    "Where to write the map ('-', the default, for stdout; refused on a terminal)");
-  addNamesOption(*build, options->names);
-  build->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");
-  build->callback([options, &status] { status = runBuild(*options); });
+int runBuild(const BuildOptions& options, Report& report) {
+  report.nameInput(options.description);
+  const int status = build(options, report);
+  if (report.json()) report.object().boolean("written", status == kSuccess);
+  return status;
 }
 
 }  // namespace gdmap::cli

@@ -1,5 +1,4 @@
-// gdmap check MAP [--strict] [--json]: validate a map and say whether it is
-// canonical.
+// gdmap check: validate a map and say whether it is canonical.
 #include "commands.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
@@ -15,13 +14,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct CheckCommandOptions {
-  std::string map;
-  bool strict = false;
-  bool json = false;
-  std::size_t maxDiagnostics = 100;
-};
 
 std::string count(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + ' ' + (n == 1 ? one : many);
@@ -98,18 +90,6 @@ int check(const CheckCommandOptions& options, Report& report) {
 
 }  // namespace
 
-void addCheckCommand(CLI::App& app, int& status) {
-  auto options = std::make_shared<CheckCommandOptions>();
-  auto* command = app.add_subcommand("check", "Validate a map against every rule of the format; exit 0 when valid");
-  command->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
-  command->add_flag("--strict", options->strict, "Treat warnings as errors");
-  command->add_flag("--json", options->json, "Write the verdict and diagnostics as JSON on stdout");
-  command->add_option("--max-diagnostics", options->maxDiagnostics, "Stop listing problems after this many")
-      ->default_val(100);
-  command->callback([options, &status] {
-    Report report(options->json);
-    status = report.finish(check(*options, report));
-  });
-}
+int runCheck(const CheckCommandOptions& options, Report& report) { return check(options, report); }
 
 }  // namespace gdmap::cli

@@ -1,5 +1,5 @@
-// gdmap diff A B [--json] [--all] [--context]: every difference between two maps or
-// descriptions, in any mix, by dictionary (reader/map_diff.hpp).
+// gdmap diff: every difference between two maps or descriptions, in any mix,
+// by dictionary (reader/map_diff.hpp).
 #include "commands.hpp"
 #include "diff_input.hpp"
 #include "diff_output.hpp"
@@ -16,15 +16,6 @@
 namespace gdmap::cli {
 namespace {
 
-struct DiffOptions {
-  std::string a;
-  std::string b;
-  bool json = false;
-  bool all = false;
-  bool context = false;
-  std::string names;
-};
-
 int diff(const DiffOptions& options, Report& report, bool& compared) {
   if (options.a == "-" && options.b == "-")
     return report.fail(kUsageOrIo, rules::kUsage, "only one of A and B can be '-'");
@@ -37,11 +28,7 @@ int diff(const DiffOptions& options, Report& report, bool& compared) {
   if (!a) return kUsageOrIo;
   const std::optional<DiffOperand> b = loadDiffOperand(options.b, report, status, names.get());
   if (!b) return kUsageOrIo;
-  MapDiffOptions diffOptions;
-  if (options.all) diffOptions.maxListed = MapDiffOptions::kUnlimited;
-  diffOptions.context = options.context;
-  diffOptions.names = names.get();
-  const MapDiff d = diffMaps(a->bytes(), b->bytes(), diffOptions);
+  const MapDiff d = diffMaps(a->bytes(), b->bytes(), mapDiffOptions(options.listing, names.get()));
   compared = true;
   if (d.unreadableA) report.add(byteLevelNote(*d.unreadableA, a->bytes(), a->name()));
   if (d.unreadableB) report.add(byteLevelNote(*d.unreadableB, b->bytes(), b->name()));
@@ -65,28 +52,13 @@ int diff(const DiffOptions& options, Report& report, bool& compared) {
 
 }  // namespace
 
-void addDiffCommand(CLI::App& app, int& status) {
-  auto options = std::make_shared<DiffOptions>();
-  auto* command = app.add_subcommand(
-      "diff", "Every difference between two maps or descriptions (any mix), by dictionary; exit 0 when identical");
-  command->add_option("A", options->a, "A map or a JSON description ('-' for stdin)")->required();
-  command->add_option("B", options->b, "A map or a JSON description ('-' for stdin)")->required();
-  command->add_flag("--json", options->json, "Write the differences as JSON on stdout");
-  addNamesOption(*command, options->names);
-  command->add_flag("--all", options->all, "List every difference (default: the first 100, the rest counted)");
-  command->add_flag("--context", options->context,
-                    "With a changed dictionary, show its whole list of types on each side");
-  command->callback([options, &status] {
-    Report report(options->json, Report::kDefaultMaxListed);
-    if (report.json()) {
-      report.object().string("a", options->a == "-" ? "stdin" : options->a);
-      report.object().string("b", options->b == "-" ? "stdin" : options->b);
-    }
-    bool compared = false;
-    const int result = diff(*options, report, compared);
-    if (report.json() && !compared) report.object().null("identical");
-    status = report.finish(result);
-  });
+int runDiff(const DiffOptions& options, Report& report) {
+  report.nameInput(options.a, "a");
+  report.nameInput(options.b, "b");
+  bool compared = false;
+  const int status = diff(options, report, compared);
+  if (report.json() && !compared) report.object().null("identical");
+  return status;
 }
 
 }  // namespace gdmap::cli

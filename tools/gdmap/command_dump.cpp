@@ -1,4 +1,4 @@
-// gdmap dump MAP [-o OUT.json] [--json]: a map's content as a description.
+// gdmap dump: a map's content as a description.
 #include "commands.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
@@ -16,13 +16,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct DumpOptions {
-  std::string map;
-  std::string output = "-";
-  std::string names;
-  bool json = false;
-};
 
 // Exit status: 0 for a valid map, 1 for an invalid one (its exact
 // description is written all the same, like `check`'s status says what it
@@ -83,26 +76,14 @@ int dump(const DumpOptions& options, Report& report) {
   return kSuccess;
 }
 
-int runDump(const DumpOptions& options) {
-  Report report(options.json);
-  if (report.json()) report.object().string("file", options.map == "-" ? "stdin" : options.map);
+}  // namespace
+
+int runDump(const DumpOptions& options, Report& report) {
+  report.nameInput(options.map);
   const int status = dump(options, report);
   const bool written = status != kUsageOrIo;
   if (report.json()) report.object().boolean("written", written);
-  return report.finish(status);
-}
-
-}  // namespace
-
-void addDumpCommand(CLI::App& app, int& status) {
-  auto options = std::make_shared<DumpOptions>();
-  auto* command =
-      app.add_subcommand("dump", "Write any map (valid or not) as a JSON description that builds back the same bytes");
-  command->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
-  command->add_option("-o,--output", options->output, "Where to write the description ('-', the default, for stdout)");
-  addNamesOption(*command, options->names);
-  command->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");
-  command->callback([options, &status] { status = runDump(*options); });
+  return status;
 }
 
 }  // namespace gdmap::cli

@@ -1,4 +1,4 @@
-// gdmap hexdump MAP [--json]: every byte of a map, in order, with its field
+// gdmap hexdump: every byte of a map, in order, with its field
 // path and meaning (annotateMap()); bytes that break a rule or belong to
 // nothing are marked. Valid or not, the whole file is shown.
 #include "commands.hpp"
@@ -19,12 +19,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct HexdumpOptions {
-  std::string map;
-  std::string names;
-  bool json = false;
-};
 
 constexpr std::size_t kBytesPerLine = 16;
 constexpr std::size_t kMaxPathColumn = 40;
@@ -131,20 +125,9 @@ int hexdump(const HexdumpOptions& options, Report& report) {
 
 }  // namespace
 
-void addHexdumpCommand(CLI::App& app, int& status) {
-  auto options = std::make_shared<HexdumpOptions>();
-  auto* command =
-      app.add_subcommand("hexdump",
-                         "Show every byte of a map with its field and meaning, marking bytes that break a rule (!, ~) "
-                         "or belong to nothing (?); exit 0 when the map is valid");
-  command->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
-  addNamesOption(*command, options->names);
-  command->add_flag("--json", options->json, "Write the ranges that tile the file, and the diagnostics, as JSON");
-  command->callback([options, &status] {
-    Report report(options->json, Report::kDefaultMaxListed);
-    if (report.json()) report.object().string("file", options->map == "-" ? "stdin" : options->map);
-    status = report.finish(hexdump(*options, report));
-  });
+int runHexdump(const HexdumpOptions& options, Report& report) {
+  report.nameInput(options.map);
+  return hexdump(options, report);
 }
 
 }  // namespace gdmap::cli

@@ -1,5 +1,4 @@
-// gdmap il build DESC.json --format F [--method TOKEN] [-o OUT] [--json]:
-// one method of a description in one binary form.
+// gdmap il build: one method of a description in one binary form.
 #include "exit_status.hpp"
 #include "file_io.hpp"
 #include "il_arguments.hpp"
@@ -17,15 +16,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct IlBuildOptions {
-  std::string description;
-  std::string format;
-  std::string method;
-  std::string instantiation;
-  std::string output = "-";
-  bool json = false;
-};
 
 // The encoder's bytes read back by the strict reader before they are
 // published: bytes that do not say what the method says are a bug and
@@ -74,33 +64,12 @@ int build(const IlBuildOptions& options, Report& report) {
 
 }  // namespace
 
-void addIlBuildCommand(CLI::App& il, int& status) {
-  auto options = std::make_shared<IlBuildOptions>();
-  auto* command =
-      il.add_subcommand("build", "Write one method of a description as api, nibble, packed2 or packed3 bytes");
-  command->footer(
-      "--format api derives the GetILToNativeMapping array from `bounds` as the runtime does (merge, ends, sort, "
-      "trim; needs the method's codeSize) or writes a verbatim `map` as is. The compressed forms are written from "
-      "`bounds` exactly as the runtime writes them (shortest varints, minimal widths); a `map` cannot be "
-      "compressed. A method's `layout` overrides fields of the bytes (count, widths, varint lengths, padding, "
-      "trailing, truncate; a layout-override note each) and a `raw` method is its bytes verbatim, for broken "
-      "fixtures (docs/il-map.md, Overrides). The whole description is validated, whichever method is built.");
-  command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
-  addFormOption(*command, "--format", options->format, "The form to write");
-  addMethodOption(*command, options->method, "may be left out when the description has one method");
-  addInstantiationOption(*command, options->instantiation);
-  addBinaryOutputOption(*command, options->output);
-  command->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");
-  command->callback([options, &status] {
-    Report report(options->json);
-    if (report.json()) {
-      report.object().string("file", options->description == "-" ? "stdin" : options->description);
-      report.object().string("format", options->format);
-    }
-    const int result = build(*options, report);
-    if (report.json()) report.object().boolean("written", result == kSuccess);
-    status = report.finish(result);
-  });
+int runIlBuild(const IlBuildOptions& options, Report& report) {
+  report.nameInput(options.description);
+  if (report.json()) report.object().string("format", options.format);
+  const int status = build(options, report);
+  if (report.json()) report.object().boolean("written", status == kSuccess);
+  return status;
 }
 
 }  // namespace gdmap::cli

@@ -1,5 +1,4 @@
-// gdmap il check BLOB --format F [--strict] [--json]: validate a blob
-// against every reader rule of its form and say whether it is canonical.
+// gdmap il check: validate a blob against every reader rule of its form and say whether it is canonical.
 #include "exit_status.hpp"
 #include "file_io.hpp"
 #include "il_arguments.hpp"
@@ -18,14 +17,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct IlCheckOptions {
-  std::string blob;
-  std::string format;
-  bool strict = false;
-  bool json = false;
-  std::size_t maxDiagnostics = 100;
-};
 
 std::string count(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + ' ' + (n == 1 ? one : many);
@@ -116,26 +107,6 @@ int check(const IlCheckOptions& options, Report& report) {
 
 }  // namespace
 
-void addIlCheckCommand(CLI::App& il, int& status) {
-  auto options = std::make_shared<IlCheckOptions>();
-  auto* command =
-      il.add_subcommand("check", "Validate a blob and say whether its bytes are canonical; exit 0 when valid");
-  command->footer(
-      "Every rule of the form's strict reader (FORMAT.md 3.3) is checked; a problem is located by byte, nibble "
-      "or bit and field (header.count, bounds[3].native, entries[2]). Non-minimal varints and wider-than-needed "
-      "widths are valid but not canonical: warnings, errors with --strict.");
-  command->add_option("BLOB", options->blob, "The binary map ('-' for stdin)")->required();
-  addFormOption(*command, "--format", options->format, "The blob's form");
-  command->add_flag("--strict", options->strict,
-                    "Also require the canonical bytes (shortest varints, minimal widths), as gdmap writes them");
-  command->add_flag("--json", options->json, "Write the verdict and diagnostics as JSON on stdout");
-  command->add_option("--max-diagnostics", options->maxDiagnostics, "Stop listing problems after this many")
-      ->type_name("N")
-      ->default_val(100);
-  command->callback([options, &status] {
-    Report report(options->json);
-    status = report.finish(check(*options, report));
-  });
-}
+int runIlCheck(const IlCheckOptions& options, Report& report) { return check(options, report); }
 
 }  // namespace gdmap::cli

@@ -1,5 +1,4 @@
-// gdmap il convert BLOB --from F --to F [--code-size N] [-o OUT] [--json]:
-// one binary form to another, as the writer would write it.
+// gdmap il convert: one binary form to another, as the writer would write it.
 #include "exit_status.hpp"
 #include "file_io.hpp"
 #include "il_arguments.hpp"
@@ -16,15 +15,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct IlConvertOptions {
-  std::string blob;
-  std::string from;
-  std::string to;
-  std::string codeSize;
-  std::string output = "-";
-  bool json = false;
-};
 
 // The bytes of `decoded` in `to`, or empty (reported, status 1). The
 // conversions the forms alone rule out were refused before (possible()).
@@ -94,34 +84,15 @@ int convert(const IlConvertOptions& options, Report& report) {
 
 }  // namespace
 
-void addIlConvertCommand(CLI::App& il, int& status) {
-  auto options = std::make_shared<IlConvertOptions>();
-  auto* command = il.add_subcommand("convert", "Re-encode a valid blob in another form");
-  command->footer(
-      "Compressed bounds go to another compressed form (a source flag the target cannot store is an error naming "
-      "the bound, never dropped) or to the api array (needs --code-size). The api array cannot be turned back "
-      "into bounds. The same form again gives the canonical bytes.");
-  command->add_option("BLOB", options->blob, "The binary map ('-' for stdin)")->required();
-  addFormOption(*command, "--from", options->from, "The blob's form");
-  addFormOption(*command, "--to", options->to, "The form to write");
-  command
-      ->add_option("--code-size", options->codeSize,
-                   "The method's code size in bytes, where the last api entry ends (for --to api from bounds)")
-      ->type_name("N")
-      ->check(u32Argument());
-  addBinaryOutputOption(*command, options->output);
-  command->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");
-  command->callback([options, &status] {
-    Report report(options->json);
-    if (report.json()) {
-      report.object().string("file", options->blob == "-" ? "stdin" : options->blob);
-      report.object().string("from", options->from);
-      report.object().string("to", options->to);
-    }
-    const int result = convert(*options, report);
-    if (report.json()) report.object().boolean("written", result == kSuccess);
-    status = report.finish(result);
-  });
+int runIlConvert(const IlConvertOptions& options, Report& report) {
+  report.nameInput(options.blob);
+  if (report.json()) {
+    report.object().string("from", options.from);
+    report.object().string("to", options.to);
+  }
+  const int status = convert(options, report);
+  if (report.json()) report.object().boolean("written", status == kSuccess);
+  return status;
 }
 
 }  // namespace gdmap::cli

@@ -1,5 +1,4 @@
-// gdmap il dump BLOB --format F [--code-size N] [--token T] [-o OUT.json]
-// [--json]: any blob, valid or not, as a description with one method that
+// gdmap il dump: any blob, valid or not, as a description with one method that
 // `gdmap il build` turns back into the identical bytes.
 #include "exit_status.hpp"
 #include "file_io.hpp"
@@ -20,15 +19,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct IlDumpOptions {
-  std::string blob;
-  std::string format;
-  std::string codeSize;
-  std::string token;
-  std::string output = "-";
-  bool json = false;
-};
 
 // The strict reader's findings about the blob, all as warnings: the dump is
 // written whatever they say. True when the blob is valid.
@@ -82,40 +72,13 @@ int dump(const IlDumpOptions& options, Report& report) {
 
 }  // namespace
 
-void addIlDumpCommand(CLI::App& il, int& status) {
-  auto options = std::make_shared<IlDumpOptions>();
-  auto* command = il.add_subcommand("dump", "Write any blob as a JSON description of one method");
-  command->footer(
-      "The method holds `bounds` (compressed forms) or `map` (api), plus a `layout` of overrides when the bytes "
-      "are not canonical (or `raw` when not even the header can be read): `gdmap il build --format` of the same "
-      "form gives back the identical bytes, valid or not. The check's findings go to stderr as warnings. Exit 0 "
-      "for a valid blob, 1 for an invalid one (its description is written all the same), 2 when nothing could be "
-      "written.");
-  command->add_option("BLOB", options->blob, "The binary map ('-' for stdin)")->required();
-  addFormOption(*command, "--format", options->format, "The blob's form");
-  command
-      ->add_option("--code-size", options->codeSize,
-                   "The method's code size in bytes, written as `codeSize` (needed to build the api form from "
-                   "bounds)")
-      ->type_name("N")
-      ->check(u32Argument());
-  command->add_option("--token", options->token, "The method's token to write (default 0x06000001)")
-      ->type_name("TOKEN")
-      ->check(u32Argument());
-  command->add_option("-o,--output", options->output, "Where to write the description ('-', the default, for stdout)")
-      ->type_name("FILE");
-  command->add_flag("--json", options->json, "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)");
-  command->callback([options, &status] {
-    Report report(options->json);
-    if (report.json()) {
-      report.object().string("file", options->blob == "-" ? "stdin" : options->blob);
-      report.object().string("format", options->format);
-    }
-    const int result = dump(*options, report);
-    // An invalid blob (status 1) is written all the same.
-    if (report.json()) report.object().boolean("written", result == kSuccess || result == kInvalid);
-    status = report.finish(result);
-  });
+int runIlDump(const IlDumpOptions& options, Report& report) {
+  report.nameInput(options.blob);
+  if (report.json()) report.object().string("format", options.format);
+  const int status = dump(options, report);
+  // An invalid blob (status 1) is written all the same.
+  if (report.json()) report.object().boolean("written", status == kSuccess || status == kInvalid);
+  return status;
 }
 
 }  // namespace gdmap::cli

@@ -1,5 +1,4 @@
-// gdmap il extract IMAGE [--method TOKEN] [-o OUT.json] [--json]: the
-// IL-to-native bounds of every precompiled method body of a ReadyToRun image
+// gdmap il extract: the IL-to-native bounds of every precompiled method body of a ReadyToRun image
 // (docs/r2r.md), as an IL-map description: one method per body, with its
 // token, code size (body and funclets), bounds and, for a generic
 // instantiation, its type and method arguments.
@@ -26,14 +25,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct IlExtractOptions {
-  std::string image;
-  std::string method;
-  std::string output = "-";
-  bool json = false;
-  bool names = false;
-};
 
 // What the summary says about the bodies: how many of each kind, how many
 // share a blob, which were left out and why.
@@ -279,31 +270,11 @@ int extract(const IlExtractOptions& options, Report& report) {
 
 }  // namespace
 
-void addIlExtractCommand(CLI::App& il, int& status) {
-  auto options = std::make_shared<IlExtractOptions>();
-  auto* command =
-      il.add_subcommand("extract", "Write the IL-to-native bounds of every method of a ReadyToRun image as JSON");
-  command->footer(
-      "One method per precompiled body (MethodDef entry points and generic instantiations): its token, codeSize "
-      "(body and funclets), bounds and, for an instantiation, its type and method arguments. `gdmap il build "
-      "--format nibble` of a method gives the image's bytes; `gdmap il lookup` answers what "
-      "GetILToNativeMapping would. A summary goes to stderr. Supported: ReadyToRun major version 2 (.NET Core "
-      "2.x), x64 and x86. See docs/r2r.md.");
-  command->add_option("IMAGE", options->image, "The ReadyToRun image (a .dll; '-' for stdin)")->required();
-  addMethodOption(*command, options->method, "only the bodies of this method (every instantiation of it)");
-  command->add_option("-o,--output", options->output, "Where to write the description ('-', the default, for stdout)")
-      ->type_name("FILE");
-  command->add_flag("--names", options->names,
-                    "Name each method (`\"name\": \"Ns.Type::Method\"`) and the instantiations' types from the "
-                    "image's own metadata");
-  command->add_flag("--json", options->json, "Write the summary and diagnostics as JSON on stdout (needs -o FILE)");
-  command->callback([options, &status] {
-    Report report(options->json, Report::kDefaultMaxListed);
-    if (report.json()) report.object().string("file", options->image == "-" ? "stdin" : options->image);
-    const int result = extract(*options, report);
-    if (report.json()) report.object().boolean("written", result == kSuccess);
-    status = report.finish(result);
-  });
+int runIlExtract(const IlExtractOptions& options, Report& report) {
+  report.nameInput(options.image);
+  const int status = extract(options, report);
+  if (report.json()) report.object().boolean("written", status == kSuccess);
+  return status;
 }
 
 }  // namespace gdmap::cli

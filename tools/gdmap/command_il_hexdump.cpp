@@ -1,4 +1,4 @@
-// gdmap il hexdump BLOB --format F [--json]: every bit of an IL-to-native
+// gdmap il hexdump: every bit of an IL-to-native
 // blob, in order, with its field path and meaning (annotateBounds()); bits
 // that break a rule or follow the first problem are marked.
 #include "exit_status.hpp"
@@ -18,12 +18,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct IlHexdumpOptions {
-  std::string blob;
-  std::string format;
-  bool json = false;
-};
 
 constexpr std::size_t kBytesPerLine = 16;
 
@@ -125,23 +119,10 @@ int hexdump(const IlHexdumpOptions& options, Report& report) {
 
 }  // namespace
 
-void addIlHexdumpCommand(CLI::App& il, int& status) {
-  auto options = std::make_shared<IlHexdumpOptions>();
-  auto* command = il.add_subcommand(
-      "hexdump",
-      "Show every field of a blob (bytes, nibbles and bits) with its meaning, marking problems; exit 0 "
-      "when valid");
-  command->add_option("BLOB", options->blob, "The binary map ('-' for stdin)")->required();
-  addFormOption(*command, "--format", options->format, "The blob's form");
-  command->add_flag("--json", options->json, "Write the bit ranges that tile the blob, and the diagnostics, as JSON");
-  command->callback([options, &status] {
-    Report report(options->json, Report::kDefaultMaxListed);
-    if (report.json()) {
-      report.object().string("file", options->blob == "-" ? "stdin" : options->blob);
-      report.object().string("format", options->format);
-    }
-    status = report.finish(hexdump(*options, report));
-  });
+int runIlHexdump(const IlHexdumpOptions& options, Report& report) {
+  report.nameInput(options.blob);
+  if (report.json()) report.object().string("format", options.format);
+  return hexdump(options, report);
 }
 
 }  // namespace gdmap::cli

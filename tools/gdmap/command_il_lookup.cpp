@@ -1,5 +1,4 @@
-// gdmap il lookup DESC.json [--method TOKEN] [--capacity N] [--native X |
-// --il X] [--json]: GetILToNativeMapping's two-call protocol, played on the
+// gdmap il lookup: GetILToNativeMapping's two-call protocol, played on the
 // method table of a description (reader/il_to_native_map.h).
 #include "exit_status.hpp"
 #include "file_io.hpp"
@@ -26,16 +25,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct IlLookupOptions {
-  std::string description;
-  std::string method;
-  std::string instantiation;
-  std::string capacity;
-  std::string native;
-  std::string il;
-  bool json = false;
-};
 
 std::string hresultName(gdmap_hresult hr) {
   switch (hr) {
@@ -217,45 +206,12 @@ int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
 
 }  // namespace
 
-void addIlLookupCommand(CLI::App& il, int& status) {
-  auto options = std::make_shared<IlLookupOptions>();
-  auto* command = il.add_subcommand(
-      "lookup", "Answer GetILToNativeMapping for a method of a description: HRESULT, count and entries");
-  command->footer(
-      "Plays the two-call protocol on the table of the whole description: first cMap = 0 for the count, then "
-      "cMap = --capacity. Prints the HRESULT, the full count (*pcMap, greater than the capacity when truncated) "
-      "and the copied entries, filtered by --native or --il. Exit 0 for S_OK, 1 for E_FAIL (no such token).");
-  command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
-  addMethodOption(*command, options->method,
-                  "a token not in the description gives E_FAIL. May be left out when the description has one method");
-  addInstantiationOption(*command, options->instantiation);
-  command
-      ->add_option("--capacity", options->capacity,
-                   "cMap of the second call, in entries (default: the count the first call returned)")
-      ->type_name("N")
-      ->check(u32Argument());
-  auto* native = command
-                     ->add_option("--native", options->native,
-                                  "Keep the copied entries whose range holds this native offset (start <= X < end): "
-                                  "which IL an instruction pointer came from")
-                     ->type_name("X")
-                     ->check(u32Argument());
-  auto* ilOption = command
-                       ->add_option("--il", options->il,
-                                    "Keep the copied entries of this IL offset (decimal, 0x hex, prolog, epilog or "
-                                    "no_mapping)")
-                       ->type_name("X")
-                       ->check(ilOffsetArgument());
-  native->excludes(ilOption);
-  command->add_flag("--json", options->json, "Write the answer and diagnostics as JSON on stdout");
-  command->callback([options, &status] {
-    Report report(options->json);
-    if (report.json()) report.object().string("file", options->description == "-" ? "stdin" : options->description);
-    bool answered = false;
-    const int result = lookup(*options, report, answered);
-    if (report.json() && !answered) report.object().null("hr");
-    status = report.finish(result);
-  });
+int runIlLookup(const IlLookupOptions& options, Report& report) {
+  report.nameInput(options.description);
+  bool answered = false;
+  const int status = lookup(options, report, answered);
+  if (report.json() && !answered) report.object().null("hr");
+  return status;
 }
 
 }  // namespace gdmap::cli

@@ -1,5 +1,4 @@
-// gdmap il verify DESC.json BLOB --format F [--method TOKEN] [--json]: is
-// BLOB byte for byte what `gdmap il build` writes for that method?
+// gdmap il verify: is BLOB byte for byte what `gdmap il build` writes for that method?
 #include "exit_status.hpp"
 #include "file_io.hpp"
 #include "il_arguments.hpp"
@@ -20,15 +19,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct IlVerifyOptions {
-  std::string description;
-  std::string blob;
-  std::string format;
-  std::string method;
-  std::string instantiation;
-  bool json = false;
-};
 
 std::string bytes(std::size_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
 
@@ -98,32 +88,14 @@ int verify(const IlVerifyOptions& options, Report& report, bool& compared) {
 
 }  // namespace
 
-void addIlVerifyCommand(CLI::App& il, int& status) {
-  auto options = std::make_shared<IlVerifyOptions>();
-  auto* command =
-      il.add_subcommand("verify", "Compare a blob byte for byte with what `gdmap il build` writes for a method");
-  command->footer(
-      "Exit 0 when identical. Otherwise exit 1 with map-differs at the first differing byte, naming the field "
-      "(entries[i].nativeEndOffset; for the compressed forms the first bound that differs, bounds[i].il, or "
-      "header.count) with both values; a blob that only differs in being not canonical says so.");
-  command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
-  command->add_option("BLOB", options->blob, "The binary map to verify ('-' for stdin)")->required();
-  addFormOption(*command, "--format", options->format, "The blob's form");
-  addMethodOption(*command, options->method, "may be left out when the description has one method");
-  addInstantiationOption(*command, options->instantiation);
-  command->add_flag("--json", options->json, "Write the verdict and diagnostics as JSON on stdout");
-  command->callback([options, &status] {
-    Report report(options->json);
-    if (report.json()) {
-      report.object().string("file", options->blob == "-" ? "stdin" : options->blob);
-      report.object().string("format", options->format);
-    }
-    bool compared = false;
-    const int result = verify(*options, report, compared);
-    // No verdict was reached: say so rather than leave the key out.
-    if (report.json() && !compared) report.object().null("identical");
-    status = report.finish(result);
-  });
+int runIlVerify(const IlVerifyOptions& options, Report& report) {
+  report.nameInput(options.blob);
+  if (report.json()) report.object().string("format", options.format);
+  bool compared = false;
+  const int status = verify(options, report, compared);
+  // No verdict was reached: say so rather than leave the key out.
+  if (report.json() && !compared) report.object().null("identical");
+  return status;
 }
 
 }  // namespace gdmap::cli

@@ -1,4 +1,4 @@
-// gdmap lookup MAP RVA [--json]: the types of one dictionary, one per line.
+// gdmap lookup: the types of one dictionary, one per line.
 #include "commands.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
@@ -19,13 +19,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct LookupOptions {
-  std::string map;
-  std::string rva;
-  std::string names;
-  bool json = false;
-};
 
 // A map error, at its byte, in the map named `file`; without a path, the
 // field that holds the error's byte names it (`directory[1].rva`).
@@ -114,23 +107,12 @@ int lookup(const LookupOptions& options, Report& report, bool& answered) {
 
 }  // namespace
 
-void addLookupCommand(CLI::App& app, int& status) {
-  auto options = std::make_shared<LookupOptions>();
-  auto* command = app.add_subcommand("lookup",
-                                     "Print the types of the dictionary at an RVA, one per line; exit 1 when absent or "
-                                     "when the map's order cannot be trusted");
-  command->add_option("MAP", options->map, "The map ('-' for stdin)")->required();
-  command->add_option("RVA", options->rva, "The dictionary's RVA (decimal or 0x hex)")->required();
-  addNamesOption(*command, options->names);
-  command->add_flag("--json", options->json, "Write the answer and diagnostics as JSON on stdout");
-  command->callback([options, &status] {
-    Report report(options->json);
-    if (report.json()) report.object().string("file", options->map == "-" ? "stdin" : options->map);
-    bool answered = false;
-    const int result = lookup(*options, report, answered);
-    if (report.json() && !answered) report.object().null("found");
-    status = report.finish(result);
-  });
+int runLookup(const LookupOptions& options, Report& report) {
+  report.nameInput(options.map);
+  bool answered = false;
+  const int status = lookup(options, report, answered);
+  if (report.json() && !answered) report.object().null("found");
+  return status;
 }
 
 }  // namespace gdmap::cli

@@ -1,16 +1,15 @@
-// gdmap sig encode|decode [--json]: ILAsm type text <-> signature bytes, one
+// gdmap sig encode|decode: ILAsm type text <-> signature bytes, one
 // item per operand or, with no operands, one per stdin line.
 #include "commands.hpp"
 #include "exit_status.hpp"
 #include "report.hpp"
+#include "type_names_input.hpp"
 
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
 #include <gdmap/writer/type_encoder.hpp>
-
-#include "type_names_input.hpp"
 
 #include <functional>
 #include <iostream>
@@ -24,10 +23,6 @@ namespace {
 // Converts one item, appending the result to `out`; on failure fills
 // `failure` (offset: a byte index in the item's text) and returns false.
 using Converter = std::function<bool(std::string_view item, std::string& out, Error& failure)>;
-
-// At most this many failures are listed; the rest are counted (a file of a
-// million bad lines gives a bounded report).
-constexpr std::size_t kMaxListed = 100;
 
 Error withRule(Error error, const char* fallback) {
   if (error.rule.empty()) error.rule = fallback;
@@ -166,52 +161,16 @@ int convertLines(const Converter& converter, Report& report) {
   return status;
 }
 
-struct ConversionOptions {
-  std::vector<std::string> items;
-  std::string names;
-  bool json = false;
-};
-
-using ItemConverter = bool (*)(std::string_view item, std::string& out, Error& failure, const TypeNames* names);
-
-void addConversion(CLI::App& sig, const char* name, const char* help, const char* itemName, ItemConverter convert,
-                   int& status) {
-  auto* command = sig.add_subcommand(name, help);
-  auto options = std::make_shared<ConversionOptions>();
-  command->add_option(itemName, options->items, "Items to convert; none: read one per line from stdin");
-  addNamesOption(*command, options->names);
-  command->add_flag("--json", options->json, "Write the results and diagnostics as JSON on stdout");
-  command->callback([options, convert, &status] {
-    Report report(options->json, kMaxListed);
-    std::unique_ptr<TypeNames> names;
-    if (!options->names.empty()) {
-      names = loadTypeNames(options->names, report);
-      if (!names) {
-        status = report.finish(kUsageOrIo);
-        return;
-      }
-    }
-    const Converter converter = [convert, raw = names.get()](std::string_view item, std::string& out, Error& failure) {
-      return convert(item, out, failure, raw);
-    };
-    const int result =
-        options->items.empty() ? convertLines(converter, report) : convertOperands(options->items, converter, report);
-    status = report.finish(result);
-  });
-}
-
 }  // namespace
 
-void addSigCommand(CLI::App& app, int& status) {
-  auto* sig = app.add_subcommand("sig", "Convert one ECMA-335 type signature between ILAsm text and bytes");
-  sig->require_subcommand(1);
-  addConversion(*sig, "encode",
-                "ILAsm type text -> lowercase hex bytes, e.g. 'class 0x01000012<int32, !0[]>' -> 15124902081d1300",
-                "TYPE", encodeItem, status);
-  addConversion(*sig, "decode",
-                "Hex bytes (spaces and either case allowed) -> ILAsm type text, e.g. '15 12 49 01 08' -> "
-                "class 0x01000012<int32>",
-                "HEX", decodeItem, status);
+int runSig(const SigOptions& options, Report& report) {
+  std::unique_ptr<TypeNames> names;
+  if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
+  const auto convert = options.direction == SigOptions::Direction::Encode ? encodeItem : decodeItem;
+  const Converter converter = [convert, raw = names.get()](std::string_view item, std::string& out, Error& failure) {
+    return convert(item, out, failure, raw);
+  };
+  return options.items.empty() ? convertLines(converter, report) : convertOperands(options.items, converter, report);
 }
 
 }  // namespace gdmap::cli

@@ -1,4 +1,4 @@
-// gdmap verify DESC MAP [--all] [--context] [--json]: is MAP byte for byte the map DESC describes?
+// gdmap verify: is MAP byte for byte the map DESC describes?
 #include "commands.hpp"
 #include "description_input.hpp"
 #include "diff_output.hpp"
@@ -19,15 +19,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-struct VerifyOptions {
-  std::string description;
-  std::string map;
-  bool json = false;
-  bool all = false;
-  bool context = false;
-  std::string names;
-};
 
 std::string sizes(const MapDifference& d) {
   return plural(d.differingBytes, "differing byte", "differing bytes") + "; expected " +
@@ -57,10 +48,7 @@ int verify(const VerifyOptions& options, Report& report, bool& compared) {
   if (!d.identical) noteJsonNotMap(*input, report);
   // The cause and every difference, by dictionary (the description's map
   // is A, the file is B).
-  MapDiffOptions diffOptions;
-  if (options.all) diffOptions.maxListed = MapDiffOptions::kUnlimited;
-  diffOptions.context = options.context;
-  const MapDiff all = d.identical ? MapDiff{} : diffMaps(loaded.map, input->bytes(), diffOptions);
+  const MapDiff all = d.identical ? MapDiff{} : diffMaps(loaded.map, input->bytes(), mapDiffOptions(options.listing));
   if (report.json()) {
     JsonObject& out = report.object();
     out.boolean("identical", d.identical);
@@ -100,24 +88,12 @@ int verify(const VerifyOptions& options, Report& report, bool& compared) {
 
 }  // namespace
 
-void addVerifyCommand(CLI::App& app, int& status) {
-  auto options = std::make_shared<VerifyOptions>();
-  auto* command = app.add_subcommand("verify", "Compare a map byte for byte with the map a description describes");
-  command->add_option("DESCRIPTION", options->description, "The JSON description ('-' for stdin)")->required();
-  command->add_option("MAP", options->map, "The map to verify ('-' for stdin)")->required();
-  command->add_flag("--json", options->json, "Write the verdict and diagnostics as JSON on stdout");
-  command->add_flag("--all", options->all, "List every difference (default: the first 100, the rest counted)");
-  addNamesOption(*command, options->names);
-  command->add_flag("--context", options->context,
-                    "With a changed dictionary, show its whole list of types on each side");
-  command->callback([options, &status] {
-    Report report(options->json);
-    bool compared = false;
-    const int result = verify(*options, report, compared);
-    // No verdict was reached: say so rather than leave the key out.
-    if (report.json() && !compared) report.object().null("identical");
-    status = report.finish(result);
-  });
+int runVerify(const VerifyOptions& options, Report& report) {
+  bool compared = false;
+  const int status = verify(options, report, compared);
+  // No verdict was reached: say so rather than leave the key out.
+  if (report.json() && !compared) report.object().null("identical");
+  return status;
 }
 
 }  // namespace gdmap::cli

@@ -54,6 +54,14 @@ void optionalString(std::string_view key, const std::string& v, std::string& out
 
 }  // namespace
 
+MapDiffOptions mapDiffOptions(const DiffListing& listing, const TypeNames* names) {
+  MapDiffOptions options;
+  if (listing.all) options.maxListed = MapDiffOptions::kUnlimited;
+  options.context = listing.context;
+  options.names = names;
+  return options;
+}
+
 std::string diffCounts(const MapDiff& d) {
   std::string text;
   for (const MapDiffKind kind : kAllKinds) {

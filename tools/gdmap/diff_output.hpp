@@ -12,6 +12,13 @@
 
 namespace gdmap::cli {
 
+// How much of a difference `verify` and `diff` list: --all, --context.
+struct DiffListing {
+  bool all = false;
+  bool context = false;
+};
+MapDiffOptions mapDiffOptions(const DiffListing& listing, const TypeNames* names = nullptr);
+
 // "1 header, 2 added, 1 changed": the non-zero counts, or "none".
 std::string diffCounts(const MapDiff& d);
 

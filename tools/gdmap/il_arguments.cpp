@@ -26,31 +26,22 @@ std::optional<std::uint32_t> parseIlOffset(std::string_view text) {
   return parseU32(text);
 }
 
-CLI::Validator u32Argument() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        if (parseU32(text)) return {};
-        return quoteInput(text) + " is not a number below 2^32 (decimal or 0x hex)";
-      },
-      "");
+// A message quoting the text and what it should have been.
+std::string problem(bool ok, const std::string& text, const char* expected) {
+  return ok ? std::string() : quoteInput(text) + " is not " + expected;
 }
 
-CLI::Validator ilOffsetArgument() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        if (parseIlOffset(text)) return {};
-        return quoteInput(text) + " is not an IL offset (decimal or 0x hex below 2^32, or prolog, epilog, no_mapping)";
-      },
-      "");
+std::string u32Problem(const std::string& text) {
+  return problem(parseU32(text).has_value(), text, "a number below 2^32 (decimal or 0x hex)");
 }
 
-CLI::Validator formArgument() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        if (il::parseFormName(text)) return {};
-        return quoteInput(text) + " is not a form: api, nibble, packed2 or packed3";
-      },
-      "");
+std::string ilOffsetProblem(const std::string& text) {
+  return problem(parseIlOffset(text).has_value(), text,
+                 "an IL offset (decimal or 0x hex below 2^32, or prolog, epilog, no_mapping)");
+}
+
+std::string formProblem(const std::string& text) {
+  return problem(il::parseFormName(text).has_value(), text, "a form: api, nibble, packed2 or packed3");
 }
 
 il::BoundsForm formOf(const std::string& name) { return il::parseFormName(name).value_or(il::BoundsForm::Api); }
@@ -61,33 +52,5 @@ std::optional<std::uint32_t> optionalU32(const std::string& text) {
 }
 
 std::string tokenText(std::uint32_t token) { return hex32(token); }
-
-void addFormOption(CLI::App& command, const std::string& name, std::string& value, const std::string& what) {
-  command.add_option(name, value, what + ": api, nibble, packed2 or packed3")
-      ->type_name("FORM")
-      ->required()
-      ->check(formArgument());
-}
-
-void addMethodOption(CLI::App& command, std::string& value, const std::string& help) {
-  command.add_option("--method", value, "The method's token (decimal or 0x hex); " + help)
-      ->type_name("TOKEN")
-      ->check(u32Argument());
-}
-
-void addInstantiationOption(CLI::App& command, std::string& value) {
-  command
-      .add_option("--instantiation", value,
-                  "Which body of a method several instantiations share a token of, as listed when the choice is open: "
-                  "'<int32>', '::<string>', '<int32>::<!!0>'")
-      ->type_name("TEXT");
-}
-
-void addBinaryOutputOption(CLI::App& command, std::string& value) {
-  command
-      .add_option("-o,--output", value,
-                  "Where to write the bytes ('-', the default, for stdout; refused on a terminal)")
-      ->type_name("FILE");
-}
 
 }  // namespace gdmap::cli

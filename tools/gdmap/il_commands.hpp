@@ -1,18 +1,97 @@
 #pragma once
-// The subcommands of `gdmap il` (command_il.cpp registers the group). Each
-// add function registers one on the `il` group; when it runs, it stores its
-// exit status in `status`.
-#include <CLI/CLI.hpp>
+// The subcommands of `gdmap il`, as plain functions over their options
+// (commands.hpp says how). Forms (--format, --from, --to) are form names
+// and numbers (--method, --code-size, ...) their command-line text, both
+// checked while the command line was read (il_arguments.hpp); empty text
+// means not given.
+#include "report.hpp"
+
+#include <cstddef>
+#include <string>
 
 namespace gdmap::cli {
 
-void addIlBuildCommand(CLI::App& il, int& status);
-void addIlDumpCommand(CLI::App& il, int& status);
-void addIlCheckCommand(CLI::App& il, int& status);
-void addIlVerifyCommand(CLI::App& il, int& status);
-void addIlConvertCommand(CLI::App& il, int& status);
-void addIlLookupCommand(CLI::App& il, int& status);
-void addIlHexdumpCommand(CLI::App& il, int& status);
-void addIlExtractCommand(CLI::App& il, int& status);
+// gdmap il build DESC.json --format F [--method TOKEN]: one method of a
+// description in one binary form.
+struct IlBuildOptions {
+  std::string description;
+  std::string format;
+  std::string method;
+  std::string instantiation;
+  std::string output = "-";
+};
+int runIlBuild(const IlBuildOptions& options, Report& report);
+
+// gdmap il dump BLOB --format F [--code-size N] [--token T]: any blob as a
+// description of one method.
+struct IlDumpOptions {
+  std::string blob;
+  std::string format;
+  std::string codeSize;
+  std::string token;
+  std::string output = "-";
+};
+int runIlDump(const IlDumpOptions& options, Report& report);
+
+// gdmap il check BLOB --format F [--strict]: validate a blob and say
+// whether it is canonical.
+struct IlCheckOptions {
+  std::string blob;
+  std::string format;
+  bool strict = false;
+  std::size_t maxDiagnostics = 100;
+};
+int runIlCheck(const IlCheckOptions& options, Report& report);
+
+// gdmap il verify DESC.json BLOB --format F [--method TOKEN]: is BLOB what
+// `gdmap il build` writes for that method?
+struct IlVerifyOptions {
+  std::string description;
+  std::string blob;
+  std::string format;
+  std::string method;
+  std::string instantiation;
+};
+int runIlVerify(const IlVerifyOptions& options, Report& report);
+
+// gdmap il convert BLOB --from F --to F [--code-size N]: one binary form to
+// another.
+struct IlConvertOptions {
+  std::string blob;
+  std::string from;
+  std::string to;
+  std::string codeSize;
+  std::string output = "-";
+};
+int runIlConvert(const IlConvertOptions& options, Report& report);
+
+// gdmap il lookup DESC.json [--method TOKEN] [--capacity N] [--native X |
+// --il X]: GetILToNativeMapping's two-call protocol.
+struct IlLookupOptions {
+  std::string description;
+  std::string method;
+  std::string instantiation;
+  std::string capacity;
+  std::string native;
+  std::string il;
+};
+int runIlLookup(const IlLookupOptions& options, Report& report);
+
+// gdmap il hexdump BLOB --format F: every bit of a blob with its meaning.
+struct IlHexdumpOptions {
+  std::string blob;
+  std::string format;
+};
+int runIlHexdump(const IlHexdumpOptions& options, Report& report);
+
+// gdmap il extract IMAGE [--method TOKEN] [--names]: the bounds of every
+// method body of a ReadyToRun image as a description.
+struct IlExtractOptions {
+  std::string image;
+  std::string method;
+  std::string output = "-";
+  bool names = false;
+};
+int runIlExtract(const IlExtractOptions& options, Report& report);
 
 }  // namespace gdmap::cli

@@ -41,6 +41,10 @@ Diagnostic notListedNote(std::size_t notListed, std::size_t listed, std::size_t 
 
 Report::Report(bool json, std::size_t maxListed) : json_(json), maxListed_(maxListed), object_(std::cout) {}
 
+void Report::nameInput(const std::string& path, const char* key) {
+  if (json_) object_.string(key, path == "-" ? "stdin" : path);
+}
+
 void Report::add(Diagnostic d) {
   if (d.severity == Severity::Error) ++errors_;
   if (d.severity == Severity::Warning) ++warnings_;

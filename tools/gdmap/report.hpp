@@ -34,6 +34,8 @@ class Report {
   bool json() const { return json_; }
   // The command's own fields (JSON mode; ignored text is never written).
   JsonObject& object() { return object_; }
+  // JSON mode: the field `key` names the input at `path` ("stdin" for '-').
+  void nameInput(const std::string& path, const char* key = "file");
 
   void add(Diagnostic d);
   // Each diagnostic without a file is given `file`.

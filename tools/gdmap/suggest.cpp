@@ -6,34 +6,38 @@
 namespace gdmap::cli {
 namespace {
 
-const CLI::App* findSubcommand(const CLI::App& app, std::string_view name) {
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
-    if (sub->get_name() == name) return sub;
+const CommandSyntax* findSubcommand(const CommandSyntax& command, std::string_view name) {
+  for (const CommandSyntax& sub : command.subcommands)
+    if (sub.name == name) return &sub;
   return nullptr;
 }
 
-std::vector<std::string> subcommandNames(const CLI::App& app) {
+const OptionSyntax* findOption(const CommandSyntax& command, std::string_view name) {
+  for (const OptionSyntax& option : command.options)
+    if (std::ranges::find(option.names, name) != option.names.end()) return &option;
+  return nullptr;
+}
+
+std::vector<std::string> subcommandNames(const CommandSyntax& command) {
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
-    if (!sub->get_name().empty()) names.push_back(sub->get_name());
+  for (const CommandSyntax& sub : command.subcommands)
+    if (!sub.name.empty()) names.push_back(sub.name);
   return names;
 }
 
-std::vector<std::string> optionNames(const CLI::App& app) {
+std::vector<std::string> optionNames(const CommandSyntax& command) {
   std::vector<std::string> names;
-  for (const CLI::Option* opt : app.get_options()) {
-    for (const std::string& l : opt->get_lnames()) names.push_back("--" + l);
-    for (const std::string& s : opt->get_snames()) names.push_back("-" + s);
-  }
+  for (const OptionSyntax& option : command.options)
+    names.insert(names.end(), option.names.begin(), option.names.end());
   return names;
 }
 
-std::string commandPath(const CLI::App& app) {
-  std::string path = app.get_name();
-  for (const CLI::App* up = app.get_parent(); up != nullptr; up = up->get_parent()) {
-    std::string outer = up->get_name();
-    outer += ' ';
-    path.insert(0, outer);
+// "gdmap il": the names from the top down to the level.
+std::string commandPath(const std::vector<const CommandSyntax*>& levels) {
+  std::string path;
+  for (const CommandSyntax* level : levels) {
+    if (!path.empty()) path += ' ';
+    path += level->name;
   }
   return path;
 }
@@ -83,17 +87,18 @@ std::string UsageSuggestion::message() const {
          "`; did you mean '" + suggested + "'?";
 }
 
-std::optional<UsageSuggestion> suggestForArguments(const CLI::App& app, int argc, const char* const* argv) {
-  const CLI::App* level = &app;
+std::optional<UsageSuggestion> suggestForArguments(const CommandSyntax& app, int argc, const char* const* argv) {
+  std::vector<const CommandSyntax*> levels{&app};
+  const CommandSyntax* level = &app;
   bool chosen = false;  // whether `level` is a leaf reading its operands
   for (int i = 1; i < argc; ++i) {
     const std::string_view word = argv[i];
     if (word == "--") break;  // operands from here on
     if (word.size() > 1 && word[0] == '-') {
       const std::string name(word.substr(0, std::min(word.find('='), word.size())));
-      const CLI::Option* opt = level->get_option_no_throw(name);
+      const OptionSyntax* opt = findOption(*level, name);
       if (opt == nullptr && word[1] != '-' && word.size() > 2) {
-        opt = level->get_option_no_throw(std::string(word.substr(0, 2)));  // -xVALUE
+        opt = findOption(*level, word.substr(0, 2));  // -xVALUE
         if (opt != nullptr) continue;
       }
       if (opt == nullptr) {
@@ -103,16 +108,17 @@ std::optional<UsageSuggestion> suggestForArguments(const CLI::App& app, int argc
         // before the mistake that can be named (`gdmap --json chek`).
         if (name.size() <= 2) continue;
         if (const auto near = nearestName(name, optionNames(*level)))
-          return UsageSuggestion{name, *near, commandPath(*level), true};
+          return UsageSuggestion{name, *near, commandPath(levels), true};
         continue;
       }
       // Skip the option's value when it is the next word.
-      if (name.size() == word.size() && opt->get_items_expected_min() > 0) ++i;
+      if (name.size() == word.size() && opt->takesValue) ++i;
       continue;
     }
     if (chosen) continue;
-    if (const CLI::App* sub = findSubcommand(*level, word)) {
+    if (const CommandSyntax* sub = findSubcommand(*level, word)) {
       level = sub;
+      levels.push_back(sub);
       chosen = subcommandNames(*sub).empty();
       continue;
     }
@@ -122,7 +128,7 @@ std::optional<UsageSuggestion> suggestForArguments(const CLI::App& app, int argc
     }
     const auto near = nearestName(word, subcommandNames(*level));
     if (!near) return std::nullopt;
-    return UsageSuggestion{std::string(word), *near, commandPath(*level), false};
+    return UsageSuggestion{std::string(word), *near, commandPath(levels), false};
   }
   return std::nullopt;
 }

@@ -1,9 +1,9 @@
 #pragma once
-// "Did you mean ...?" for a mistyped subcommand or option: when CLI11
+// "Did you mean ...?" for a mistyped subcommand or option: when the parser
 // rejects a command line, the first word no level of it knows is compared
 // with the names that level offers (subcommands, or the options of the
-// subcommand being read).
-#include <CLI/CLI.hpp>
+// subcommand being read). The levels are a plain CommandSyntax tree, which
+// cli_app.cpp makes from the parser's own.
 
 #include <cstddef>
 #include <optional>
@@ -33,10 +33,23 @@ struct UsageSuggestion {
   std::string message() const;
 };
 
+// One option as the command line spells it.
+struct OptionSyntax {
+  std::vector<std::string> names;  // "--output", "-o"
+  bool takesValue = false;         // the next word is its value (`-o FILE`)
+};
+
+// A command and what may follow it.
+struct CommandSyntax {
+  std::string name;  // "gdmap", "il", "check"
+  std::vector<OptionSyntax> options;
+  std::vector<CommandSyntax> subcommands;
+};
+
 // Walks the arguments as `app` reads them (subcommands by name, option
 // values skipped) up to the first word its level does not know, and offers
 // the nearest name for it. Empty when every word is known or nothing is
 // near.
-std::optional<UsageSuggestion> suggestForArguments(const CLI::App& app, int argc, const char* const* argv);
+std::optional<UsageSuggestion> suggestForArguments(const CommandSyntax& app, int argc, const char* const* argv);
 
 }  // namespace gdmap::cli

@@ -24,11 +24,4 @@ std::unique_ptr<TypeNames> loadTypeNames(const std::string& path, Report& report
   return std::make_unique<metadata::AssemblyTypeNames>(std::move(names).value());
 }
 
-void addNamesOption(CLI::App& command, std::string& path) {
-  command
-      .add_option("--names", path,
-                  "An assembly (ECMA-335 PE file): its TypeDef and TypeRef names stand for their tokens in type text")
-      ->type_name("ASSEMBLY");
-}
-
 }  // namespace gdmap::cli

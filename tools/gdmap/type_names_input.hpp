@@ -5,8 +5,6 @@
 
 #include <gdmap/schema/type_names.hpp>
 
-#include <CLI/CLI.hpp>
-
 #include <memory>
 #include <string>
 
@@ -15,8 +13,5 @@ namespace gdmap::cli {
 // The names of the assembly at `path`; on failure (unreadable, not a PE
 // image with metadata) the error is added to `report` and null returned.
 std::unique_ptr<TypeNames> loadTypeNames(const std::string& path, Report& report);
-
-// Adds `--names ASSEMBLY` to `command`, storing the path in `path`.
-void addNamesOption(CLI::App& command, std::string& path);
 
 }  // namespace gdmap::cli

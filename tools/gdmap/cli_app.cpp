@@ -1,0 +1,505 @@
+// The command line: the one file that includes CLI11. It builds the app,
+// registers every command with its options (the shared conventions, --json,
+// -o, --names and the IL options, each by one helper below) and runs the
+// chosen command's plain function (commands.hpp, il_commands.hpp) with a
+// Report in the form asked for. Help texts, option names and defaults are
+// what docs/cli.md and tests/cli compare byte for byte.
+#include "cli_app.hpp"
+
+#include "commands.hpp"
+#include "exit_status.hpp"
+#include "il_arguments.hpp"
+#include "il_commands.hpp"
+#include "report.hpp"
+#include "suggest.hpp"
+
+#include <gdmap/schema/rules.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+
+namespace gdmap::cli {
+namespace {
+
+// One command as registered: the options its function reads and its --json
+// flag, owned by the callback that runs it.
+template <class Options>
+struct Invocation {
+  Options options;
+  bool json = false;
+};
+
+template <class Options>
+struct Registered {
+  CLI::App& command;
+  Options& options;
+  bool& json;
+};
+
+// Adds `name` to `parent`; when chosen, `run` gets the options read into
+// Registered::options and a Report that lists at most `maxListed`
+// diagnostics, and its exit status goes to `status`.
+template <class Options>
+Registered<Options> addCommand(CLI::App& parent, const std::string& name, const std::string& help,
+                               int (*run)(const Options&, Report&), int& status,
+                               std::size_t maxListed = Report::kUnlimited) {
+  CLI::App* command = parent.add_subcommand(name, help);
+  auto invocation = std::make_shared<Invocation<Options>>();
+  command->callback([invocation, run, maxListed, &status] {
+    Report report(invocation->json, maxListed);
+    status = report.finish(run(invocation->options, report));
+  });
+  return {*command, invocation->options, invocation->json};
+}
+
+// The operands' help, as most commands word it.
+constexpr const char* kDescriptionOperand = "The JSON description ('-' for stdin)";
+constexpr const char* kMapOperand = "The map ('-' for stdin)";
+constexpr const char* kBlobOperand = "The binary map ('-' for stdin)";
+
+// The --json help, as most commands word it.
+constexpr const char* kJsonOutcome = "Write the outcome and diagnostics as JSON on stdout (needs -o FILE)";
+constexpr const char* kJsonVerdict = "Write the verdict and diagnostics as JSON on stdout";
+constexpr const char* kJsonAnswer = "Write the answer and diagnostics as JSON on stdout";
+
+// A required operand.
+void addOperand(CLI::App& command, const std::string& name, std::string& value, const std::string& help) {
+  command.add_option(name, value, help)->required();
+}
+
+void addJsonFlag(CLI::App& command, bool& json, const std::string& help) { command.add_flag("--json", json, help); }
+
+// `-o,--output`, shown with `typeName` when one is given (else CLI11's
+// TEXT).
+void addOutputOption(CLI::App& command, std::string& path, const std::string& help, const char* typeName = nullptr) {
+  CLI::Option* option = command.add_option("-o,--output", path, help);
+  if (typeName != nullptr) option->type_name(typeName);
+}
+
+// `-o,--output FILE` for binary bytes: '-' is stdout, refused on a terminal.
+void addBinaryOutputOption(CLI::App& command, std::string& path) {
+  addOutputOption(command, path, "Where to write the bytes ('-', the default, for stdout; refused on a terminal)",
+                  "FILE");
+}
+
+// `-o,--output` for a description.
+void addDescriptionOutputOption(CLI::App& command, std::string& path, const char* typeName = nullptr) {
+  addOutputOption(command, path, "Where to write the description ('-', the default, for stdout)", typeName);
+}
+
+// `--names ASSEMBLY`: type names for the commands that print or read type
+// text (type_names_input.hpp).
+void addNamesOption(CLI::App& command, std::string& path) {
+  command
+      .add_option("--names", path,
+                  "An assembly (ECMA-335 PE file): its TypeDef and TypeRef names stand for their tokens in type text")
+      ->type_name("ASSEMBLY");
+}
+
+void addStrictFlag(CLI::App& command, bool& strict, const std::string& help) {
+  command.add_flag("--strict", strict, help);
+}
+
+void addMaxDiagnosticsOption(CLI::App& command, std::size_t& value, const char* typeName = nullptr) {
+  CLI::Option* option =
+      command.add_option("--max-diagnostics", value, "Stop listing problems after this many")->default_val(100);
+  if (typeName != nullptr) option->type_name(typeName);
+}
+
+// --all and --context of `verify` and `diff`, which place --names between
+// them differently.
+void addAllFlag(CLI::App& command, DiffListing& listing) {
+  command.add_flag("--all", listing.all, "List every difference (default: the first 100, the rest counted)");
+}
+
+void addContextFlag(CLI::App& command, DiffListing& listing) {
+  command.add_flag("--context", listing.context,
+                   "With a changed dictionary, show its whole list of types on each side");
+}
+
+// A check of an option's text by one of il_arguments.hpp's problem
+// functions: a malformed value is a usage error while parsing.
+CLI::Validator checkedBy(std::string (*problem)(const std::string&)) {
+  return CLI::Validator([problem](std::string& text) { return problem(text); }, "");
+}
+
+// A number option (decimal or 0x hex below 2^32), kept as its text.
+CLI::Option* addNumberOption(CLI::App& command, const std::string& name, std::string& value, const std::string& help,
+                             const std::string& typeName) {
+  return command.add_option(name, value, help)->type_name(typeName)->check(checkedBy(u32Problem));
+}
+
+// `--format F` (or --from/--to): required, one of the four form names; the
+// help reads "<what>: api, nibble, packed2 or packed3".
+void addFormOption(CLI::App& command, const std::string& name, std::string& value, const std::string& what) {
+  command.add_option(name, value, what + ": api, nibble, packed2 or packed3")
+      ->type_name("FORM")
+      ->required()
+      ->check(checkedBy(formProblem));
+}
+
+// `--method TOKEN`; `help` says what an absent or unknown token means.
+void addMethodOption(CLI::App& command, std::string& value, const std::string& help) {
+  addNumberOption(command, "--method", value, "The method's token (decimal or 0x hex); " + help, "TOKEN");
+}
+
+// --instantiation TEXT: which body of a method whose token several bodies
+// share (il::instantiationText, e.g. "<int32>::<string>").
+void addInstantiationOption(CLI::App& command, std::string& value) {
+  command
+      .add_option("--instantiation", value,
+                  "Which body of a method several instantiations share a token of, as listed when the choice is open: "
+                  "'<int32>', '::<string>', '<int32>::<!!0>'")
+      ->type_name("TEXT");
+}
+
+// `--code-size N`, worded for the command.
+void addCodeSizeOption(CLI::App& command, std::string& value, const std::string& help) {
+  addNumberOption(command, "--code-size", value, help, "N");
+}
+
+void addSigCommand(CLI::App& app, int& status) {
+  CLI::App* sig = app.add_subcommand("sig", "Convert one ECMA-335 type signature between ILAsm text and bytes");
+  sig->require_subcommand(1);
+  // `items` names the operands in the help.
+  const auto addConversion = [&](const char* name, const char* help, const char* items,
+                                 SigOptions::Direction direction) {
+    // A file of a million bad lines gives a bounded report.
+    auto [command, options, json] = addCommand(*sig, name, help, runSig, status, Report::kDefaultMaxListed);
+    options.direction = direction;
+    command.add_option(items, options.items, "Items to convert; none: read one per line from stdin");
+    addNamesOption(command, options.names);
+    addJsonFlag(command, json, "Write the results and diagnostics as JSON on stdout");
+  };
+  addConversion("encode",
+                "ILAsm type text -> lowercase hex bytes, e.g. 'class 0x01000012<int32, !0[]>' -> 15124902081d1300",
+                "TYPE", SigOptions::Direction::Encode);
+  addConversion("decode",
+                "Hex bytes (spaces and either case allowed) -> ILAsm type text, e.g. '15 12 49 01 08' -> "
+                "class 0x01000012<int32>",
+                "HEX", SigOptions::Direction::Decode);
+}
+
+void addBuildCommand(CLI::App& app, int& status) {
+  auto [command, options, json] = addCommand(
+      app, "build", "Build the map a JSON description describes (the canonical layout, unless it overrides fields)",
+      runBuild, status);
+  addOperand(command, "DESCRIPTION", options.description, kDescriptionOperand);
+  addOutputOption(command, options.output,
+                  "Where to write the map ('-', the default, for stdout; refused on a terminal)");
+  addNamesOption(command, options.names);
+  addJsonFlag(command, json, kJsonOutcome);
+}
+
+void addDumpCommand(CLI::App& app, int& status) {
+  auto [command, options, json] =
+      addCommand(app, "dump", "Write any map (valid or not) as a JSON description that builds back the same bytes",
+                 runDump, status);
+  addOperand(command, "MAP", options.map, kMapOperand);
+  addDescriptionOutputOption(command, options.output);
+  addNamesOption(command, options.names);
+  addJsonFlag(command, json, kJsonOutcome);
+}
+
+void addCheckCommand(CLI::App& app, int& status) {
+  auto [command, options, json] =
+      addCommand(app, "check", "Validate a map against every rule of the format; exit 0 when valid", runCheck, status);
+  addOperand(command, "MAP", options.map, kMapOperand);
+  addStrictFlag(command, options.strict, "Treat warnings as errors");
+  addJsonFlag(command, json, kJsonVerdict);
+  addMaxDiagnosticsOption(command, options.maxDiagnostics);
+}
+
+void addVerifyCommand(CLI::App& app, int& status) {
+  auto [command, options, json] =
+      addCommand(app, "verify", "Compare a map byte for byte with the map a description describes", runVerify, status);
+  addOperand(command, "DESCRIPTION", options.description, kDescriptionOperand);
+  addOperand(command, "MAP", options.map, "The map to verify ('-' for stdin)");
+  addJsonFlag(command, json, kJsonVerdict);
+  addAllFlag(command, options.listing);
+  addNamesOption(command, options.names);
+  addContextFlag(command, options.listing);
+}
+
+void addLookupCommand(CLI::App& app, int& status) {
+  auto [command, options, json] = addCommand(app, "lookup",
+                                             "Print the types of the dictionary at an RVA, one per line; exit 1 when "
+                                             "absent or when the map's order cannot be trusted",
+                                             runLookup, status);
+  addOperand(command, "MAP", options.map, kMapOperand);
+  addOperand(command, "RVA", options.rva, "The dictionary's RVA (decimal or 0x hex)");
+  addNamesOption(command, options.names);
+  addJsonFlag(command, json, kJsonAnswer);
+}
+
+void addHexdumpCommand(CLI::App& app, int& status) {
+  auto [command, options, json] =
+      addCommand(app, "hexdump",
+                 "Show every byte of a map with its field and meaning, marking bytes that break a rule (!, ~) or "
+                 "belong to nothing (?); exit 0 when the map is valid",
+                 runHexdump, status, Report::kDefaultMaxListed);
+  addOperand(command, "MAP", options.map, kMapOperand);
+  addNamesOption(command, options.names);
+  addJsonFlag(command, json, "Write the ranges that tile the file, and the diagnostics, as JSON");
+}
+
+void addDiffCommand(CLI::App& app, int& status) {
+  auto [command, options, json] = addCommand(
+      app, "diff", "Every difference between two maps or descriptions (any mix), by dictionary; exit 0 when identical",
+      runDiff, status, Report::kDefaultMaxListed);
+  addOperand(command, "A", options.a, "A map or a JSON description ('-' for stdin)");
+  addOperand(command, "B", options.b, "A map or a JSON description ('-' for stdin)");
+  addJsonFlag(command, json, "Write the differences as JSON on stdout");
+  addNamesOption(command, options.names);
+  addAllFlag(command, options.listing);
+  addContextFlag(command, options.listing);
+}
+
+void addIlBuildCommand(CLI::App& il, int& status) {
+  auto [command, options, json] = addCommand(
+      il, "build", "Write one method of a description as api, nibble, packed2 or packed3 bytes", runIlBuild, status);
+  command.footer(
+      "--format api derives the GetILToNativeMapping array from `bounds` as the runtime does (merge, ends, sort, "
+      "trim; needs the method's codeSize) or writes a verbatim `map` as is. The compressed forms are written from "
+      "`bounds` exactly as the runtime writes them (shortest varints, minimal widths); a `map` cannot be "
+      "compressed. A method's `layout` overrides fields of the bytes (count, widths, varint lengths, padding, "
+      "trailing, truncate; a layout-override note each) and a `raw` method is its bytes verbatim, for broken "
+      "fixtures (docs/il-map.md, Overrides). The whole description is validated, whichever method is built.");
+  addOperand(command, "DESCRIPTION", options.description, kDescriptionOperand);
+  addFormOption(command, "--format", options.format, "The form to write");
+  addMethodOption(command, options.method, "may be left out when the description has one method");
+  addInstantiationOption(command, options.instantiation);
+  addBinaryOutputOption(command, options.output);
+  addJsonFlag(command, json, kJsonOutcome);
+}
+
+void addIlDumpCommand(CLI::App& il, int& status) {
+  auto [command, options, json] =
+      addCommand(il, "dump", "Write any blob as a JSON description of one method", runIlDump, status);
+  command.footer(
+      "The method holds `bounds` (compressed forms) or `map` (api), plus a `layout` of overrides when the bytes "
+      "are not canonical (or `raw` when not even the header can be read): `gdmap il build --format` of the same "
+      "form gives back the identical bytes, valid or not. The check's findings go to stderr as warnings. Exit 0 "
+      "for a valid blob, 1 for an invalid one (its description is written all the same), 2 when nothing could be "
+      "written.");
+  addOperand(command, "BLOB", options.blob, kBlobOperand);
+  addFormOption(command, "--format", options.format, "The blob's form");
+  addCodeSizeOption(command, options.codeSize,
+                    "The method's code size in bytes, written as `codeSize` (needed to build the api form from "
+                    "bounds)");
+  addNumberOption(command, "--token", options.token, "The method's token to write (default 0x06000001)", "TOKEN");
+  addDescriptionOutputOption(command, options.output, "FILE");
+  addJsonFlag(command, json, kJsonOutcome);
+}
+
+void addIlCheckCommand(CLI::App& il, int& status) {
+  auto [command, options, json] = addCommand(
+      il, "check", "Validate a blob and say whether its bytes are canonical; exit 0 when valid", runIlCheck, status);
+  command.footer(
+      "Every rule of the form's strict reader (FORMAT.md 3.3) is checked; a problem is located by byte, nibble "
+      "or bit and field (header.count, bounds[3].native, entries[2]). Non-minimal varints and wider-than-needed "
+      "widths are valid but not canonical: warnings, errors with --strict.");
+  addOperand(command, "BLOB", options.blob, kBlobOperand);
+  addFormOption(command, "--format", options.format, "The blob's form");
+  addStrictFlag(command, options.strict,
+                "Also require the canonical bytes (shortest varints, minimal widths), as gdmap writes them");
+  addJsonFlag(command, json, kJsonVerdict);
+  addMaxDiagnosticsOption(command, options.maxDiagnostics, "N");
+}
+
+void addIlVerifyCommand(CLI::App& il, int& status) {
+  auto [command, options, json] = addCommand(
+      il, "verify", "Compare a blob byte for byte with what `gdmap il build` writes for a method", runIlVerify, status);
+  command.footer(
+      "Exit 0 when identical. Otherwise exit 1 with map-differs at the first differing byte, naming the field "
+      "(entries[i].nativeEndOffset; for the compressed forms the first bound that differs, bounds[i].il, or "
+      "header.count) with both values; a blob that only differs in being not canonical says so.");
+  addOperand(command, "DESCRIPTION", options.description, kDescriptionOperand);
+  addOperand(command, "BLOB", options.blob, "The binary map to verify ('-' for stdin)");
+  addFormOption(command, "--format", options.format, "The blob's form");
+  addMethodOption(command, options.method, "may be left out when the description has one method");
+  addInstantiationOption(command, options.instantiation);
+  addJsonFlag(command, json, kJsonVerdict);
+}
+
+void addIlConvertCommand(CLI::App& il, int& status) {
+  auto [command, options, json] =
+      addCommand(il, "convert", "Re-encode a valid blob in another form", runIlConvert, status);
+  command.footer(
+      "Compressed bounds go to another compressed form (a source flag the target cannot store is an error naming "
+      "the bound, never dropped) or to the api array (needs --code-size). The api array cannot be turned back "
+      "into bounds. The same form again gives the canonical bytes.");
+  addOperand(command, "BLOB", options.blob, kBlobOperand);
+  addFormOption(command, "--from", options.from, "The blob's form");
+  addFormOption(command, "--to", options.to, "The form to write");
+  addCodeSizeOption(command, options.codeSize,
+                    "The method's code size in bytes, where the last api entry ends (for --to api from bounds)");
+  addBinaryOutputOption(command, options.output);
+  addJsonFlag(command, json, kJsonOutcome);
+}
+
+void addIlLookupCommand(CLI::App& il, int& status) {
+  auto [command, options, json] =
+      addCommand(il, "lookup", "Answer GetILToNativeMapping for a method of a description: HRESULT, count and entries",
+                 runIlLookup, status);
+  command.footer(
+      "Plays the two-call protocol on the table of the whole description: first cMap = 0 for the count, then "
+      "cMap = --capacity. Prints the HRESULT, the full count (*pcMap, greater than the capacity when truncated) "
+      "and the copied entries, filtered by --native or --il. Exit 0 for S_OK, 1 for E_FAIL (no such token).");
+  addOperand(command, "DESCRIPTION", options.description, kDescriptionOperand);
+  addMethodOption(command, options.method,
+                  "a token not in the description gives E_FAIL. May be left out when the description has one method");
+  addInstantiationOption(command, options.instantiation);
+  addNumberOption(command, "--capacity", options.capacity,
+                  "cMap of the second call, in entries (default: the count the first call returned)", "N");
+  CLI::Option* native = addNumberOption(command, "--native", options.native,
+                                        "Keep the copied entries whose range holds this native offset (start <= X < "
+                                        "end): which IL an instruction pointer came from",
+                                        "X");
+  CLI::Option* ilOption =
+      command
+          .add_option("--il", options.il,
+                      "Keep the copied entries of this IL offset (decimal, 0x hex, prolog, epilog or no_mapping)")
+          ->type_name("X")
+          ->check(checkedBy(ilOffsetProblem));
+  native->excludes(ilOption);
+  addJsonFlag(command, json, kJsonAnswer);
+}
+
+void addIlHexdumpCommand(CLI::App& il, int& status) {
+  auto [command, options, json] = addCommand(il, "hexdump",
+                                             "Show every field of a blob (bytes, nibbles and bits) with its meaning, "
+                                             "marking problems; exit 0 when valid",
+                                             runIlHexdump, status, Report::kDefaultMaxListed);
+  addOperand(command, "BLOB", options.blob, kBlobOperand);
+  addFormOption(command, "--format", options.format, "The blob's form");
+  addJsonFlag(command, json, "Write the bit ranges that tile the blob, and the diagnostics, as JSON");
+}
+
+void addIlExtractCommand(CLI::App& il, int& status) {
+  auto [command, options, json] =
+      addCommand(il, "extract", "Write the IL-to-native bounds of every method of a ReadyToRun image as JSON",
+                 runIlExtract, status, Report::kDefaultMaxListed);
+  command.footer(
+      "One method per precompiled body (MethodDef entry points and generic instantiations): its token, codeSize "
+      "(body and funclets), bounds and, for an instantiation, its type and method arguments. `gdmap il build "
+      "--format nibble` of a method gives the image's bytes; `gdmap il lookup` answers what "
+      "GetILToNativeMapping would. A summary goes to stderr. Supported: ReadyToRun major version 2 (.NET Core "
+      "2.x), x64 and x86. See docs/r2r.md.");
+  addOperand(command, "IMAGE", options.image, "The ReadyToRun image (a .dll; '-' for stdin)");
+  addMethodOption(command, options.method, "only the bodies of this method (every instantiation of it)");
+  addDescriptionOutputOption(command, options.output, "FILE");
+  // Unlike --names elsewhere, a flag: the image names itself.
+  command.add_flag("--names", options.names,
+                   "Name each method (`\"name\": \"Ns.Type::Method\"`) and the instantiations' types from the "
+                   "image's own metadata");
+  addJsonFlag(command, json, "Write the summary and diagnostics as JSON on stdout (needs -o FILE)");
+}
+
+// gdmap il ...: IL-to-native maps (FORMAT.md §3, docs/il-map.md), the
+// array ICorProfilerInfo::GetILToNativeMapping returns and the compressed
+// bounds the runtime keeps beside the code.
+void addIlCommand(CLI::App& app, int& status) {
+  CLI::App* il = app.add_subcommand(
+      "il",
+      "IL-to-native maps (GetILToNativeMapping): build, dump, check, verify and convert the api array "
+      "(COR_DEBUG_IL_TO_NATIVE_MAP[]) and the runtime's compressed bounds (nibble, packed2, packed3), and "
+      "answer the two-call protocol from a JSON description; extract every method's bounds from a ReadyToRun image");
+  il->require_subcommand(1);
+  il->footer(
+      "Forms (--format, --from, --to):\n"
+      "  api      the API array: entries of three little-endian u32 (ilOffset, nativeStart, nativeEnd)\n"
+      "  nibble   classic nibble-stream bounds (runtimes before the bit-packed form, ReadyToRun debug info)\n"
+      "  packed2  bit-packed bounds, 2 source bits (call_instruction, stack_empty)\n"
+      "  packed3  bit-packed bounds, 3 source bits (adds async)\n"
+      "Tokens, sizes and offsets are decimal or 0x hex. A description (JSON) holds methods, each with a token, "
+      "`bounds` or a verbatim `map`, and an optional codeSize (docs/il-map.md).\n"
+      "Exit status: 0 success/valid/identical/S_OK, 1 invalid input, a difference, a method not found or an "
+      "HRESULT other than S_OK, 2 usage or I/O error.");
+  addIlBuildCommand(*il, status);
+  addIlDumpCommand(*il, status);
+  addIlCheckCommand(*il, status);
+  addIlVerifyCommand(*il, status);
+  addIlConvertCommand(*il, status);
+  addIlLookupCommand(*il, status);
+  addIlHexdumpCommand(*il, status);
+  addIlExtractCommand(*il, status);
+}
+
+// The names suggest.hpp compares a mistyped word with, read off the app.
+CommandSyntax syntaxOf(const CLI::App& app) {
+  CommandSyntax syntax;
+  syntax.name = app.get_name();
+  for (const CLI::Option* opt : app.get_options()) {
+    OptionSyntax option;
+    for (const std::string& l : opt->get_lnames()) option.names.push_back("--" + l);
+    for (const std::string& s : opt->get_snames()) option.names.push_back("-" + s);
+    option.takesValue = opt->get_items_expected_min() > 0;
+    syntax.options.push_back(std::move(option));
+  }
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    syntax.subcommands.push_back(syntaxOf(*sub));
+  return syntax;
+}
+
+// Whether the command line asks for --json, looked for before parsing so
+// that a usage error is reported in the form asked for.
+bool wantsJson(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--") == 0) return false;  // operands from here on
+    if (std::strcmp(argv[i], "--json") == 0) return true;
+  }
+  return false;
+}
+
+// A command line the parser refused: CLI11's message, or the nearest name
+// to a mistyped one, in the form asked for.
+int usageError(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+  const bool json = wantsJson(argc, argv);
+  const auto suggestion = suggestForArguments(syntaxOf(app), argc, argv);
+  if (!suggestion && !json) {
+    app.exit(e);
+    return kUsageOrIo;
+  }
+  Report report(json);
+  const int code = report.fail(kUsageOrIo, rules::kUsage, suggestion ? suggestion->message() : e.what());
+  if (!json) std::cerr << "Run `" << suggestion->command << " --help` for more information.\n";
+  return report.finish(code);
+}
+
+}  // namespace
+
+int runCommandLine(int argc, char** argv) {
+  CLI::App app{
+      "gdmap: build, check, dump and verify .NET Native generic dictionary maps and IL-to-native maps "
+      "(GetILToNativeMapping arrays and the runtime's compressed bounds: `gdmap il`), and convert "
+      "ECMA-335 type signatures.\nExit status: 0 success/valid/identical, 1 invalid input, a "
+      "difference or an RVA or method not found, 2 usage, I/O or internal error.",
+      "gdmap"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "gdmap " GDMAP_VERSION);
+  int status = kSuccess;
+  addSigCommand(app, status);
+  addBuildCommand(app, status);
+  addDumpCommand(app, status);
+  addCheckCommand(app, status);
+  addVerifyCommand(app, status);
+  addLookupCommand(app, status);
+  addIlCommand(app, status);
+  addHexdumpCommand(app, status);
+  addDiffCommand(app, status);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version are "errors" that succeed: printed as CLI11 does.
+    if (e.get_exit_code() == 0) return app.exit(e) == 0 ? kSuccess : kUsageOrIo;
+    return usageError(app, e, argc, argv);
+  }
+  return status;
+}
+
+}  // namespace gdmap::cli

@@ -147,11 +147,13 @@ void addMethodOption(CLI::App& command, std::string& value, const std::string& h
   addNumberOption(command, "--method", value, "The method's token (decimal or 0x hex); " + help, "TOKEN");
 }
 
-// --instantiation TEXT: which body of a method whose token several bodies
-// share (il::instantiationText, e.g. "<int32>::<string>").
-void addInstantiationOption(CLI::App& command, std::string& value) {
+// --method TOKEN, then --instantiation TEXT: which body of a method whose
+// token several bodies share (il::instantiationText, e.g.
+// "<int32>::<string>").
+void addMethodChoiceOptions(CLI::App& command, IlMethodChoice& choice, const std::string& help) {
+  addMethodOption(command, choice.token, help);
   command
-      .add_option("--instantiation", value,
+      .add_option("--instantiation", choice.instantiation,
                   "Which body of a method several instantiations share a token of, as listed when the choice is open: "
                   "'<int32>', '::<string>', '<int32>::<!!0>'")
       ->type_name("TEXT");
@@ -271,8 +273,7 @@ void addIlBuildCommand(CLI::App& il, int& status) {
       "fixtures (docs/il-map.md, Overrides). The whole description is validated, whichever method is built.");
   addOperand(command, "DESCRIPTION", options.description, kDescriptionOperand);
   addFormOption(command, "--format", options.format, "The form to write");
-  addMethodOption(command, options.method, "may be left out when the description has one method");
-  addInstantiationOption(command, options.instantiation);
+  addMethodChoiceOptions(command, options.method, "may be left out when the description has one method");
   addBinaryOutputOption(command, options.output);
   addJsonFlag(command, json, kJsonOutcome);
 }
@@ -321,8 +322,7 @@ void addIlVerifyCommand(CLI::App& il, int& status) {
   addOperand(command, "DESCRIPTION", options.description, kDescriptionOperand);
   addOperand(command, "BLOB", options.blob, "The binary map to verify ('-' for stdin)");
   addFormOption(command, "--format", options.format, "The blob's form");
-  addMethodOption(command, options.method, "may be left out when the description has one method");
-  addInstantiationOption(command, options.instantiation);
+  addMethodChoiceOptions(command, options.method, "may be left out when the description has one method");
   addJsonFlag(command, json, kJsonVerdict);
 }
 
@@ -351,9 +351,9 @@ void addIlLookupCommand(CLI::App& il, int& status) {
       "cMap = --capacity. Prints the HRESULT, the full count (*pcMap, greater than the capacity when truncated) "
       "and the copied entries, filtered by --native or --il. Exit 0 for S_OK, 1 for E_FAIL (no such token).");
   addOperand(command, "DESCRIPTION", options.description, kDescriptionOperand);
-  addMethodOption(command, options.method,
-                  "a token not in the description gives E_FAIL. May be left out when the description has one method");
-  addInstantiationOption(command, options.instantiation);
+  addMethodChoiceOptions(
+      command, options.method,
+      "a token not in the description gives E_FAIL. May be left out when the description has one method");
   addNumberOption(command, "--capacity", options.capacity,
                   "cMap of the second call, in entries (default: the count the first call returned)", "N");
   CLI::Option* native = addNumberOption(command, "--native", options.native,

@@ -16,11 +16,9 @@ namespace gdmap::cli {
 namespace {
 
 int build(const BuildOptions& options, Report& report) {
-  auto input = openInput(options.description, report);
+  std::optional<Output> output;
+  auto input = openInputAndOutput(options.description, options.output, OutputKind::Binary, output, report);
   if (!input) return kUsageOrIo;
-  // Before any work: `-o DESC.json` must not destroy the description.
-  auto output = Output::resolve(options.output, OutputKind::Binary, {input->identity()}, report);
-  if (!output) return kUsageOrIo;
   std::unique_ptr<TypeNames> names;
   if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
   // loadDescription() reads the built map back before it is published.
@@ -43,9 +41,7 @@ int build(const BuildOptions& options, Report& report) {
 
 int runBuild(const BuildOptions& options, Report& report) {
   report.nameInput(options.description);
-  const int status = build(options, report);
-  if (report.json()) report.object().boolean("written", status == kSuccess);
-  return status;
+  return runToOutput(build, options, report);
 }
 
 }  // namespace gdmap::cli

@@ -55,10 +55,7 @@ int diff(const DiffOptions& options, Report& report, bool& compared) {
 int runDiff(const DiffOptions& options, Report& report) {
   report.nameInput(options.a, "a");
   report.nameInput(options.b, "b");
-  bool compared = false;
-  const int status = diff(options, report, compared);
-  if (report.json() && !compared) report.object().null("identical");
-  return status;
+  return runToVerdict(diff, options, report, "identical");
 }
 
 }  // namespace gdmap::cli

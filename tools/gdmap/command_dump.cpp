@@ -23,12 +23,10 @@ namespace {
 int dump(const DumpOptions& options, Report& report) {
   std::shared_ptr<TypeNames> names;
   if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
-  auto input = openInput(options.map, report);
+  std::optional<Output> output;
+  auto input = openInputAndOutput(options.map, options.output, OutputKind::Text, output, report);
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
-  // Before any work: `-o MAP` must not destroy the map.
-  auto output = Output::resolve(options.output, OutputKind::Text, {input->identity()}, report);
-  if (!output) return kUsageOrIo;
   // One pass judges validity and the canonical form; the text is then
   // written straight from the bytes.
   CanonicalReport canonical;
@@ -80,10 +78,7 @@ int dump(const DumpOptions& options, Report& report) {
 
 int runDump(const DumpOptions& options, Report& report) {
   report.nameInput(options.map);
-  const int status = dump(options, report);
-  const bool written = status != kUsageOrIo;
-  if (report.json()) report.object().boolean("written", written);
-  return status;
+  return runToOutput(dump, options, report, kInvalid);
 }
 
 }  // namespace gdmap::cli

@@ -29,23 +29,12 @@ void appendRangeText(ByteSpan map, const AnnotatedRange& r, std::size_t bytesCol
                      std::string& out) {
   for (std::size_t at = r.offset, end = r.offset + r.length; at < end; at += kBytesPerLine) {
     const std::size_t lineStart = out.size();
-    out += rangeMark(r.status);
-    out += ' ';
-    for (int shift = 28; shift >= 0; shift -= 4) out += hexDigit(static_cast<unsigned>(at >> shift));
-    out += "  ";
+    appendLineStart(r.status, at, out);
     const std::size_t bytesStart = out.size();
-    for (std::size_t i = at; i < std::min(end, at + kBytesPerLine); ++i) {
-      if (i != at) out += ' ';
-      out += hexDigit(map[i] >> 4);
-      out += hexDigit(map[i]);
-    }
+    appendHexBytes(map.subspan(at, std::min(end, at + kBytesPerLine) - at), out);
     if (at == r.offset) {
       padColumn(out, bytesStart, bytesColumn + 2);
-      const std::size_t pathStart = out.size();
-      out += r.path;
-      padColumn(out, pathStart, pathColumn + 2);
-      out += r.meaning;
-      if (!r.rule.empty()) out += "  [" + r.rule + "]";
+      appendFieldAndMeaning(r.path, pathColumn, r.meaning, r.rule, out);
     }
     while (out.size() > lineStart && out.back() == ' ') out.pop_back();
     out += '\n';
@@ -109,15 +98,10 @@ int hexdump(const HexdumpOptions& options, Report& report) {
       map,
       [&](const AnnotatedRange& r) {
         appendRangeText(map, r, bytesColumn, pathColumn, text);
-        if (text.size() >= (std::size_t{1} << 16)) {
-          std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
-          text.clear();
-        }
+        writeIfFull(text);
       },
       names.get());
-  std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
-  std::cout.flush();
-  if (!std::cout) return report.stdoutFailed();
+  if (!writeRest(text)) return report.stdoutFailed();
   report.add(std::move(check.diagnostics), name);
   if (!check.valid) noteJsonNotMap(*input, report);
   return check.valid ? kSuccess : kInvalid;

@@ -27,19 +27,18 @@ bool readsBack(ByteSpan bytes, const il::Method& method, il::BoundsForm form) {
 }
 
 int build(const IlBuildOptions& options, Report& report) {
-  auto input = openInput(options.description, report);
+  std::optional<Output> output;
+  auto input = openInputAndOutput(options.description, options.output, OutputKind::Binary, output, report);
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
-  // Before any work: `-o DESC.json` must not destroy the description.
-  auto output = Output::resolve(options.output, OutputKind::Binary, {input->identity()}, report);
-  if (!output) return kUsageOrIo;
   auto methods = loadIlDescription(*input, report);
   if (!methods) {
     noteBinaryNotIlDescription(*input, report);
     return kInvalid;
   }
   int status = kSuccess;
-  const auto index = chooseMethod(*methods, optionalU32(options.method), *input, report, status, options.instantiation);
+  const auto index =
+      chooseMethod(*methods, optionalU32(options.method.token), *input, report, status, options.method.instantiation);
   if (!index) return status;
   const il::Method& method = (*methods)[*index];
   const il::BoundsForm form = formOf(options.format);
@@ -67,9 +66,7 @@ int build(const IlBuildOptions& options, Report& report) {
 int runIlBuild(const IlBuildOptions& options, Report& report) {
   report.nameInput(options.description);
   if (report.json()) report.object().string("format", options.format);
-  const int status = build(options, report);
-  if (report.json()) report.object().boolean("written", status == kSuccess);
-  return status;
+  return runToOutput(build, options, report);
 }
 
 }  // namespace gdmap::cli

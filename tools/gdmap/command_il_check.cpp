@@ -1,4 +1,5 @@
 // gdmap il check: validate a blob against every reader rule of its form and say whether it is canonical.
+#include "check_output.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
 #include "il_arguments.hpp"
@@ -17,10 +18,6 @@
 
 namespace gdmap::cli {
 namespace {
-
-std::string count(std::size_t n, const char* one, const char* many) {
-  return std::to_string(n) + ' ' + (n == 1 ? one : many);
-}
 
 // How many bounds or entries a blob the reader accepted holds.
 std::size_t contentSize(ByteSpan blob, il::BoundsForm form) {
@@ -57,13 +54,7 @@ int check(const IlCheckOptions& options, Report& report) {
     d.file = name;
     if (decodes) reasons.push_back(d);
   }
-  if (checked.truncated) {
-    const std::size_t listed = checked.diagnostics.size();
-    const std::size_t all = checked.errors + checked.warnings;
-    Diagnostic note = notListedNote(all > listed ? all - listed : 0, listed, checked.errors, checked.warnings);
-    note.file = name;
-    checked.diagnostics.push_back(std::move(note));
-  }
+  closeTruncatedList(checked);
   const std::size_t size = decodes ? contentSize(bytes, form) : 0;
   const int status = checked.valid ? kSuccess : kInvalid;
 
@@ -71,10 +62,7 @@ int check(const IlCheckOptions& options, Report& report) {
     JsonObject& out = report.object();
     out.string("file", name);
     out.string("format", options.format);
-    out.boolean("valid", checked.valid);
-    out.number("errors", checked.errors);
-    out.number("warnings", checked.warnings);
-    out.boolean("truncated", checked.truncated);
+    writeCheckCounts(checked, out);
     if (decodes) {
       out.number("count", size);
       out.boolean("canonical", canonical);
@@ -93,15 +81,7 @@ int check(const IlCheckOptions& options, Report& report) {
   if (!decodes) noteJsonNotIlBlob(*input, report);
   std::cout << name << ": " << (checked.valid ? "valid" : "invalid") << " (" << options.format << ", ";
   if (decodes) std::cout << contentCount(form, size) << ", ";
-  std::cout << count(checked.errors, "error", "errors") << ", " << count(checked.warnings, "warning", "warnings")
-            << ")";
-  if (canonical) {
-    std::cout << "; canonical";
-  } else if (!reasons.empty()) {
-    const Diagnostic& first = reasons.front();
-    std::cout << "; not canonical: " << (first.path.empty() ? "" : first.path + ": ") << first.message;
-  }
-  std::cout << '\n';
+  std::cout << checkCounts(checked) << ")" << canonicalVerdict(canonical, reasons) << '\n';
   return status;
 }
 

@@ -60,12 +60,10 @@ bool possible(const IlConvertOptions& options, Report& report) {
 
 int convert(const IlConvertOptions& options, Report& report) {
   if (!possible(options, report)) return kUsageOrIo;
-  auto input = openInput(options.blob, report);
+  std::optional<Output> output;
+  auto input = openInputAndOutput(options.blob, options.output, OutputKind::Binary, output, report);
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
-  // Before any work: `-o BLOB` must not destroy the blob.
-  auto output = Output::resolve(options.output, OutputKind::Binary, {input->identity()}, report);
-  if (!output) return kUsageOrIo;
   auto decoded = decodeBlob(input->bytes(), formOf(options.from), name, report);
   if (!decoded) {
     noteJsonNotIlBlob(*input, report);
@@ -90,9 +88,7 @@ int runIlConvert(const IlConvertOptions& options, Report& report) {
     report.object().string("from", options.from);
     report.object().string("to", options.to);
   }
-  const int status = convert(options, report);
-  if (report.json()) report.object().boolean("written", status == kSuccess);
-  return status;
+  return runToOutput(convert, options, report);
 }
 
 }  // namespace gdmap::cli

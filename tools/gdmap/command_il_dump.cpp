@@ -39,12 +39,10 @@ bool warnAboutBlob(ByteSpan blob, il::BoundsForm form, const std::string& file, 
 }
 
 int dump(const IlDumpOptions& options, Report& report) {
-  auto input = openInput(options.blob, report);
+  std::optional<Output> output;
+  auto input = openInputAndOutput(options.blob, options.output, OutputKind::Text, output, report);
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
-  // Before any work: `-o BLOB` must not destroy the blob.
-  auto output = Output::resolve(options.output, OutputKind::Text, {input->identity()}, report);
-  if (!output) return kUsageOrIo;
   const il::BoundsForm form = formOf(options.format);
   bool canonical = false;
   const bool valid = warnAboutBlob(input->bytes(), form, name, report, canonical);
@@ -75,10 +73,7 @@ int dump(const IlDumpOptions& options, Report& report) {
 int runIlDump(const IlDumpOptions& options, Report& report) {
   report.nameInput(options.blob);
   if (report.json()) report.object().string("format", options.format);
-  const int status = dump(options, report);
-  // An invalid blob (status 1) is written all the same.
-  if (report.json()) report.object().boolean("written", status == kSuccess || status == kInvalid);
-  return status;
+  return runToOutput(dump, options, report, kInvalid);
 }
 
 }  // namespace gdmap::cli

@@ -183,12 +183,10 @@ void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::st
 }
 
 int extract(const IlExtractOptions& options, Report& report) {
-  auto input = openInput(options.image, report);
+  std::optional<Output> output;
+  auto input = openInputAndOutput(options.image, options.output, OutputKind::Text, output, report);
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
-  // Before any work: `-o IMAGE` must not destroy the image.
-  auto output = Output::resolve(options.output, OutputKind::Text, {input->identity()}, report);
-  if (!output) return kUsageOrIo;
   const ByteSpan file = input->bytes();
   // --names: the image is an assembly; its own metadata names its methods
   // and the types of its instantiations.
@@ -272,9 +270,7 @@ int extract(const IlExtractOptions& options, Report& report) {
 
 int runIlExtract(const IlExtractOptions& options, Report& report) {
   report.nameInput(options.image);
-  const int status = extract(options, report);
-  if (report.json()) report.object().boolean("written", status == kSuccess);
-  return status;
+  return runToOutput(extract, options, report);
 }
 
 }  // namespace gdmap::cli

@@ -33,10 +33,7 @@ void appendRangeText(ByteSpan blob, const il::AnnotatedBits& r, std::size_t path
   const auto [first, last] = touched(r);
   for (std::size_t at = first; at < last; at += kBytesPerLine) {
     const std::size_t lineStart = out.size();
-    out += rangeMark(r.status);
-    out += ' ';
-    for (int shift = 28; shift >= 0; shift -= 4) out += hexDigit(static_cast<unsigned>(at >> shift));
-    out += "  ";
+    appendLineStart(r.status, at, out);
     std::size_t column = out.size();
     if (at == first) out += std::to_string(r.bit % 8);
     padColumn(out, column, 5);
@@ -44,18 +41,10 @@ void appendRangeText(ByteSpan blob, const il::AnnotatedBits& r, std::size_t path
     if (at == first) out += std::to_string(r.bits);
     padColumn(out, column, 6);
     column = out.size();
-    for (std::size_t i = at; i < std::min(last, at + kBytesPerLine); ++i) {
-      if (i != at) out += ' ';
-      out += hexDigit(blob[i] >> 4);
-      out += hexDigit(blob[i]);
-    }
+    appendHexBytes(blob.subspan(at, std::min(last, at + kBytesPerLine) - at), out);
     if (at == first) {
       padColumn(out, column, 3 * std::min(kBytesPerLine, std::size_t{4}) + 1);
-      const std::size_t pathStart = out.size();
-      out += r.path;
-      padColumn(out, pathStart, pathColumn + 2);
-      out += r.meaning;
-      if (!r.rule.empty()) out += "  [" + r.rule + "]";
+      appendFieldAndMeaning(r.path, pathColumn, r.meaning, r.rule, out);
     }
     while (out.size() > lineStart && out.back() == ' ') out.pop_back();
     out += '\n';
@@ -105,14 +94,9 @@ int hexdump(const IlHexdumpOptions& options, Report& report) {
   text += "meaning\n";
   for (const il::AnnotatedBits& r : annotation.ranges) {
     appendRangeText(blob, r, pathColumn, text);
-    if (text.size() >= (std::size_t{1} << 16)) {
-      std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
-      text.clear();
-    }
+    writeIfFull(text);
   }
-  std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
-  std::cout.flush();
-  if (!std::cout) return report.stdoutFailed();
+  if (!writeRest(text)) return report.stdoutFailed();
   report.add(std::move(annotation.check.diagnostics), name);
   return status;
 }

@@ -9,6 +9,7 @@
 #include "report.hpp"
 
 #include <gdmap/description/json_position.hpp>
+#include <gdmap/internal/plural.hpp>
 #include <gdmap/reader/il_map_table.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -77,141 +78,168 @@ void printTable(std::uint32_t token, const std::string& header, const std::vecto
   std::cout << out.str();
 }
 
-int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
-  auto input = openInput(options.description, report);
-  if (!input) return kUsageOrIo;
-  const std::string& name = input->displayName();
-  auto methods = loadIlDescription(*input, report);
-  if (!methods) {
-    noteBinaryNotIlDescription(*input, report);
-    return kInvalid;
-  }
-  // The token asked for need not be in the description: that is the
-  // protocol's E_FAIL. Without --method, the one method is meant.
+// The method asked for: its token and, when --instantiation or a shared
+// token made a choice, the chosen body. The token need not be in the
+// description: that is the protocol's E_FAIL. Without --method, the one
+// method is meant. Empty when the choice fails (`status` says why).
+struct Asked {
   std::uint32_t token = 0;
-  std::vector<std::size_t> originalIndex;  // empty: the methods are as described
-  std::optional<std::size_t> chosen;       // the body --instantiation picked
-  const std::optional<std::uint32_t> given = optionalU32(options.method);
-  const bool repeated = given && std::count_if(methods->begin(), methods->end(),
+  std::optional<std::size_t> chosen;  // the body --instantiation picked
+};
+
+std::optional<Asked> askedMethod(const std::vector<il::Method>& methods, const IlMethodChoice& choice,
+                                 const InputBytes& input, Report& report, int& status) {
+  const std::optional<std::uint32_t> given = optionalU32(choice.token);
+  const bool repeated = given && std::count_if(methods.begin(), methods.end(),
                                                [&](const il::Method& m) { return m.token == *given; }) > 1;
-  if (given && !repeated && options.instantiation.empty()) {
-    token = *given;
-  } else {
-    int status = kSuccess;
-    const auto index = chooseMethod(*methods, given, *input, report, status, options.instantiation);
-    if (!index) return status;
-    token = (*methods)[*index].token;
-    chosen = *index;
-  }
-  // The table holds one body per token, as the runtime's lookup does for
-  // the one instantiation it is asked about: for the token asked, the
-  // chosen body; for any other that several instantiations share, the
-  // first (it is not asked about). A description whose tokens repeat only
-  // that way (the parser refuses a repeated token and instantiation) gets
-  // a table; originalIndex keeps the JSON pointers of later errors true.
+  if (given && !repeated && choice.instantiation.empty()) return Asked{*given, std::nullopt};
+  const auto index = chooseMethod(methods, given, input, report, status, choice.instantiation);
+  if (!index) return std::nullopt;
+  return Asked{methods[*index].token, *index};
+}
+
+// The table holds one body per token, as the runtime's lookup does for
+// the one instantiation it is asked about: for the token asked, the
+// chosen body; for any other that several instantiations share, the
+// first (it is not asked about). A description whose tokens repeat only
+// that way (the parser refuses a repeated token and instantiation) gets
+// a table. Returns where each kept method was (empty: all were kept), to
+// keep the JSON pointers of later errors true.
+std::vector<std::size_t> keepOneBodyPerToken(std::vector<il::Method>& methods, const Asked& asked) {
   std::vector<il::Method> kept;
+  std::vector<std::size_t> originalIndex;
   std::unordered_set<std::uint32_t> seen;
-  for (std::size_t i = 0; i < methods->size(); ++i) {
-    const il::Method& m = (*methods)[i];
-    const bool keep =
-        m.token == token ? (!chosen || i == *chosen) && seen.insert(m.token).second : seen.insert(m.token).second;
+  for (std::size_t i = 0; i < methods.size(); ++i) {
+    const il::Method& m = methods[i];
+    const bool keep = m.token == asked.token ? (!asked.chosen || i == *asked.chosen) && seen.insert(m.token).second
+                                             : seen.insert(m.token).second;
     if (!keep) continue;
     kept.push_back(m);
     originalIndex.push_back(i);
   }
-  if (kept.size() != methods->size()) {
-    *methods = std::move(kept);
-  } else {
-    originalIndex.clear();
-  }
-  if (report.json()) report.object().string("method", tokenText(token));
+  if (kept.size() == methods.size()) return {};
+  methods = std::move(kept);
+  return originalIndex;
+}
 
-  auto table = il::buildMethodTable(*methods);
-  if (!table) {
-    // At the method's pointer, with its line and column.
-    const Error& e = table.error();
-    const std::size_t index = e.index.value_or(0);
-    Diagnostic d;
-    d.rule = e.rule;
-    d.path = methodPointer(originalIndex.empty() ? index : originalIndex.at(index));
-    d.message = e.message;
-    d.file = name;
-    locateInJson(input->text(), std::span(&d, 1));
-    report.add(std::move(d));
-    return kInvalid;
-  }
+// At the method's pointer, with its line and column.
+int tableError(const Error& e, const std::vector<std::size_t>& originalIndex, const InputBytes& input, Report& report) {
+  const std::size_t index = e.index.value_or(0);
+  Diagnostic d;
+  d.rule = e.rule;
+  d.path = methodPointer(originalIndex.empty() ? index : originalIndex.at(index));
+  d.message = e.message;
+  d.file = input.displayName();
+  locateInJson(input.text(), std::span(&d, 1));
+  report.add(std::move(d));
+  return kInvalid;
+}
 
-  // The two calls a profiler makes: the count, then the entries.
+// What the two calls a profiler makes answer: the count, then the entries.
+struct Answer {
+  gdmap_hresult hr = GDMAP_S_OK;
   std::uint32_t count = 0;
-  const gdmap_hresult first = table->getILToNativeMapping(token, 0, &count, nullptr);
-  const std::uint32_t capacity = options.capacity.empty() ? count : *optionalU32(options.capacity);
-  gdmap_hresult hr = first;
-  std::vector<gdmap_il_to_native_map> entries;
+  std::uint32_t capacity = 0;
+  std::vector<gdmap_il_to_native_map> entries;  // copied, then filtered
+  std::size_t copied = 0;
+  bool ok() const { return hr == GDMAP_S_OK; }
+  bool truncated() const { return ok() && count > capacity; }
+};
+
+Answer callTwice(const il::MethodTable& table, std::uint32_t token, const std::string& capacityText) {
+  Answer a;
+  const gdmap_hresult first = table.getILToNativeMapping(token, 0, &a.count, nullptr);
+  a.capacity = capacityText.empty() ? a.count : *optionalU32(capacityText);
+  a.hr = first;
   if (first == GDMAP_S_OK) {
     // Room for what can be copied: never more than the count, whatever
     // --capacity says, and never a null buffer when cMap > 0.
-    entries.resize(std::max<std::size_t>(1, std::min(capacity, count)));
-    hr = table->getILToNativeMapping(token, capacity, &count, entries.data());
-    entries.resize(hr == GDMAP_S_OK ? std::min(capacity, count) : 0);
+    a.entries.resize(std::max<std::size_t>(1, std::min(a.capacity, a.count)));
+    a.hr = table.getILToNativeMapping(token, a.capacity, &a.count, a.entries.data());
+    a.entries.resize(a.hr == GDMAP_S_OK ? std::min(a.capacity, a.count) : 0);
   }
-  answered = true;
-  const bool ok = hr == GDMAP_S_OK;
-  const bool truncated = ok && count > capacity;
-  const std::size_t copied = entries.size();
+  a.copied = a.entries.size();
+  return a;
+}
 
-  const bool filtered = !options.native.empty() || !options.il.empty();
+// --native or --il: keeps the entries that match.
+void filterEntries(const IlLookupOptions& options, std::vector<gdmap_il_to_native_map>& entries) {
   if (auto x = optionalU32(options.native)) {
     std::erase_if(entries, [&](const auto& e) { return !(e.nativeStartOffset <= *x && *x < e.nativeEndOffset); });
   } else if (!options.il.empty()) {
     const std::uint32_t ilOffset = *parseIlOffset(options.il);
     std::erase_if(entries, [&](const auto& e) { return e.ilOffset != ilOffset; });
   }
+}
 
+void writeAnswer(const Answer& a, std::uint32_t token, bool filtered, Report& report) {
   if (report.json()) {
     JsonObject& out = report.object();
-    out.string("hr", hresultName(hr));
-    if (ok) {
-      out.number("count", count);
-      out.number("capacity", capacity);
-      out.number("copied", copied);
-      out.boolean("truncated", truncated);
+    out.string("hr", hresultName(a.hr));
+    if (a.ok()) {
+      out.number("count", a.count);
+      out.number("capacity", a.capacity);
+      out.number("copied", a.copied);
+      out.boolean("truncated", a.truncated());
     } else {
       out.null("count");  // *pcMap is left untouched on failure
       out.null("capacity");
       out.null("copied");
       out.boolean("truncated", false);
     }
-    out.raw("entries", entriesJson(entries));
-  } else if (ok) {
-    std::string header = "S_OK, count " + std::to_string(count) + ", " + std::to_string(copied) + " copied";
-    if (truncated) header += " (truncated: capacity " + std::to_string(capacity) + ")";
-    if (filtered) header += ", " + std::to_string(entries.size()) + " matching";
-    printTable(token, header, entries);
+    out.raw("entries", entriesJson(a.entries));
+  } else if (a.ok()) {
+    std::string header = "S_OK, count " + std::to_string(a.count) + ", " + std::to_string(a.copied) + " copied";
+    if (a.truncated()) header += " (truncated: capacity " + std::to_string(a.capacity) + ")";
+    if (filtered) header += ", " + std::to_string(a.entries.size()) + " matching";
+    printTable(token, header, a.entries);
   } else {
-    std::cout << tokenText(token) << ": " << hresultName(hr) << '\n';
+    std::cout << tokenText(token) << ": " << hresultName(a.hr) << '\n';
   }
-  if (ok) return kSuccess;
+}
+
+// An HRESULT other than S_OK: E_FAIL for a token not in the table.
+int notFound(gdmap_hresult hr, std::uint32_t token, std::size_t methods, const std::string& file, Report& report) {
   Diagnostic d;
   d.rule = rules::kIlMethodNotFound;
   d.path = "/methods";
-  d.file = name;
-  d.message =
-      hresultName(hr) + ": " +
-      (hr == GDMAP_E_FAIL ? "no method " + tokenText(token) + " in the table (" + std::to_string(methods->size()) +
-                                (methods->size() == 1 ? " method" : " methods") + ")"
-                          : "the protocol refused the call for method " + tokenText(token));
+  d.file = file;
+  d.message = hresultName(hr) + ": " +
+              (hr == GDMAP_E_FAIL
+                   ? "no method " + tokenText(token) + " in the table (" + plural(methods, "method", "methods") + ")"
+                   : "the protocol refused the call for method " + tokenText(token));
   report.add(std::move(d));
   return kInvalid;
+}
+
+int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
+  auto input = openInput(options.description, report);
+  if (!input) return kUsageOrIo;
+  auto methods = loadIlDescription(*input, report);
+  if (!methods) {
+    noteBinaryNotIlDescription(*input, report);
+    return kInvalid;
+  }
+  int status = kSuccess;
+  const std::optional<Asked> asked = askedMethod(*methods, options.method, *input, report, status);
+  if (!asked) return status;
+  const std::vector<std::size_t> originalIndex = keepOneBodyPerToken(*methods, *asked);
+  if (report.json()) report.object().string("method", tokenText(asked->token));
+  auto table = il::buildMethodTable(*methods);
+  if (!table) return tableError(table.error(), originalIndex, *input, report);
+  Answer answer = callTwice(*table, asked->token, options.capacity);
+  answered = true;
+  filterEntries(options, answer.entries);
+  writeAnswer(answer, asked->token, !options.native.empty() || !options.il.empty(), report);
+  if (answer.ok()) return kSuccess;
+  return notFound(answer.hr, asked->token, methods->size(), input->displayName(), report);
 }
 
 }  // namespace
 
 int runIlLookup(const IlLookupOptions& options, Report& report) {
   report.nameInput(options.description);
-  bool answered = false;
-  const int status = lookup(options, report, answered);
-  if (report.json() && !answered) report.object().null("hr");
-  return status;
+  return runToVerdict(lookup, options, report, "hr");
 }
 
 }  // namespace gdmap::cli

@@ -35,8 +35,8 @@ int verify(const IlVerifyOptions& options, Report& report, bool& compared) {
     return kInvalid;
   }
   int status = kSuccess;
-  const auto index =
-      chooseMethod(*methods, optionalU32(options.method), *description, report, status, options.instantiation);
+  const auto index = chooseMethod(*methods, optionalU32(options.method.token), *description, report, status,
+                                  options.method.instantiation);
   if (!index) return status;
   const il::Method& method = (*methods)[*index];
   if (report.json()) report.object().string("method", tokenText(method.token));
@@ -91,11 +91,7 @@ int verify(const IlVerifyOptions& options, Report& report, bool& compared) {
 int runIlVerify(const IlVerifyOptions& options, Report& report) {
   report.nameInput(options.blob);
   if (report.json()) report.object().string("format", options.format);
-  bool compared = false;
-  const int status = verify(options, report, compared);
-  // No verdict was reached: say so rather than leave the key out.
-  if (report.json() && !compared) report.object().null("identical");
-  return status;
+  return runToVerdict(verify, options, report, "identical");
 }
 
 }  // namespace gdmap::cli

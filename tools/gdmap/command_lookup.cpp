@@ -109,10 +109,7 @@ int lookup(const LookupOptions& options, Report& report, bool& answered) {
 
 int runLookup(const LookupOptions& options, Report& report) {
   report.nameInput(options.map);
-  bool answered = false;
-  const int status = lookup(options, report, answered);
-  if (report.json() && !answered) report.object().null("found");
-  return status;
+  return runToVerdict(lookup, options, report, "found");
 }
 
 }  // namespace gdmap::cli

@@ -89,11 +89,7 @@ int verify(const VerifyOptions& options, Report& report, bool& compared) {
 }  // namespace
 
 int runVerify(const VerifyOptions& options, Report& report) {
-  bool compared = false;
-  const int status = verify(options, report, compared);
-  // No verdict was reached: say so rather than leave the key out.
-  if (report.json() && !compared) report.object().null("identical");
-  return status;
+  return runToVerdict(verify, options, report, "identical");
 }
 
 }  // namespace gdmap::cli

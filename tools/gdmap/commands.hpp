@@ -59,7 +59,7 @@ int runVerify(const VerifyOptions& options, Report& report);
 // gdmap lookup MAP RVA: the types of one dictionary, one per line.
 struct LookupOptions {
   std::string map;
-  std::string rva;
+  std::string rva;  // as typed: checked by the command, not the parser
   std::string names;
 };
 int runLookup(const LookupOptions& options, Report& report);

@@ -113,6 +113,15 @@ std::optional<Output> Output::resolve(const std::string& path, OutputKind kind,
   return out;
 }
 
+std::optional<InputBytes> openInputAndOutput(const std::string& inputPath, const std::string& outputPath,
+                                             OutputKind kind, std::optional<Output>& output, Report& report) {
+  std::optional<InputBytes> input = openInput(inputPath, report);
+  if (!input) return std::nullopt;
+  output = Output::resolve(outputPath, kind, {input->identity()}, report);
+  if (!output) return std::nullopt;
+  return input;
+}
+
 bool Output::write(std::string_view data, Report& report) const {
   return write([data](const OutputEmit& emit) { return emit(data); }, report);
 }

@@ -67,4 +67,10 @@ class Output {
   std::optional<OutputFile> file_;  // empty: stdout
 };
 
+// The input of a command that writes -o `outputPath`, and that output,
+// resolved before any work so that `-o INPUT` fails before anything is read
+// twice or written: empty (the failure reported) when either cannot be had.
+std::optional<InputBytes> openInputAndOutput(const std::string& inputPath, const std::string& outputPath,
+                                             OutputKind kind, std::optional<Output>& output, Report& report);
+
 }  // namespace gdmap::cli

@@ -11,13 +11,19 @@
 
 namespace gdmap::cli {
 
+// --method TOKEN and --instantiation TEXT: which method of a description
+// (il_description_input.hpp, chooseMethod).
+struct IlMethodChoice {
+  std::string token;
+  std::string instantiation;
+};
+
 // gdmap il build DESC.json --format F [--method TOKEN]: one method of a
 // description in one binary form.
 struct IlBuildOptions {
   std::string description;
   std::string format;
-  std::string method;
-  std::string instantiation;
+  IlMethodChoice method;
   std::string output = "-";
 };
 int runIlBuild(const IlBuildOptions& options, Report& report);
@@ -27,8 +33,8 @@ int runIlBuild(const IlBuildOptions& options, Report& report);
 struct IlDumpOptions {
   std::string blob;
   std::string format;
-  std::string codeSize;
-  std::string token;
+  std::string codeSize;  // written as the method's codeSize
+  std::string token;     // empty: kDefaultDumpToken (il_arguments.hpp)
   std::string output = "-";
 };
 int runIlDump(const IlDumpOptions& options, Report& report);
@@ -49,8 +55,7 @@ struct IlVerifyOptions {
   std::string description;
   std::string blob;
   std::string format;
-  std::string method;
-  std::string instantiation;
+  IlMethodChoice method;
 };
 int runIlVerify(const IlVerifyOptions& options, Report& report);
 
@@ -58,9 +63,9 @@ int runIlVerify(const IlVerifyOptions& options, Report& report);
 // another.
 struct IlConvertOptions {
   std::string blob;
-  std::string from;
-  std::string to;
-  std::string codeSize;
+  std::string from;      // the blob's form
+  std::string to;        // the form written
+  std::string codeSize;  // where the last api entry ends, for --to api from bounds
   std::string output = "-";
 };
 int runIlConvert(const IlConvertOptions& options, Report& report);
@@ -69,11 +74,10 @@ int runIlConvert(const IlConvertOptions& options, Report& report);
 // --il X]: GetILToNativeMapping's two-call protocol.
 struct IlLookupOptions {
   std::string description;
-  std::string method;
-  std::string instantiation;
-  std::string capacity;
-  std::string native;
-  std::string il;
+  IlMethodChoice method;
+  std::string capacity;  // cMap of the second call; empty: the count
+  std::string native;    // keep the entries whose range holds this offset
+  std::string il;        // keep the entries of this IL offset
 };
 int runIlLookup(const IlLookupOptions& options, Report& report);
 
@@ -88,9 +92,9 @@ int runIlHexdump(const IlHexdumpOptions& options, Report& report);
 // method body of a ReadyToRun image as a description.
 struct IlExtractOptions {
   std::string image;
-  std::string method;
+  std::string method;  // only the bodies of this token
   std::string output = "-";
-  bool names = false;
+  bool names = false;  // the image's own metadata names its methods
 };
 int runIlExtract(const IlExtractOptions& options, Report& report);
 

@@ -3,6 +3,8 @@
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
 
+#include <iostream>
+
 namespace gdmap::cli {
 
 char rangeMark(RangeStatus status) {
@@ -13,6 +15,47 @@ char rangeMark(RangeStatus status) {
     case RangeStatus::Error: return '!';
   }
   return ' ';
+}
+
+void appendLineStart(RangeStatus status, std::size_t offset, std::string& out) {
+  out += rangeMark(status);
+  out += ' ';
+  for (int shift = 28; shift >= 0; shift -= 4) out += hexDigit(static_cast<unsigned>(offset >> shift));
+  out += "  ";
+}
+
+void appendHexBytes(ByteSpan bytes, std::string& out) {
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (i != 0) out += ' ';
+    out += hexDigit(bytes[i] >> 4);
+    out += hexDigit(bytes[i]);
+  }
+}
+
+void appendFieldAndMeaning(std::string_view path, std::size_t pathColumn, std::string_view meaning,
+                           std::string_view rule, std::string& out) {
+  const std::size_t pathStart = out.size();
+  out += path;
+  padColumn(out, pathStart, pathColumn + 2);
+  out += meaning;
+  if (!rule.empty()) {
+    out += "  [";
+    out += rule;
+    out += ']';
+  }
+}
+
+void writeIfFull(std::string& text) {
+  if (text.size() < (std::size_t{1} << 16)) return;
+  std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+  text.clear();
+}
+
+bool writeRest(std::string& text) {
+  std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+  text.clear();
+  std::cout.flush();
+  return static_cast<bool>(std::cout);
 }
 
 void padColumn(std::string& out, std::size_t from, std::size_t width) {

@@ -15,6 +15,24 @@ namespace gdmap::cli {
 // ' ' ok, '?' unreachable, '~' warning, '!' error: the first column.
 char rangeMark(RangeStatus status);
 
+// How a text dump line starts: the mark, the byte offset in 8 hex digits,
+// two spaces.
+void appendLineStart(RangeStatus status, std::size_t offset, std::string& out);
+
+// "0a 1b 2c": the bytes in hex, a space between two.
+void appendHexBytes(ByteSpan bytes, std::string& out);
+
+// Where a range's text line ends: the field, padded to `pathColumn` + 2,
+// the meaning and the rule of a marked range.
+void appendFieldAndMeaning(std::string_view path, std::size_t pathColumn, std::string_view meaning,
+                           std::string_view rule, std::string& out);
+
+// The text of a dump goes to stdout in pieces of 64 KiB, so that a dump of
+// any size holds one piece at a time: written once it is that long.
+void writeIfFull(std::string& text);
+// The rest, at the end; false when stdout could not be written.
+bool writeRest(std::string& text);
+
 // Spaces after out[from..] until it is `width` long.
 void padColumn(std::string& out, std::size_t from, std::size_t width);
 

@@ -8,6 +8,7 @@
 // counted and a final too-many-diagnostics note says how many, so a batch
 // run over a million bad lines costs a bounded report. (checkMap() and
 // parseDescription() cap their own lists; `sig` over stdin needs this one.)
+#include "exit_status.hpp"
 #include "json_object.hpp"
 
 #include <gdmap/schema/diagnostic.hpp>
@@ -69,5 +70,29 @@ class Report {
   std::size_t warnings_ = 0;
   bool stdoutFailed_ = false;
 };
+
+// Runs `command` (a command's body, which says whether it reached its
+// verdict); in JSON mode, when it did not, the verdict's field `key` is null
+// rather than left out.
+template <class Options>
+int runToVerdict(int (*command)(const Options&, Report&, bool& reached), const Options& options, Report& report,
+                 const char* key) {
+  bool reached = false;
+  const int status = command(options, report, reached);
+  if (report.json() && !reached) report.object().null(key);
+  return status;
+}
+
+// Runs `command` (the body of a command that writes an output); in JSON
+// mode the field "written" says whether it did: for a status up to
+// `writtenUpTo` (kInvalid for a command that writes invalid input all the
+// same).
+template <class Options>
+int runToOutput(int (*command)(const Options&, Report&), const Options& options, Report& report,
+                int writtenUpTo = kSuccess) {
+  const int status = command(options, report);
+  if (report.json()) report.object().boolean("written", status <= writtenUpTo);
+  return status;
+}
 
 }  // namespace gdmap::cli

@@ -113,7 +113,7 @@ inline constexpr char kIlTruncated[] = "il-truncated";
 inline constexpr char kIlVarintOverflow[] = "il-varint-overflow";
 inline constexpr char kIlVarintTooLong[] = "il-varint-too-long";
 inline constexpr char kIlWidthTooLarge[] = "il-width-too-large";
-// IL-to-native descriptions (JSON): parseIlDescription. They also report
+// IL-to-native descriptions (JSON): il::parseIlDescription. They also report
 // the description rules above (wrong-type, unknown-key, missing-field...),
 // il-bounds-not-ascending and il-duplicate-token.
 inline constexpr char kInvalidNumber[] = "invalid-number";

@@ -218,11 +218,6 @@ class Annotator {
   detail::RangeTiler<BitRanges> tiler_;
 };
 
-bool isWithin(std::string_view path, std::string_view field) {
-  return path.substr(0, field.size()) == field &&
-         (path.size() == field.size() || path[field.size()] == '.' || path[field.size()] == '[');
-}
-
 std::size_t problemBit(const Error& p) {
   switch (p.unit) {
     case OffsetUnit::Nibble: return 4 * p.offset;
@@ -240,10 +235,10 @@ void overlay(const Error& p, RangeStatus status, std::vector<AnnotatedBits>& ran
   if (it == ranges.begin()) return;
   --it;
   // A field named by the problem wins over its neighbour in the same byte.
-  if (!isWithin(it->path, p.path) && !p.path.empty()) {
+  if (!detail::isPathWithin(it->path, p.path) && !p.path.empty()) {
     for (auto other = ranges.begin() + ((it - ranges.begin()) > 4 ? (it - ranges.begin()) - 4 : 0);
          other != ranges.end() && other->bit < bit + 8; ++other) {
-      if (isWithin(other->path, p.path)) {
+      if (detail::isPathWithin(other->path, p.path)) {
         it = other;
         break;
       }

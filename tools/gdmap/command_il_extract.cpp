@@ -7,6 +7,7 @@
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
 #include "report.hpp"
+#include "type_names_input.hpp"
 
 #include <gdmap/description/il_description_json.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
@@ -191,18 +192,8 @@ int extract(const IlExtractOptions& options, Report& report) {
   // --names: the image is an assembly; its own metadata names its methods
   // and the types of its instantiations.
   std::unique_ptr<metadata::AssemblyTypeNames> names;
-  if (options.names) {
-    Expected<metadata::AssemblyTypeNames> opened = metadata::AssemblyTypeNames::open(file);
-    if (!opened) {
-      Diagnostic d = binaryDiagnostic(opened.error());
-      d.rule = rules::kNamesNotAssembly;
-      d.message = "--names: its metadata cannot be read: " + d.message;
-      d.file = name;
-      report.add(std::move(d));
-      return kInvalid;
-    }
-    names = std::make_unique<metadata::AssemblyTypeNames>(std::move(opened).value());
-  }
+  if (options.names && !(names = assemblyNames(file, name, "--names: its metadata cannot be read: ", report)))
+    return kInvalid;
   Expected<r2r::R2RImage> image = r2r::readR2RImage(file, names.get());
   if (!image) {
     Diagnostic d = binaryDiagnostic(image.error());

@@ -76,7 +76,6 @@ enum class Expect : std::uint8_t {
 
 using Frame = description::JsonFrame<Expect>;
 using description::KeyedObject;
-using description::KeyListing;
 using description::KeyUse;
 
 // The format's keys (docs/il-map.md), each object's in the order its list

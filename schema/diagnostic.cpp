@@ -72,7 +72,11 @@ Diagnostic binaryDiagnostic(const Error& error, std::string path, std::size_t ba
   Diagnostic d;
   d.severity = severity;
   d.rule = error.rule;
-  d.path = path.empty() ? error.path : std::move(path);
+  if (path.empty()) {
+    d.path = error.path;
+  } else {
+    d.path = std::move(path);
+  }
   d.offset = base + error.byteOffset();
   switch (error.unit) {
     case OffsetUnit::Nibble: d.message = "nibble " + std::to_string(error.offset) + ": " + error.message; break;

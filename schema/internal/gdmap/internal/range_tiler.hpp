@@ -29,7 +29,7 @@ struct TiledRange {
 // `tiled` as a format's own range type, whose fields for the first unit
 // and the count (`start`, `length`) have names of their own.
 template <class Range>
-Range toRange(TiledRange tiled, std::size_t Range::*start, std::size_t Range::*length) {
+Range toRange(TiledRange&& tiled, std::size_t Range::*start, std::size_t Range::*length) {
   Range r;
   r.*start = tiled.from;
   r.*length = tiled.to - tiled.from;

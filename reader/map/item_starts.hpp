@@ -1,5 +1,5 @@
 #pragma once
-// Internal to reader/: the set of heap offsets the directory references, as
+// Internal to reader/map: the set of heap offsets the directory references, as
 // one bit per heap byte. Marking is O(1) per entry; listing the items in
 // heap order is one sweep over the words; an offset's item index (its rank)
 // is O(1). It replaces sorting the entries by offset, which cost a

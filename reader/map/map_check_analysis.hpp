@@ -1,5 +1,5 @@
 #pragma once
-// Internal to reader/: the one pass over a map that checkMap() reports from
+// Internal to reader/map: the one pass over a map that checkMap() reports from
 // and checkCanonical() judges the layout from.
 #include <gdmap/reader/map_check.hpp>
 

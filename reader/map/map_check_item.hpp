@@ -1,5 +1,5 @@
 #pragma once
-// Internal to reader/: the byte-level pieces MapView and checkMap share, so
+// Internal to reader/map: the byte-level pieces MapView and checkMap share, so
 // both read the header, the directory and an item's two leading integers in
 // exactly one way.
 #include <gdmap/schema/bytes.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// Internal to reader/: where the checker's findings go. Every finding is
+// Internal to reader/map: where the checker's findings go. Every finding is
 // counted; a Diagnostic (strings and all) is built only when it will be kept,
 // so a map with millions of bad entries costs counters, not memory.
 #include <gdmap/reader/map_check.hpp>

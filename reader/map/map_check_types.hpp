@@ -1,5 +1,5 @@
 #pragma once
-// Internal to reader/: validation of the types inside one heap item.
+// Internal to reader/map: validation of the types inside one heap item.
 #include "map_check_item.hpp"
 #include "map_check_sink.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the reader: how comparisons quote a map's values, with a cap,
+// Internal to reader/map: how comparisons quote a map's values, with a cap,
 // so that a type of a million bytes costs a message of a hundred
 // (compareMaps() and diffMaps() word them alike).
 #include <gdmap/schema/bytes.hpp>

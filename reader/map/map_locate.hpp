@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the reader: which field of a map holds a given byte, with the
+// Internal to reader/map: which field of a map holds a given byte, with the
 // field's extent, for comparisons and diagnostics. Safe on any bytes.
 #include <gdmap/schema/bytes.hpp>
 

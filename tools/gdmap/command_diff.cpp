@@ -1,5 +1,5 @@
 // gdmap diff: every difference between two maps or descriptions, in any mix,
-// by dictionary (reader/map_diff.hpp).
+// by dictionary (<gdmap/reader/map_diff.hpp>).
 #include "commands.hpp"
 #include "diff_input.hpp"
 #include "diff_output.hpp"

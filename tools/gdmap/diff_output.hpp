@@ -1,5 +1,5 @@
 #pragma once
-// How `gdmap diff` and `gdmap verify` print a MapDiff (reader/map_diff.hpp):
+// How `gdmap diff` and `gdmap verify` print a MapDiff (<gdmap/reader/map_diff.hpp>):
 // one line per difference in text, one object per difference in --json
 // (docs/cli.md, "diff").
 #include "json_object.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // A binary IL-to-native map given to `gdmap il` (dump, verify, convert):
-// read in full by the strict readers of reader/bounds_decoder.hpp, its
+// read in full by the strict readers of reader/il (bounds_decoder.hpp), its
 // first error reported where it is (byte, nibble or bit, field).
 #include "report.hpp"
 

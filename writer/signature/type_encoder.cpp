@@ -1,6 +1,6 @@
 // Type model -> bytes. The model can hold what the grammar cannot express,
 // so every field is checked on the way; an error names the field by the
-// path scheme documented in reader/type_decoder.cpp (without the leading
+// path scheme documented in reader/signature/type_decoder.cpp (without the leading
 // dot), e.g. "arguments[1].shape.rank: array rank must be at least 1".
 #include <gdmap/internal/plural.hpp>
 #include <gdmap/writer/type_encoder.hpp>

@@ -1,22 +1,45 @@
 #!/usr/bin/env python3
 """An independent reader of ReadyToRun (R2R) images: the cross-check oracle
-for gdmap's C++ reader (reader/r2r_*.cpp) and `gdmap il extract`.
+for gdmap's C++ reader and `gdmap il extract`.
 
 Written from the runtime's own sources (readytorun.h, readytoruninfo.cpp,
-nativeformatreader.h, debuginfostore.cpp, codeman.cpp, gcdecoder.cpp) and
+nativeformatreader.h, debuginfostore.cpp, codeman.cpp, the cDAC's DebugInfo
+contract, R2RDump's ILCompiler.Reflection.ReadyToRun) and from real images,
 deliberately without looking at gdmap's C++: a second implementation is
 only worth something if it can disagree. Standard library only.
 
-For every precompiled method body (MethodDef entry points, section 103, and
-instance entry points, section 109) it gives the token, the range of
-runtime functions (body and funclets), the code size, and the method's
-bounds: the raw nibble bytes (cbBounds of them) and their decoding.
+For every precompiled method body (MethodDef entry points, section 103, per
+component in a composite image, and instance entry points, section 109) it
+gives the token, the runtime functions (body, funclets, cold part), the
+code size, and the method's bounds: their form, the raw bytes (cbBounds of
+them) and their decoding.
 
     r2r_reference.py IMAGE [--json]      # one line per method, or JSON
     r2r_reference.py IMAGE --summary     # counts only
+    r2r_reference.py IMAGE --check ...   # also fails on overlapping runtime
+                                         # functions, empty code, bounds past it
 
-Supported: R2R major version 2 (.NET Core 2.x), x64 and x86 images. Anything
-else is refused with a message naming what was found, never guessed at.
+Supported: R2R major versions 2..17; x64, x86, arm64 and arm32 (Thumb-2)
+on any OS; single-assembly and composite images; component stubs of a
+composite image (no code of their own: 0 methods). Anything else (major
+1 or 18 and above, another machine, not an R2R image) is refused with a
+message naming what was found, never guessed at.
+
+Where versions differ (debug info, runtime functions):
+- bounds: majors 2..15 classic nibble form ("nibble"); 16 bit-packed with
+  2 source bits ("packed2": bit 0 call_instruction, bit 1 stack_empty);
+  17 bit-packed with 3 ("packed3": bit 2 async).
+- debug-info header: up to 16 nibble varints cbBounds, cbVars; in 17 a
+  first value 0 marks the fat header: six sizes follow (bounds, vars,
+  uninstrumented bounds, patchpoint info, rich debug info, async info).
+- code length: x64 runtime functions carry an end; x86 ones point at the
+  method's GC info, whose header starts with its length (7-bit groups,
+  most significant first), up to major 13; from 14 (x86 funclets) at an
+  UNWIND_INFO, a u32 FunctionLength, for a body and a funclet alike (the
+  body's GC info follows it);
+  arm64/arm32 ones carry packed unwind data (flag bits 0..1 non-zero:
+  length in bits 2..12) or point at .xdata whose first word has the length
+  in bits 0..17; the unit is 4 bytes on arm64, 2 on arm32.
 """
 import json
 import struct
@@ -26,11 +49,24 @@ SECTION_RUNTIME_FUNCTIONS = 102
 SECTION_METHODDEF_ENTRY_POINTS = 103
 SECTION_DEBUG_INFO = 105
 SECTION_INSTANCE_METHOD_ENTRY_POINTS = 109
+SECTION_COMPONENT_ASSEMBLIES = 115
+SECTION_OWNER_COMPOSITE_EXECUTABLE = 116
+SECTION_HOT_COLD_MAP = 120
+
+FLAG_COMPONENT = 0x20
 
 MACHINE_I386 = 0x014C
 MACHINE_AMD64 = 0x8664
+MACHINE_ARM64 = 0xAA64
+MACHINE_ARMNT = 0x01C4  # Thumb-2, what crossgen2 writes for arm32
+MACHINES = {MACHINE_I386: "x86", MACHINE_AMD64: "x64", MACHINE_ARM64: "arm64", MACHINE_ARMNT: "arm"}
 # IMAGE_FILE_MACHINE_* XOR this gives the machine of a non-Windows image.
 OS_XOR = {0x0000: "windows", 0x7B79: "linux", 0x4644: "osx", 0xADC4: "freebsd", 0x1993: "netbsd"}
+
+MIN_MAJOR, MAX_MAJOR = 2, 17
+
+# ICorDebugInfo::SourceTypes values of the bits of the packed forms.
+PACKED_SOURCE_BITS = ((1, 0x10), (2, 0x02), (4, 0x20))
 
 
 class BadImage(Exception):
@@ -62,12 +98,13 @@ class Image:
         for i in range(nsections):
             vsize, va, rsize, raw = struct.unpack_from("<IIII", data, table + 40 * i + 8)
             self.sections.append((va, vsize, raw, rsize))
+        self.export_rva, self.export_size = struct.unpack_from("<II", data, dirs)
         self.cli_rva, self.cli_size = struct.unpack_from("<II", data, dirs + 14 * 8)
         self.machine = None
         self.os = None
         for xor, os_name in OS_XOR.items():
             m = self.raw_machine ^ xor
-            if m in (MACHINE_I386, MACHINE_AMD64):
+            if m in MACHINES:
                 self.machine, self.os = m, os_name
                 break
 
@@ -85,6 +122,22 @@ class Image:
                     raise BadImage("RVA 0x%x lies in a section's zero fill" % rva)
                 return rva - va + raw
         raise BadImage("RVA 0x%x is in no section" % rva)
+
+    def export(self, name):
+        """The RVA of an exported symbol, or None (a composite image's
+        READYTORUN_HEADER is found by its export RTR_HEADER)."""
+        if not self.export_rva:
+            return None
+        d = self.offset(self.export_rva)
+        count_names, functions, names, ordinals = struct.unpack_from("<IIII", self.data, d + 24)
+        for i in range(count_names):
+            name_rva = self.u32_at(self.offset(names) + 4 * i)
+            off = self.offset(name_rva)
+            end = self.data.index(b"\0", off)
+            if self.data[off:end] == name:
+                ordinal = struct.unpack_from("<H", self.data, self.offset(ordinals) + 2 * i)[0]
+                return self.u32_at(self.offset(functions) + 4 * ordinal)
+        return None
 
 
 class NativeReader:
@@ -273,12 +326,17 @@ SIG_SLOT_INSTEAD_OF_TOKEN = 0x08
 SIG_MEMBER_REF_TOKEN = 0x10
 SIG_CONSTRAINED = 0x20
 SIG_OWNER_TYPE = 0x40
+SIG_UPDATE_CONTEXT = 0x80
 
 
 def read_instance_sig(data, pos):
     """(token, after): the method token an instance entry names and the
-    file offset after its signature."""
+    file offset after its signature. UpdateContext (newer images, composite
+    ones above all) puts the index of the module whose metadata the rest
+    of the signature uses right after the flags."""
     flags, pos = compressed(data, pos)
+    if flags & SIG_UPDATE_CONTEXT:
+        pos = compressed(data, pos)[1]
     if flags & SIG_OWNER_TYPE:
         pos = skip_type(data, pos)
     if flags & SIG_SLOT_INSTEAD_OF_TOKEN:
@@ -327,24 +385,83 @@ class Nibbles:
         return (self.nibble + 1) // 2
 
 
-def decode_bounds(blob):
+def bounds_form(major):
+    if major >= 17:
+        return "packed3"
+    if major == 16:
+        return "packed2"
+    return "nibble"
+
+
+def decode_bounds(blob, form="nibble"):
+    """[(native, il, source)], source in ICorDebugInfo::SourceTypes values.
+    Every byte of the blob must be used, padding must be zero."""
     r = Nibbles(blob, 0, len(blob))
     count = r.u32()
+    if count == 0:
+        raise BadImage("bounds count 0")
     bounds = []
     native = 0
-    for _ in range(count):
-        native += r.u32()
-        il = (r.u32() - 3) & 0xFFFFFFFF
-        source = r.u32()
-        bounds.append((native, il, source))
-    if r.bytes_used() != len(blob):
-        raise BadImage("bounds use %d of %d bytes" % (r.bytes_used(), len(blob)))
+    if form == "nibble":
+        for _ in range(count):
+            native += r.u32()
+            il = (r.u32() - 3) & 0xFFFFFFFF
+            source = r.u32()
+            bounds.append((native, il, source))
+        if r.nibble % 2 and blob[r.nibble // 2] >> 4:
+            raise BadImage("non-zero padding nibble")
+        used = r.bytes_used()
+    else:
+        source_bits = 2 if form == "packed2" else 3
+        native_bits = r.u32() + 1
+        il_bits = r.u32() + 1
+        if native_bits > 32 or il_bits > 32:
+            raise BadImage("bit widths %d/%d over 32" % (native_bits, il_bits))
+        if r.nibble % 2 and blob[r.nibble // 2] >> 4:
+            raise BadImage("non-zero header padding nibble")
+        start = r.bytes_used()
+        entry = source_bits + native_bits + il_bits
+        total = entry * count
+        used = start + (total + 7) // 8
+        if used > len(blob):
+            raise BadImage("%d packed bounds need %d bytes, the blob has %d" % (count, used, len(blob)))
+        value = int.from_bytes(blob[start:used], "little")
+        if value >> total:
+            raise BadImage("non-zero padding bits")
+        for i in range(count):
+            e = value >> (entry * i)
+            bits = e & ((1 << source_bits) - 1)
+            source = 0
+            for bit, flag in PACKED_SOURCE_BITS[:source_bits]:
+                if bits & bit:
+                    source |= flag
+            native += (e >> source_bits) & ((1 << native_bits) - 1)
+            if native >> 32:
+                raise BadImage("bounds[%d].native overflows 32 bits" % i)
+            stored = (e >> (source_bits + native_bits)) & ((1 << il_bits) - 1)
+            bounds.append((native, (stored - 3) & 0xFFFFFFFF, source))
+    if used != len(blob):
+        raise BadImage("bounds use %d of %d bytes" % (used, len(blob)))
     return bounds
 
 
-def x86_method_size(data, pos):
-    """gcdecoder.cpp: the x86 GC info header starts with the method's code
-    size, an unsigned in 7-bit groups, most significant first, bit 7 = more."""
+def debug_header(data, off, major):
+    """(bounds offset, cbBounds, header kind) of the debug-info blob at
+    file offset `off`."""
+    n = Nibbles(data, off, len(data))
+    first = n.u32()
+    if major >= 17 and first == 0:
+        sizes = [n.u32() for _ in range(6)]
+        return off + n.bytes_used(), sizes[0], "fat"
+    n.u32()  # cbVars
+    return off + n.bytes_used(), first, "slim"
+
+
+# --- code length per architecture ---
+
+def gc_unsigned(data, pos):
+    """gcdecoder.cpp's unsigned: 7-bit groups, most significant first,
+    bit 7 = more (x86 GC info and x86 unwind data start with one)."""
     value = 0
     for _ in range(5):
         b = data[pos]
@@ -352,7 +469,7 @@ def x86_method_size(data, pos):
         value = value << 7 | (b & 0x7F)
         if not b & 0x80:
             return value
-    raise BadImage("x86 GC info method size over 5 bytes")
+    raise BadImage("x86 GC-info unsigned over 5 bytes")
 
 
 class R2R:
@@ -360,38 +477,86 @@ class R2R:
         img = self.image = Image(data)
         if img.machine is None:
             raise BadImage("unsupported machine 0x%04x" % img.raw_machine)
-        if not img.cli_rva:
-            raise BadImage("no CLI header: not a .NET image")
-        cli = img.offset(img.cli_rva)
-        mnh_rva, _ = struct.unpack_from("<II", data, cli + 64)
-        if not mnh_rva:
+        self.composite = False
+        header_rva = None
+        if img.cli_rva:
+            cli = img.offset(img.cli_rva)
+            header_rva = struct.unpack_from("<I", data, cli + 64)[0]
+        if not header_rva:
+            header_rva = img.export(b"RTR_HEADER")
+            self.composite = header_rva is not None
+        if not header_rva:
+            if not img.cli_rva:
+                raise BadImage("no CLI header and no RTR_HEADER export: not a .NET image")
             raise BadImage("no ManagedNativeHeader: not a ReadyToRun image")
-        h = img.offset(mnh_rva)
-        sig, self.major, self.minor, self.flags, n = struct.unpack_from("<IHHII", data, h)
+        h = img.offset(header_rva)
+        sig, self.major, self.minor = struct.unpack_from("<IHH", data, h)
         if sig != 0x00525452:
             raise BadImage("ManagedNativeHeader signature 0x%08x is not RTR" % sig)
-        if self.major != 2:
-            raise BadImage("ReadyToRun version %d.%d is not supported (major 2 only)" % (self.major, self.minor))
-        self.sections = {}
-        for i in range(n):
-            t, rva, size = struct.unpack_from("<III", data, h + 16 + 12 * i)
-            self.sections[t] = (rva, size)
+        if not MIN_MAJOR <= self.major <= MAX_MAJOR:
+            raise BadImage("ReadyToRun version %d.%d is not supported (majors %d..%d)"
+                           % (self.major, self.minor, MIN_MAJOR, MAX_MAJOR))
+        self.flags, self.sections = self.core_header(h + 8)
         self.reader = NativeReader(img)
-        self.rf_size = 12 if img.machine == MACHINE_AMD64 else 8
+        self.form = bounds_form(self.major)
+        self.owner = None
+        if SECTION_OWNER_COMPOSITE_EXECUTABLE in self.sections:
+            rva, size = self.sections[SECTION_OWNER_COMPOSITE_EXECUTABLE]
+            off = img.offset(rva)
+            self.owner = data[off:off + size].rstrip(b"\0").decode("utf-8", "replace")
+        # Component assemblies (composite image): each has its own core
+        # header whose sections (its MethodDef entry points above all) are
+        # that assembly's; the rest is the image's.
+        self.components = []
+        if SECTION_COMPONENT_ASSEMBLIES in self.sections:
+            rva, size = self.sections[SECTION_COMPONENT_ASSEMBLIES]
+            off = img.offset(rva)
+            for i in range(size // 16):
+                _, _, core_rva, _ = struct.unpack_from("<IIII", data, off + 16 * i)
+                self.components.append(self.core_header(img.offset(core_rva))[1])
+
+    def core_header(self, off):
+        flags, n = struct.unpack_from("<II", self.image.data, off)
+        sections = {}
+        for i in range(n):
+            t, rva, size = struct.unpack_from("<III", self.image.data, off + 8 + 12 * i)
+            sections[t] = (rva, size)
+        return flags, sections
+
+    def rf_size(self):
+        return 12 if self.image.machine == MACHINE_AMD64 else 8
 
     def runtime_functions(self):
+        """[(begin RVA, length)] of every runtime function."""
         if SECTION_RUNTIME_FUNCTIONS not in self.sections:
             return []
         rva, size = self.sections[SECTION_RUNTIME_FUNCTIONS]
         off = self.image.offset(rva)
+        data = self.image.data
+        machine = self.image.machine
         out = []
-        for i in range(size // self.rf_size):
-            if self.rf_size == 12:
-                begin, end, unwind = struct.unpack_from("<III", self.image.data, off + 12 * i)
+        for i in range(size // self.rf_size()):
+            if machine == MACHINE_AMD64:
+                begin, end, _ = struct.unpack_from("<III", data, off + 12 * i)
+                out.append((begin, end - begin))
+                continue
+            begin, unwind = struct.unpack_from("<II", data, off + 8 * i)
+            if machine == MACHINE_I386 and self.major >= 14:
+                # Funclets (R2R 14): every runtime function's unwind data is
+                # the x86 UNWIND_INFO, a u32 FunctionLength (the body's GC
+                # info follows it).
+                length = self.image.u32_at(self.image.offset(unwind))
+            elif machine == MACHINE_I386:
+                length = gc_unsigned(data, self.image.offset(unwind))
             else:
-                begin, unwind = struct.unpack_from("<II", self.image.data, off + 8 * i)
-                end = begin + x86_method_size(self.image.data, self.image.offset(unwind))
-            out.append((begin, end))
+                unit = 4 if machine == MACHINE_ARM64 else 2
+                if machine == MACHINE_ARMNT:
+                    begin &= ~1  # the Thumb bit
+                if unwind & 3:
+                    length = ((unwind >> 2) & 0x7FF) * unit
+                else:
+                    length = (self.image.u32_at(self.image.offset(unwind)) & 0x3FFFF) * unit
+            out.append((begin, length))
         return out
 
     def entry_id(self, rva):
@@ -401,21 +566,41 @@ class R2R:
         return value >> 2 if value & 1 else value >> 1
 
     def entries(self):
-        """(token, first runtime function, instantiated) for every body."""
+        """(token, first runtime function, instantiated, component) for every
+        body; component is the index in ComponentAssemblies or None."""
         out = []
-        if SECTION_METHODDEF_ENTRY_POINTS in self.sections:
-            arr = NativeArray(self.reader, self.sections[SECTION_METHODDEF_ENTRY_POINTS][0])
+        tables = [(None, self.sections)] if not self.components else list(enumerate(self.components))
+        for component, sections in tables:
+            if SECTION_METHODDEF_ENTRY_POINTS not in sections:
+                continue
+            arr = NativeArray(self.reader, sections[SECTION_METHODDEF_ENTRY_POINTS][0])
             for rid0 in range(arr.count):
                 at = arr.get(rid0)
                 if at is not None:
-                    out.append((0x06000000 | (rid0 + 1), self.entry_id(at), False))
+                    out.append((0x06000000 | (rid0 + 1), self.entry_id(at), False, component))
         if SECTION_INSTANCE_METHOD_ENTRY_POINTS in self.sections:
             rva = self.sections[SECTION_INSTANCE_METHOD_ENTRY_POINTS][0]
             for entry in hashtable_entries(self.reader, rva):
                 off = self.image.offset(entry)
                 token, after = read_instance_sig(self.image.data, off)
-                out.append((token, self.entry_id(entry + (after - off)), True))
+                out.append((token, self.entry_id(entry + (after - off)), True, None))
         return out
+
+    def hot_cold(self, rf_count):
+        """{hot entry runtime function: (first cold runtime function, count)}
+        and the index of the first cold one (section 120: u32 pairs
+        {cold runtime function, hot runtime function}; a method's cold
+        functions run up to the next pair's, the last to the table's end)."""
+        if SECTION_HOT_COLD_MAP not in self.sections:
+            return {}, rf_count
+        rva, size = self.sections[SECTION_HOT_COLD_MAP]
+        off = self.image.offset(rva)
+        pairs = [struct.unpack_from("<II", self.image.data, off + 8 * i) for i in range(size // 8)]
+        out = {}
+        for i, (cold, hot) in enumerate(pairs):
+            nxt = pairs[i + 1][0] if i + 1 < len(pairs) else rf_count
+            out[hot] = (cold, nxt - cold)
+        return out, (pairs[0][0] if pairs else rf_count)
 
     def debug_blob(self, array, rf_index):
         """(blob RVA, lookback) of a runtime function's debug info, or None."""
@@ -428,35 +613,61 @@ class R2R:
     def methods(self):
         rfs = self.runtime_functions()
         entries = self.entries()
-        starts = sorted({e[1] for e in entries})
+        cold, first_cold = self.hot_cold(len(rfs))
+        starts = sorted({e[1] for e in entries} | {first_cold})
         next_start = {s: (starts[i + 1] if i + 1 < len(starts) else len(rfs)) for i, s in enumerate(starts)}
         debug = None
         if SECTION_DEBUG_INFO in self.sections:
             debug = NativeArray(self.reader, self.sections[SECTION_DEBUG_INFO][0])
         data = self.image.data
         out = []
-        for token, first, inst in sorted(entries, key=lambda e: (e[1], e[0])):
+        for token, first, inst, component in sorted(entries, key=lambda e: (e[1], e[0])):
             if first >= len(rfs):
                 raise BadImage("method 0x%08x: runtime function %d of %d" % (token, first, len(rfs)))
             count = next_start[first] - first
-            code = sum(rfs[i][1] - rfs[i][0] for i in range(first, first + count))
+            functions = list(range(first, first + count))
             m = {"token": "0x%08X" % token, "runtimeFunction": first, "runtimeFunctionCount": count,
-                 "codeSize": code, "instantiated": inst, "boundsHex": None, "bounds": None}
+                 "instantiated": inst, "form": self.form, "boundsHex": None, "bounds": None}
+            if component is not None:
+                m["component"] = component
+            if first in cold:
+                c, n = cold[first]
+                m["coldRuntimeFunction"], m["coldRuntimeFunctionCount"] = c, n
+                functions += range(c, c + n)
+            m["codeSize"] = sum(rfs[i][1] for i in functions)
             blob = self.debug_blob(debug, first) if debug else None
             if blob:
                 rva, lookback = blob
-                off = self.image.offset(rva)
-                n = Nibbles(data, off, len(data))
-                cb_bounds = n.u32()
-                n.u32()  # cbVars
-                start = off + n.bytes_used()
+                start, cb_bounds, kind = debug_header(data, self.image.offset(rva), self.major)
                 raw = data[start:start + cb_bounds]
                 m["debugInfo"] = rva
                 m["lookback"] = lookback
+                m["header"] = kind
                 m["boundsHex"] = raw.hex()
-                m["bounds"] = decode_bounds(raw) if cb_bounds else []
+                m["bounds"] = decode_bounds(raw, self.form) if cb_bounds else []
             out.append(m)
         return out
+
+
+def sanity(r2r, methods):
+    """Problems that would mean this reader misread the image: runtime
+    functions that overlap or are out of order, a method with no code,
+    a bound past its method's code."""
+    problems = []
+    rfs = r2r.runtime_functions()
+    for i in range(1, len(rfs)):
+        if rfs[i - 1][0] + rfs[i - 1][1] > rfs[i][0]:
+            problems.append("runtime functions %d and %d overlap (0x%x+%d, 0x%x)" % (
+                i - 1, i, rfs[i - 1][0], rfs[i - 1][1], rfs[i][0]))
+    for m in methods:
+        if m["codeSize"] <= 0:
+            problems.append("method %s: code size %d" % (m["token"], m["codeSize"]))
+        for native, _, _ in m["bounds"] or []:
+            if native > m["codeSize"]:
+                problems.append("method %s: bound at native 0x%x past code size %d" % (
+                    m["token"], native, m["codeSize"]))
+                break
+    return problems
 
 
 def main(argv):
@@ -468,12 +679,20 @@ def main(argv):
     try:
         r2r = R2R(data)
         methods = r2r.methods()
-    except (BadImage, struct.error, IndexError) as e:
+    except (BadImage, struct.error, IndexError, ValueError) as e:
         sys.stderr.write("%s: %s\n" % (argv[1], e))
         return 1
+    if "--check" in argv:
+        problems = sanity(r2r, methods)
+        for p in problems[:10]:
+            sys.stderr.write("%s: %s\n" % (argv[1], p))
+        if problems:
+            return 1
     if "--json" in argv:
-        json.dump({"machine": "0x%04X" % r2r.image.raw_machine, "major": r2r.major, "minor": r2r.minor,
-                   "methods": methods}, sys.stdout)
+        json.dump({"machine": "0x%04X" % r2r.image.raw_machine, "arch": MACHINES[r2r.image.machine],
+                   "os": r2r.image.os, "major": r2r.major, "minor": r2r.minor, "form": r2r.form,
+                   "composite": r2r.composite, "components": len(r2r.components),
+                   "ownerComposite": r2r.owner, "methods": methods}, sys.stdout)
         sys.stdout.write("\n")
     elif "--summary" in argv:
         uses = {}
@@ -481,9 +700,15 @@ def main(argv):
             if m["boundsHex"] is not None:
                 uses[m["debugInfo"]] = uses.get(m["debugInfo"], 0) + 1
         shared = sum(1 for n in uses.values() if n > 1)
-        print("%s: %d methods, %d instantiated, %d with bounds, %d shared blobs" % (
-            argv[1], len(methods), sum(m["instantiated"] for m in methods),
-            sum(1 for m in methods if m["boundsHex"]), shared))
+        extra = ""
+        if r2r.components:
+            per = [sum(1 for m in methods if m.get("component") == i) for i in range(len(r2r.components))]
+            extra = ", composite of %d (MethodDefs per component: %s)" % (len(per), " ".join(map(str, per)))
+        if r2r.owner:
+            extra = ", component of %s" % r2r.owner
+        print("%s: %s %s R2R %d.%d %s: %d methods, %d instantiated, %d with bounds, %d shared blobs%s" % (
+            argv[1], r2r.image.os, MACHINES[r2r.image.machine], r2r.major, r2r.minor, r2r.form, len(methods),
+            sum(m["instantiated"] for m in methods), sum(1 for m in methods if m["boundsHex"]), shared, extra))
     else:
         for m in methods:
             print("%s rf %d+%d code %d %s %s" % (m["token"], m["runtimeFunction"], m["runtimeFunctionCount"],

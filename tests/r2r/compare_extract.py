@@ -2,15 +2,17 @@
 """Compares `gdmap il extract IMAGE` with the independent reader
 r2r_reference.py, method by method.
 
-    compare_extract.py IMAGE EXTRACT.json [--gdmap GDMAP --workdir DIR]
+    compare_extract.py IMAGE EXTRACT.json [--gdmap GDMAP --workdir DIR [--sample N]]
 
 Both list the bodies in runtime-function order, so they are compared
 pairwise: token, instantiated or not, code size, every bound (native, IL,
-source). The nibble bytes are checked too: re-encoded here from the
-extracted bounds, they must be the image's bytes (cbBounds of them) that
-the reference read. With --gdmap, every method is also written to its own
-description and built with `gdmap il build --format nibble`, whose output
-must be those bytes exactly.
+source), and the component (composite images) where the extract names one.
+The bytes are checked too: re-encoded here from the extracted bounds in
+the image's own form (nibble for R2R 2..15, packed2 for 16, packed3 for 17),
+they must be the image's bytes (cbBounds of them) that the reference read.
+With --gdmap, every method (or N of them, spread evenly, with --sample N)
+is also written to its own description and built with `gdmap il build
+--format FORM`, whose output must be those bytes exactly.
 
 Prints one line: "IMAGE: N methods agree" (status 0), or the first few
 differences (status 1).
@@ -69,17 +71,64 @@ def encode_nibble(bounds):
         nibble_varint((il + 3) & 0xFFFFFFFF, nibbles)
         nibble_varint(source, nibbles)
         previous = native
+    return flush(nibbles)
+
+
+def flush(nibbles):
     if len(nibbles) % 2:
         nibbles.append(0)
     return bytes(nibbles[i] | nibbles[i + 1] << 4 for i in range(0, len(nibbles), 2))
 
 
+# ICorDebugInfo::SourceTypes flag of each bit of the packed forms.
+PACKED_BITS = {"packed2": (0x10, 0x02), "packed3": (0x10, 0x02, 0x20)}
+
+
+def encode_packed(bounds, form):
+    """The bit-packed form as the runtime writes it: minimal widths (at
+    least 1 bit), a nibble header count, nativeBits-1, ilBits-1 flushed to
+    a byte, then the entries least significant bit first."""
+    flags = PACKED_BITS[form]
+    deltas, ils, previous = [], [], 0
+    for native, il, source in bounds:
+        if source & ~sum(flags):
+            raise ValueError("source 0x%x has a flag %s cannot store" % (source, form))
+        deltas.append(native - previous)
+        ils.append((il + 3) & 0xFFFFFFFF)
+        previous = native
+    native_bits = max(1, max(deltas).bit_length())
+    il_bits = max(1, max(ils).bit_length())
+    nibbles = []
+    for v in (len(bounds), native_bits - 1, il_bits - 1):
+        nibble_varint(v, nibbles)
+    out = flush(nibbles)
+    value, shift = 0, 0
+    for (native, il, source), delta, stored in zip(bounds, deltas, ils):
+        bits = sum(1 << i for i, f in enumerate(flags) if source & f)
+        value |= bits << shift
+        shift += len(flags)
+        value |= delta << shift
+        shift += native_bits
+        value |= stored << shift
+        shift += il_bits
+    return out + value.to_bytes((shift + 7) // 8, "little")
+
+
+def encode(bounds, form):
+    if form == "nibble":
+        return encode_nibble(bounds)
+    return encode_packed(bounds, form)
+
+
 def main(argv):
     image, extract = argv[1], argv[2]
     gdmap = workdir = None
+    sample = 0
     if "--gdmap" in argv:
         gdmap = argv[argv.index("--gdmap") + 1]
         workdir = argv[argv.index("--workdir") + 1]
+    if "--sample" in argv:
+        sample = int(argv[argv.index("--sample") + 1])
     with open(image, "rb") as f:
         reference = r2r_reference.R2R(f.read()).methods()
     with open(extract) as f:
@@ -89,35 +138,52 @@ def main(argv):
     problems = []
     if len(expected) != len(extracted):
         problems.append("%d methods with bounds in the reference, %d extracted" % (len(expected), len(extracted)))
+    build = set()
+    if gdmap:
+        n = len(expected)
+        build = set(range(n)) if not sample or sample >= n else {i * n // sample for i in range(sample)}
     for i, (ref, got) in enumerate(zip(expected, extracted)):
         where = "method %d (%s)" % (i, ref["token"])
+        form = ref["form"]
         if int(got["token"], 16) != int(ref["token"], 16):
             problems.append("%s: token %s extracted" % (where, got["token"]))
         if ("instantiation" in got) != ref["instantiated"]:
             problems.append("%s: instantiated %s, extracted %s" % (where, ref["instantiated"], "instantiation" in got))
+        if "component" in got and got["component"] != ref.get("component"):
+            problems.append("%s: component %s, extracted %s" % (where, ref.get("component"), got["component"]))
         if got.get("codeSize") != ref["codeSize"]:
             problems.append("%s: codeSize %d, extracted %s" % (where, ref["codeSize"], got.get("codeSize")))
         bounds = bounds_of(got)
         if bounds != [tuple(b) for b in ref["bounds"]]:
-            problems.append("%s: bounds differ: %s vs %s" % (where, ref["bounds"][:4], bounds[:4]))
-        if encode_nibble(bounds).hex() != ref["boundsHex"]:
-            problems.append("%s: re-encoded bounds %s, image %s" % (where, encode_nibble(bounds).hex(), ref["boundsHex"]))
-        if gdmap:
+            first = next((k for k, (a, b) in enumerate(zip(bounds, ref["bounds"])) if tuple(a) != tuple(b)),
+                         min(len(bounds), len(ref["bounds"])))
+            problems.append("%s: bounds differ from bound %d (of %d/%d): reference %s, extracted %s" % (
+                where, first, len(ref["bounds"]), len(bounds), ref["bounds"][first:first + 2], bounds[first:first + 2]))
+        try:
+            again = encode(bounds, form).hex()
+        except ValueError as e:
+            again = "(%s)" % e
+        if again != ref["boundsHex"]:
+            problems.append("%s: re-encoded %s bounds %s, image %s" % (where, form, again, ref["boundsHex"]))
+        if i in build:
             desc = os.path.join(workdir, "method.json")
             with open(desc, "w") as f:
                 json.dump({"methods": [got]}, f)
-            built = subprocess.run([gdmap, "il", "build", desc, "--format", "nibble", "-o", "-"],
+            built = subprocess.run([gdmap, "il", "build", desc, "--format", form, "-o", "-"],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             if built.returncode != 0 or built.stdout.hex() != ref["boundsHex"]:
-                problems.append("%s: il build --format nibble gave %s (status %d, %s), image %s" % (
-                    where, built.stdout.hex(), built.returncode, built.stderr.decode().strip(), ref["boundsHex"]))
+                problems.append("%s: il build --format %s gave %s (status %d, %s), image %s" % (
+                    where, form, built.stdout.hex(), built.returncode, built.stderr.decode().strip(), ref["boundsHex"]))
         if len(problems) > 10:
             break
     if problems:
         for p in problems[:10]:
             print("%s: %s" % (image, p))
         return 1
-    print("%s: %d methods agree%s" % (image, len(extracted), " (il build byte-identical)" if gdmap else ""))
+    built = ""
+    if gdmap:
+        built = " (il build byte-identical%s)" % ("" if len(build) == len(expected) else ", %d built" % len(build))
+    print("%s: %d methods agree%s" % (image, len(extracted), built))
     return 0
 
 

@@ -393,9 +393,12 @@ def bounds_form(major):
     return "nibble"
 
 
-def decode_bounds(blob, form="nibble"):
+def decode_bounds(blob, form="nibble", trailing_zeros=False):
     """[(native, il, source)], source in ICorDebugInfo::SourceTypes values.
-    Every byte of the blob must be used, padding must be zero."""
+    Every byte of the blob must be used, padding must be zero. With
+    trailing_zeros, zero bytes after the bounds are allowed and the result
+    is (bounds, bytes used): real .NET 10 images have such blobs (the
+    runtime reads `count` bounds and ignores the rest of cbBounds)."""
     r = Nibbles(blob, 0, len(blob))
     count = r.u32()
     if count == 0:
@@ -440,9 +443,11 @@ def decode_bounds(blob, form="nibble"):
                 raise BadImage("bounds[%d].native overflows 32 bits" % i)
             stored = (e >> (source_bits + native_bits)) & ((1 << il_bits) - 1)
             bounds.append((native, (stored - 3) & 0xFFFFFFFF, source))
+    if trailing_zeros and used < len(blob) and not any(blob[used:]):
+        return bounds, used
     if used != len(blob):
         raise BadImage("bounds use %d of %d bytes" % (used, len(blob)))
-    return bounds
+    return (bounds, used) if trailing_zeros else bounds
 
 
 def debug_header(data, off, major):
@@ -644,7 +649,11 @@ class R2R:
                 m["lookback"] = lookback
                 m["header"] = kind
                 m["boundsHex"] = raw.hex()
-                m["bounds"] = decode_bounds(raw, self.form) if cb_bounds else []
+                m["bounds"] = []
+                if cb_bounds:
+                    m["bounds"], used = decode_bounds(raw, self.form, trailing_zeros=True)
+                    if used < cb_bounds:
+                        m["trailingZeros"] = cb_bounds - used
             out.append(m)
         return out
 
@@ -706,6 +715,9 @@ def main(argv):
             extra = ", composite of %d (MethodDefs per component: %s)" % (len(per), " ".join(map(str, per)))
         if r2r.owner:
             extra = ", component of %s" % r2r.owner
+        trailing = len({m["debugInfo"] for m in methods if m.get("trailingZeros")})
+        if trailing:
+            extra += ", %d blobs with trailing zero bytes" % trailing
         print("%s: %s %s R2R %d.%d %s: %d methods, %d instantiated, %d with bounds, %d shared blobs%s" % (
             argv[1], r2r.image.os, MACHINES[r2r.image.machine], r2r.major, r2r.minor, r2r.form, len(methods),
             sum(m["instantiated"] for m in methods), sum(1 for m in methods if m["boundsHex"]), shared, extra))

@@ -72,6 +72,10 @@ enum class Expect : std::uint8_t {
   NibbleCount,     // one varint length
   Trailing,        // /methods/N/layout/trailing: hex
   VerbatimSource,  // /methods/N/layout/verbatimSource: a boolean
+  Code,            // /methods/N/code: an array of code ranges
+  CodeRange,       // /methods/N/code/K: an object
+  Rva,
+  Size,
 };
 
 using Frame = description::JsonFrame<Expect>;
@@ -80,7 +84,7 @@ using description::KeyUse;
 
 // The format's keys (docs/il-map.md), each object's in the order its list
 // names them.
-constexpr description::KeyTable<Expect, 28> kIlDescriptionKeys{{
+constexpr description::KeyTable<Expect, 31> kIlDescriptionKeys{{
     {"$schema", Expect::Root, Expect::Schema, KeyUse::Unlisted},
     {"methods", Expect::Root, Expect::Methods, KeyUse::Required, {}, "the description has no ", " array"},
     {"token", Expect::Method, Expect::Token, KeyUse::Required, {}, "a method needs a "},
@@ -91,6 +95,9 @@ constexpr description::KeyTable<Expect, 28> kIlDescriptionKeys{{
     {"layout", Expect::Method, Expect::Layout},
     {"instantiation", Expect::Method, Expect::Instantiation},
     {"name", Expect::Method, Expect::MethodName},
+    {"code", Expect::Method, Expect::Code},
+    {"rva", Expect::CodeRange, Expect::Rva, KeyUse::Required, "RVA", "a code range needs an "},
+    {"size", Expect::CodeRange, Expect::Size, KeyUse::Required, "size", "a code range needs a "},
     {"count", Expect::Layout, Expect::LayoutCount},
     {"nativeBits", Expect::Layout, Expect::NativeBits},
     {"ilBits", Expect::Layout, Expect::IlBits},
@@ -111,13 +118,14 @@ constexpr description::KeyTable<Expect, 28> kIlDescriptionKeys{{
     {"nativeEnd", Expect::MapEntry, Expect::NativeEnd, KeyUse::Required, "native end", "an API entry needs a "},
 }};
 
-constexpr std::array<KeyedObject<Expect>, 6> kIlDescriptionObjects{{
+constexpr std::array<KeyedObject<Expect>, 7> kIlDescriptionObjects{{
     {Expect::Root, "the description"},
     {Expect::Method, "a method"},
     {Expect::Layout, "a layout"},
     {Expect::Instantiation, "an instantiation"},
     {Expect::Bound, "a bound"},
     {Expect::MapEntry, "an API entry"},
+    {Expect::CodeRange, "a code range"},
 }};
 
 std::string keysOf(Expect object, KeyUse use, std::string_view last) {
@@ -138,6 +146,8 @@ bool isNumber(Expect e) {
     case Expect::Padding:
     case Expect::HeaderPadding:
     case Expect::Truncate:
+    case Expect::Rva:
+    case Expect::Size:
     case Expect::NibbleCount: return true;
     default: return false;
   }
@@ -159,7 +169,9 @@ std::string describe(Expect e) {
     case Expect::Source: return "an array of source flag names";
     case Expect::SourceFlag: return "a source flag name (such as \"stack_empty\") or a \"0x...\" hex string";
     case Expect::Map: return "an array of API entries";
-    case Expect::MapEntry: return "an object with " + keysOf(e, KeyUse::Required, " and ");
+    case Expect::MapEntry:
+    case Expect::CodeRange: return "an object with " + keysOf(e, KeyUse::Required, " and ");
+    case Expect::Code: return "an array of code ranges";
     case Expect::Instantiation: return "an object with \"type\", \"method\" and optionally \"unboxingStub\"";
     case Expect::TypeArguments:
     case Expect::MethodArguments: return "an array of types (ILAsm type text)";
@@ -332,6 +344,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
         break;
       case Expect::Bound: bound_ = {}; break;
       case Expect::MapEntry: entry_ = {}; break;
+      case Expect::CodeRange: range_ = {}; break;
       case Expect::Instantiation: instantiation_ = {}; break;
       case Expect::Layout: break;
       case Expect::Nibbles: nibbleKeys_.clear(); break;
@@ -358,6 +371,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       case Expect::Method: endMethod(f); break;
       case Expect::Bound: endBound(); break;
       case Expect::MapEntry: endMapEntry(); break;
+      case Expect::CodeRange: method_.code.push_back(range_); break;
       case Expect::Instantiation: method_.instantiation = std::move(instantiation_); break;
       case Expect::Layout: layoutGiven_ = true; break;
       default: break;
@@ -379,6 +393,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
         method_.verbatimMap = true;
         break;
       case Expect::Source: element = Expect::SourceFlag; break;
+      case Expect::Code: element = Expect::CodeRange; break;
       case Expect::TypeArguments:
       case Expect::MethodArguments: element = Expect::TypeText; break;
       default:
@@ -428,6 +443,8 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     switch (expected()) {
       case Expect::Token: token_ = value; break;
       case Expect::CodeSize: method_.codeSize = value; break;
+      case Expect::Rva: range_.rva = value; break;
+      case Expect::Size: range_.size = value; break;
       case Expect::Native: native_ = value; break;
       case Expect::Il:
         il_ = value;
@@ -651,6 +668,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   std::optional<std::uint32_t> lastNative_;
   il::Bound bound_;
   il::ApiEntry entry_;
+  il::CodeRange range_;
   il::Instantiation instantiation_;
   std::optional<std::uint32_t> native_;
   std::optional<std::uint32_t> il_;

@@ -181,6 +181,18 @@ void appendRaw(const Bytes& raw, std::string& out) {
   out += '"';
 }
 
+// The code ranges on one line: `"code": [{ "rva": "0x2120", "size": 127 }, ...],`.
+void appendCode(const std::vector<il::CodeRange>& code, std::string& out) {
+  out += "      \"code\": [";
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    out += i == 0 ? "{ \"rva\": \"" : ", { \"rva\": \"";
+    appendHex32(code[i].rva, out);
+    appendNumber("\", \"size\": ", code[i].size, out);
+    out += " }";
+  }
+  out += "],\n";
+}
+
 }  // namespace
 
 std::string il::writeIlDescription(std::span<const il::Method> methods) {
@@ -204,6 +216,7 @@ std::string il::writeIlDescription(std::span<const il::Method> methods) {
       out += ",\n";
     }
     if (m.instantiation) appendInstantiation(*m.instantiation, out);
+    if (!m.code.empty()) appendCode(m.code, out);
     if (m.layout && m.layout->raw) {
       appendRaw(*m.layout->raw, out);
     } else {

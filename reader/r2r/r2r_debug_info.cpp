@@ -7,7 +7,11 @@
 // read as a blob header, so it is an error here (r2r-lookback-chain), and
 // no chain can loop. A blob is the nibble header cbBounds, cbVars (flushed
 // to a byte), then cbBounds bytes of nibble bounds, then cbVars bytes of
-// variable locations (debuginfostore.cpp, CompressDebugInfo).
+// variable locations (debuginfostore.cpp, CompressDebugInfo). From R2R 16
+// the bounds are bit-packed (FORMAT.md §3.3); from 17 a blob whose first
+// value is 0 has the "fat" header: six sizes (bounds, vars, uninstrumented
+// bounds, patchpoint info, rich debug info, async info), the parts in that
+// order (the cDAC's DebugInfo contract).
 #include <gdmap/internal/nibble_reader.hpp>
 #include "r2r_failure.hpp"
 #include "r2r_parts.hpp"
@@ -34,10 +38,12 @@ struct Blob {
   std::uint64_t at = 0;  // RVA
   std::uint64_t end = 0;
   std::size_t headerSize = 0;
+  bool fat = false;
   std::uint32_t cbBounds = 0;
   std::uint32_t cbVars = 0;
   std::size_t firstUser = 0;     // index into elements, for error paths
   std::uint32_t lastNative = 0;  // the largest native offset of its bounds
+  std::uint32_t trailing = 0;    // bytes of cbBounds after the last bound
 };
 
 std::string elementPath(const R2RImage& image, const Element& e) {
@@ -45,27 +51,37 @@ std::string elementPath(const R2RImage& image, const Element& e) {
   return "debugInfo[" + std::to_string(m.firstRuntimeFunction) + "] (" + methodLabel(m) + ")";
 }
 
+constexpr const char* kSizeNames[] = {"cbBounds",       "cbVars",           "cbUninstrumentedBounds",
+                                     "cbPatchpointInfo", "cbRichDebugInfo", "cbAsyncInfo"};
+
 // The nibble header, and the blob's extent; nothing past the section.
-Blob readBlobHeader(const NativeRegion& region, std::uint64_t at) {
+Blob readBlobHeader(const NativeRegion& region, std::uint64_t at, const FormatProfile& profile) {
   Blob b;
   b.at = at;
   const ByteSpan rest = region.from(at);
   il::NibbleReader nibbles(rest);
-  std::uint32_t sizes[2] = {0, 0};
-  const char* names[2] = {"cbBounds", "cbVars"};
-  for (int i = 0; i < 2; ++i) {
+  const auto next = [&](const std::string& name) {
     const il::NibbleReader::Varint v = nibbles.u32();
     if (v.status == il::NibbleReader::Status::Truncated) {
-      fail(region.fileOffsetOf(at) + v.at / 2, std::string("header.") + names[i] + ": the section ends inside it",
-           rules::kR2rTruncated);
+      fail(region.fileOffsetOf(at) + v.at / 2, "header." + name + ": the section ends inside it", rules::kR2rTruncated);
     }
     if (v.status != il::NibbleReader::Status::Ok) {
       fail(region.fileOffsetOf(at) + v.at / 2,
-           std::string("header.") + names[i] + ": nibble varint " +
+           "header." + name + ": nibble varint " +
                (v.status == il::NibbleReader::Status::TooLong ? "longer than 11 nibbles" : "over 32 bits"),
            rules::kR2rBadDebugInfo);
     }
-    sizes[i] = v.value;
+    return v.value;
+  };
+  std::uint32_t sizes[6] = {0, 0, 0, 0, 0, 0};
+  sizes[0] = next(profile.fatDebugInfo ? "cbBounds (or the fat marker 0)" : "cbBounds");
+  std::size_t count = 2;
+  if (profile.fatDebugInfo && sizes[0] == 0) {
+    b.fat = true;
+    count = 6;
+    for (std::size_t i = 0; i < count; ++i) sizes[i] = next(std::string("fat.") + kSizeNames[i]);
+  } else {
+    sizes[1] = next(kSizeNames[1]);
   }
   // Flushed to a whole byte: an odd nibble count leaves a zero high half.
   if (nibbles.position() % 2 == 1 && nibbles.nibble() != 0) {
@@ -75,12 +91,16 @@ Blob readBlobHeader(const NativeRegion& region, std::uint64_t at) {
   b.headerSize = (nibbles.position() + 1) / 2;
   b.cbBounds = sizes[0];
   b.cbVars = sizes[1];
-  const std::uint64_t total = b.headerSize + std::uint64_t{b.cbBounds} + b.cbVars;
+  std::uint64_t total = b.headerSize;
+  for (std::size_t i = 0; i < count; ++i) total += sizes[i];
   if (total > rest.size()) {
+    std::string parts;
+    for (std::size_t i = 0; i < count; ++i) {
+      parts += (i == 0 ? "" : ", ") + std::string(kSizeNames[i]) + " " + std::to_string(sizes[i]);
+    }
     fail(region.fileOffsetOf(at),
-         "blob of " + std::to_string(total) + " bytes (cbBounds " + std::to_string(b.cbBounds) + ", cbVars " +
-             std::to_string(b.cbVars) + ") runs past the end of the section (" + std::to_string(rest.size()) +
-             " byte(s) left)",
+         "blob of " + std::to_string(total) + " bytes (" + parts + ") runs past the end of the section (" +
+             std::to_string(rest.size()) + " byte(s) left)",
          rules::kR2rTruncated);
   }
   b.end = at + total;
@@ -135,7 +155,8 @@ std::vector<Blob> readBlobs(const NativeRegion& region, const R2RImage& image, c
   for (std::size_t k = 0; k < elements.size(); ++k) {
     const Element& e = elements[k];
     if (blobIndex.count(e.blob) != 0) continue;
-    Blob b = withPath([&] { return elementPath(image, e); }, [&] { return readBlobHeader(region, e.blob); });
+    Blob b = withPath([&] { return elementPath(image, e); },
+                      [&] { return readBlobHeader(region, e.blob, image.profile); });
     b.firstUser = k;
     blobIndex.emplace(e.blob, blobs.size());
     blobs.push_back(b);
@@ -157,14 +178,23 @@ std::vector<Blob> readBlobs(const NativeRegion& region, const R2RImage& image, c
   return blobs;
 }
 
-// 4. The bounds of each blob must decode (FORMAT.md §3.3, strict).
+// 4. The bounds of each blob must decode in the version's form (FORMAT.md
+// §3.3, strict).
 void decodeBlobBounds(const NativeRegion& region, const R2RImage& image, const std::vector<Element>& elements,
                       std::vector<Blob>& blobs) {
   for (Blob& b : blobs) {
     if (b.cbBounds == 0) continue;
     const std::uint64_t boundsAt = b.at + b.headerSize;
     const ByteSpan bounds = region.from(boundsAt).first(b.cbBounds);
-    const Expected<il::BoundsView> opened = il::openBounds(bounds, il::BoundsForm::Nibble);
+    Expected<il::BoundsView> opened = il::openBounds(bounds, image.profile.bounds);
+    // Bytes after the last bound: the runtime reads `count` bounds and never
+    // looks further, and crossgen2 pads some blobs (32 zero bytes after a
+    // 3-bound blob in .NET 10's framework). Part of the image, so accepted
+    // and kept: `il extract` describes them as a layout override.
+    if (!opened && opened.error().rule == rules::kIlTrailingBytes) {
+      b.trailing = static_cast<std::uint32_t>(b.cbBounds - opened.error().byteOffset());
+      opened = il::openBounds(bounds.first(opened.error().byteOffset()), image.profile.bounds);
+    }
     if (!opened) {
       const Error& p = opened.error();
       fail(region.fileOffsetOf(boundsAt) + p.byteOffset(),
@@ -191,6 +221,8 @@ void attachDebugInfo(const NativeRegion& region, R2RImage& image, const std::vec
     }
     m.hasDebugInfo = true;
     m.sharedDebugInfo = e.lookback != 0;
+    m.fatDebugInfo = b.fat;
+    m.boundsTrailing = b.trailing;
     m.debugInfoOffset = region.fileOffsetOf(b.at);
     m.debugInfoElementOffset = region.fileOffsetOf(e.at);
     m.debugInfo = region.from(b.at).first(static_cast<std::size_t>(b.end - b.at));
@@ -217,6 +249,10 @@ void readDebugInfo(const pe::PeImage& pe, R2RImage& image) {
   decodeBlobBounds(region, image, elements, blobs);
   attachDebugInfo(region, image, elements, blobs, blobIndex);
   image.summary.distinctDebugInfoBlobs = blobs.size();
+  for (const Blob& b : blobs) {
+    image.summary.fatDebugInfo += b.fat ? 1 : 0;
+    image.summary.boundsWithTrailingBytes += b.trailing != 0 ? 1 : 0;
+  }
   image.summary.withoutDebugInfo = image.methods.size() - elements.size();
 }
 

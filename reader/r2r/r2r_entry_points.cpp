@@ -51,9 +51,10 @@ void addMethod(R2RImage& image, MethodBody&& m) {
   image.methods.push_back(std::move(m));
 }
 
-void readMethodDefEntryPoints(const NativeRegion& region, R2RImage& image) {
+void readMethodDefEntryPoints(const NativeRegion& region, R2RImage& image, std::uint32_t component,
+                              const std::string& prefix) {
   if (region.bytes.empty()) return;
-  const NativeArray array = withPath("methodDefEntryPoints", [&] { return NativeArray(region, region.rva); });
+  const NativeArray array = withPath(prefix + "methodDefEntryPoints", [&] { return NativeArray(region, region.rva); });
   if (array.count() > 0x00FFFFFFu) {
     fail(region.fileOffset,
          "methodDefEntryPoints: " + std::to_string(array.count()) + " elements, more than a token has MethodDef rows",
@@ -62,13 +63,17 @@ void readMethodDefEntryPoints(const NativeRegion& region, R2RImage& image) {
   for (std::uint32_t row = 0; row < array.count(); ++row) {
     MethodBody m;
     m.token = 0x06000000u | (row + 1);
-    const auto path = [&] { return "methodDefEntryPoints[" + std::to_string(row) + "] (" + methodLabel(m) + ")"; };
+    m.component = component;
+    const auto path = [&] {
+      return prefix + "methodDefEntryPoints[" + std::to_string(row) + "] (" + methodLabel(m) + ")";
+    };
     withPath(path, [&] {
       std::uint64_t at = 0;
       if (!array.tryGet(row, at)) return;
       readEntry(region, at, image, m);
       addMethod(image, std::move(m));
       ++image.summary.methodDefEntryPoints;
+      if (!image.components.empty()) ++image.components[component].methodDefEntryPoints;
     });
   }
 }
@@ -103,6 +108,8 @@ void readInstanceEntryPoints(const NativeRegion& region, R2RImage& image, const 
     m.ownerType = sig.ownerType;
     m.typeArguments = sig.typeArguments;
     m.methodArguments = sig.methodArguments;
+    m.hasModule = sig.hasModule;
+    m.module = sig.module;
     withPath([&] { return where() + " (" + methodLabel(m) + ")"; },
              [&] {
                std::uint64_t at = e.at + sig.length;
@@ -120,18 +127,97 @@ void readInstanceEntryPoints(const NativeRegion& region, R2RImage& image, const 
   }
 }
 
+
+// Section 120 (R2R 8.0+): pairs (cold runtime function, hot runtime
+// function) of the methods split into a hot and a cold part. A cold part
+// runs from its first runtime function up to the next cold part's (or the
+// end of the table); it must not hold a method's entry point.
+struct ColdPart {
+  std::uint32_t first = 0;
+  std::uint32_t count = 0;
+  std::uint32_t hot = 0;
+  std::uint64_t at = 0;  // file offset of its pair
+};
+
+std::vector<ColdPart> readHotColdMap(const pe::PeImage& pe, R2RImage& image) {
+  const NativeRegion region = regionOf(pe, image, section::kHotColdMap);
+  std::vector<ColdPart> parts;
+  if (region.bytes.empty()) return parts;
+  if (region.bytes.size() % 8 != 0) {
+    fail(region.fileOffset,
+         "hotColdMap: " + std::to_string(region.bytes.size()) + " bytes are not a whole number of 8-byte pairs",
+         rules::kR2rBadHotColdMap);
+  }
+  const std::size_t total = image.runtimeFunctions.size();
+  const std::size_t count = region.bytes.size() / 8;
+  parts.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint64_t at = region.rva + i * 8;
+    ColdPart p;
+    p.first = region.fixed(at, 4);
+    p.hot = region.fixed(at + 4, 4);
+    p.at = region.fileOffsetOf(at);
+    const std::string path = "hotColdMap[" + std::to_string(i) + "]";
+    if (p.first >= total || p.hot >= total) {
+      fail(p.at,
+           path + ": runtime function " + std::to_string(std::max(p.first, p.hot)) + " is outside the table of " +
+               std::to_string(total),
+           rules::kR2rBadHotColdMap);
+    }
+    if (!parts.empty() && p.first <= parts.back().first) {
+      fail(p.at, path + ": cold runtime function " + std::to_string(p.first) + " does not follow the previous pair's (" +
+                     std::to_string(parts.back().first) + ")",
+           rules::kR2rBadHotColdMap);
+    }
+    if (p.hot == p.first) fail(p.at, path + ": a method's hot and cold part are one function", rules::kR2rBadHotColdMap);
+    parts.push_back(p);
+  }
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::size_t end = i + 1 < parts.size() ? parts[i + 1].first : total;
+    parts[i].count = static_cast<std::uint32_t>(end - parts[i].first);
+    for (std::size_t f = parts[i].first; f < end; ++f) image.runtimeFunctions[f].cold = true;
+  }
+  return parts;
+}
+
+const MethodBody* methodStartingAt(const std::vector<MethodBody>& methods, std::uint32_t function) {
+  const auto it = std::lower_bound(methods.begin(), methods.end(), function,
+                                   [](const MethodBody& m, std::uint32_t f) { return m.firstRuntimeFunction < f; });
+  return it != methods.end() && it->firstRuntimeFunction == function ? &*it : nullptr;
+}
+
 }  // namespace
 
 void readEntryPoints(const pe::PeImage& pe, R2RImage& image, const TypeNames* names) {
-  readMethodDefEntryPoints(regionOf(pe, image, section::kMethodDefEntryPoints), image);
+  if (image.components.empty()) {
+    readMethodDefEntryPoints(regionOf(pe, image, section::kMethodDefEntryPoints), image, 0, "");
+  } else {
+    for (std::uint32_t c = 0; c < image.components.size(); ++c) {
+      readMethodDefEntryPoints(regionOf(pe, image.components[c].findSection(section::kMethodDefEntryPoints)), image, c,
+                               "componentAssemblies[" + std::to_string(c) + "].");
+    }
+  }
   readInstanceEntryPoints(regionOf(pe, image, section::kInstanceMethodEntryPoints), image, names);
 
   std::stable_sort(image.methods.begin(), image.methods.end(), [](const MethodBody& a, const MethodBody& b) {
     return a.firstRuntimeFunction < b.firstRuntimeFunction;
   });
-  const std::size_t total = image.runtimeFunctions.size();
+  const std::vector<ColdPart> coldParts = readHotColdMap(pe, image);
+  const std::vector<RuntimeFunction>& functions = image.runtimeFunctions;
+  const std::size_t total = functions.size();
+  const auto sizeOf = [&](std::size_t first, std::size_t end) {
+    std::uint64_t size = 0;
+    for (std::size_t f = first; f < end; ++f) size += functions[f].size();
+    return size;
+  };
   for (std::size_t i = 0; i < image.methods.size(); ++i) {
     MethodBody& m = image.methods[i];
+    if (functions[m.firstRuntimeFunction].cold) {
+      fail(m.entryPointOffset,
+           methodLabel(m) + ": its entry, runtime function " + std::to_string(m.firstRuntimeFunction) +
+               ", is the cold part of a split method",
+           rules::kR2rBadHotColdMap);
+    }
     const std::size_t next = i + 1 < image.methods.size() ? image.methods[i + 1].firstRuntimeFunction : total;
     if (next == m.firstRuntimeFunction) {
       fail(image.methods[i + 1].entryPointOffset,
@@ -139,15 +225,34 @@ void readEntryPoints(const pe::PeImage& pe, R2RImage& image, const TypeNames* na
                std::to_string(next),
            rules::kR2rBadEntryPoint);
     }
-    m.runtimeFunctionCount = static_cast<std::uint32_t>(next - m.firstRuntimeFunction);
-    std::uint64_t size = 0;
-    for (std::size_t f = m.firstRuntimeFunction; f < next; ++f) size += image.runtimeFunctions[f].size();
+    // The body and its funclets: up to the next method or the first cold part.
+    std::size_t end = m.firstRuntimeFunction + 1;
+    while (end < next && !functions[end].cold) ++end;
+    m.runtimeFunctionCount = static_cast<std::uint32_t>(end - m.firstRuntimeFunction);
+    m.entryRva = functions[m.firstRuntimeFunction].begin;
+  }
+  for (const ColdPart& p : coldParts) {
+    MethodBody* hot = const_cast<MethodBody*>(methodStartingAt(image.methods, p.hot));
+    if (hot == nullptr) {
+      fail(p.at, "hotColdMap: hot runtime function " + std::to_string(p.hot) + " is no method's entry",
+           rules::kR2rBadHotColdMap);
+    }
+    if (hot->coldRuntimeFunctionCount != 0) {
+      fail(p.at, "hotColdMap: " + methodLabel(*hot) + " has two cold parts", rules::kR2rBadHotColdMap);
+    }
+    hot->firstColdRuntimeFunction = p.first;
+    hot->coldRuntimeFunctionCount = p.count;
+    ++image.summary.splitMethods;
+  }
+  for (MethodBody& m : image.methods) {
+    const std::uint64_t size =
+        sizeOf(m.firstRuntimeFunction, m.firstRuntimeFunction + m.runtimeFunctionCount) +
+        sizeOf(m.firstColdRuntimeFunction, m.firstColdRuntimeFunction + m.coldRuntimeFunctionCount);
     if (size > 0xFFFFFFFFu) {
       fail(m.entryPointOffset, methodLabel(m) + ": code size " + std::to_string(size) + " does not fit in 32 bits",
            rules::kR2rBadEntryPoint);
     }
     m.codeSize = static_cast<std::uint32_t>(size);
-    m.entryRva = image.runtimeFunctions[m.firstRuntimeFunction].begin;
   }
   if (!image.methods.empty()) image.summary.unclaimedRuntimeFunctions = image.methods.front().firstRuntimeFunction;
 }

@@ -59,14 +59,53 @@ void readMachine(const pe::PeImage& pe, R2RImage& image, std::uint64_t machineAt
       }
     }
   }
-  if (image.machine != machine::kAmd64 && image.machine != machine::kI386) {
-    const std::string what = knownArchitecture(image.machine)
-                                 ? std::string(architectureName(image.machine)) + " (" + osName(image.os) + ")"
-                                 : "an unknown architecture";
+  if (!knownArchitecture(image.machine)) {
     fail(machineAt,
-         "PE Machine " + shortHex(pe.machine()) + " is " + what + ": gdmap reads ReadyToRun code for x64 and x86 only",
+         "PE Machine " + shortHex(pe.machine()) +
+             " is an unknown architecture: gdmap reads ReadyToRun code for x64, x86, ARM64 and ARM",
          rules::kR2rUnsupportedMachine);
   }
+}
+
+struct CoreHeader {
+  std::uint32_t flags = 0;
+  std::vector<Section> sections;
+};
+
+// READYTORUN_CORE_HEADER: Flags, NumberOfSections, then the sections, each
+// checked to lie inside the file. `header` holds the bytes from the image's
+// (or a component's) header to the end of its directory; the core header
+// starts at file offset `at`.
+CoreHeader readCoreHeader(const pe::PeImage& pe, ByteSpan header, std::size_t at, const std::string& what) {
+  const std::size_t headerStart = static_cast<std::size_t>(header.data() - pe.file().data());
+  const std::size_t skip = at - headerStart;
+  if (header.size() < skip + 8) {
+    fail(at, what + ": " + std::to_string(header.size()) + " bytes, the core header needs " + std::to_string(skip + 8),
+         rules::kR2rTruncated);
+  }
+  ByteCursor in(header.subspan(skip), at);
+  CoreHeader core;
+  core.flags = in.u32();
+  const std::uint32_t count = in.u32();
+  if (count > (header.size() - skip - 8) / kSectionEntrySize) {
+    fail(at + 4, what + ": " + std::to_string(count) + " sections do not fit its " + std::to_string(header.size()) +
+                     " bytes",
+         rules::kR2rTruncated);
+  }
+  core.sections.reserve(count);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint64_t entryAt = in.offset();
+    Section s;
+    s.type = in.u32();
+    s.rva = in.u32();
+    s.size = in.u32();
+    const std::string name = "section[" + std::to_string(i) + "] (type " + std::to_string(s.type) + ")";
+    Expected<ByteSpan> data = pe.range({s.rva, s.size}, entryAt, name);
+    if (!data) throw R2RFailure{data.error()};
+    s.fileOffset = static_cast<std::uint64_t>(data->data() - pe.file().data());
+    core.sections.push_back(s);
+  }
+  return core;
 }
 
 void readHeader(const pe::PeImage& pe, R2RImage& image) {
@@ -84,6 +123,7 @@ void readHeader(const pe::PeImage& pe, R2RImage& image) {
     fail(image.headerOffset, "READYTORUN_HEADER: " + std::to_string(bytes->size()) + " bytes, needs 16",
          rules::kR2rTruncated);
   }
+
   ByteCursor in(*bytes, static_cast<std::size_t>(image.headerOffset));
   const std::uint32_t signature = in.u32();
   if (signature != kSignature) {
@@ -94,36 +134,84 @@ void readHeader(const pe::PeImage& pe, R2RImage& image) {
   }
   image.majorVersion = in.u16();
   image.minorVersion = in.u16();
-  if (image.majorVersion != kSupportedMajorVersion) {
+  if (image.majorVersion < kOldestMajorVersion || image.majorVersion > kNewestMajorVersion) {
     fail(image.headerOffset + 4,
          "READYTORUN_HEADER: version " + std::to_string(image.majorVersion) + "." + std::to_string(image.minorVersion) +
-             " is not supported: gdmap reads major version 2 (.NET Core 2.x); newer versions change the format",
+             " is not supported: gdmap reads major versions " + std::to_string(kOldestMajorVersion) + " to " +
+             std::to_string(kNewestMajorVersion) + " (.NET Core 2.0 to .NET 11 previews)",
          rules::kR2rUnsupportedVersion);
   }
-  image.flags = in.u32();
-  const std::uint32_t count = in.u32();
-  if (count > (bytes->size() - kHeaderSize) / kSectionEntrySize) {
-    fail(image.headerOffset + 12,
-         "READYTORUN_HEADER: " + std::to_string(count) + " sections do not fit its " + std::to_string(bytes->size()) +
-             " bytes",
-         rules::kR2rTruncated);
+  image.profile = formatProfile(image.majorVersion);
+  CoreHeader core = readCoreHeader(pe, *bytes, static_cast<std::size_t>(image.headerOffset) + 8, "READYTORUN_HEADER");
+  image.flags = core.flags;
+  image.sections = std::move(core.sections);
+}
+
+// Section 116 of a component assembly: the composite image's file name,
+// UTF-8, NUL-terminated or not.
+void readOwnerComposite(const pe::PeImage& pe, R2RImage& image) {
+  const NativeRegion region = regionOf(pe, image, section::kOwnerCompositeExecutable);
+  if (region.bytes.empty()) return;
+  std::string name(reinterpret_cast<const char*>(region.bytes.data()), region.bytes.size());
+  if (const std::size_t nul = name.find('\0'); nul != std::string::npos) name.resize(nul);
+  if (name.empty()) {
+    fail(region.fileOffset, "ownerCompositeExecutable: an empty file name", rules::kR2rBadComposite);
   }
-  image.sections.reserve(count);
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint64_t at = in.offset();
-    Section s;
-    s.type = in.u32();
-    s.rva = in.u32();
-    s.size = in.u32();
-    const std::string name = "section[" + std::to_string(i) + "] (type " + std::to_string(s.type) + ")";
-    Expected<ByteSpan> data = pe.range({s.rva, s.size}, at, name);
-    if (!data) throw R2RFailure{data.error()};
-    s.fileOffset = static_cast<std::uint64_t>(data->data() - pe.file().data());
-    image.sections.push_back(s);
+  image.ownerComposite = std::move(name);
+}
+
+// Section 115 of a composite image: READYTORUN_COMPONENT_ASSEMBLIES_ENTRY
+// {CorHeader, ReadyToRunCoreHeader}, two IMAGE_DATA_DIRECTORYs each; every
+// component's core header has its own sections (its MethodDef entry points).
+void readComponents(const pe::PeImage& pe, R2RImage& image) {
+  const NativeRegion region = regionOf(pe, image, section::kComponentAssemblies);
+  if (region.bytes.empty()) return;
+  constexpr std::size_t kEntrySize = 16;
+  if (region.bytes.size() % kEntrySize != 0) {
+    fail(region.fileOffset,
+         "componentAssemblies: " + std::to_string(region.bytes.size()) + " bytes are not a whole number of 16-byte entries",
+         rules::kR2rBadComposite);
+  }
+  const std::size_t count = region.bytes.size() / kEntrySize;
+  image.components.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint64_t at = region.rva + i * kEntrySize;
+    const std::string path = "componentAssemblies[" + std::to_string(i) + "]";
+    Component c;
+    c.corHeaderRva = region.fixed(at, 4);
+    const std::uint32_t coreRva = region.fixed(at + 8, 4);
+    const std::uint32_t coreSize = region.fixed(at + 12, 4);
+    Expected<ByteSpan> core = pe.range({coreRva, coreSize}, region.fileOffsetOf(at + 8), path + ".coreHeader");
+    if (!core) throw R2RFailure{core.error()};
+    c.coreHeaderRva = coreRva;
+    c.coreHeaderOffset = static_cast<std::uint64_t>(core->data() - pe.file().data());
+    CoreHeader h = withPath(path, [&] {
+      return readCoreHeader(pe, *core, static_cast<std::size_t>(c.coreHeaderOffset), "core header");
+    });
+    c.flags = h.flags;
+    c.sections = std::move(h.sections);
+    image.components.push_back(std::move(c));
   }
 }
 
 }  // namespace
+
+FormatProfile formatProfile(std::uint16_t major) {
+  FormatProfile p;
+  p.bounds = major >= 17 ? il::BoundsForm::Packed3 : major >= 16 ? il::BoundsForm::Packed2 : il::BoundsForm::Nibble;
+  p.fatDebugInfo = major >= 17;
+  p.x86Funclets = major >= 14;
+  p.composite = major >= 5;
+  p.hotColdMap = major >= 8;
+  return p;
+}
+
+const Section* Component::findSection(std::uint32_t type) const {
+  for (const Section& s : sections) {
+    if (s.type == type) return &s;
+  }
+  return nullptr;
+}
 
 const Section* R2RImage::findSection(std::uint32_t type) const {
   // The runtime's FindSection takes the first of a type.
@@ -133,14 +221,17 @@ const Section* R2RImage::findSection(std::uint32_t type) const {
   return nullptr;
 }
 
-NativeRegion regionOf(const pe::PeImage& pe, const R2RImage& image, std::uint32_t type) {
-  const Section* s = image.findSection(type);
+NativeRegion regionOf(const pe::PeImage& pe, const Section* s) {
   if (s == nullptr) return {};
   NativeRegion r;
   r.rva = s->rva;
   r.fileOffset = s->fileOffset;
   r.bytes = pe.file().subspan(static_cast<std::size_t>(s->fileOffset), s->size);
   return r;
+}
+
+NativeRegion regionOf(const pe::PeImage& pe, const R2RImage& image, std::uint32_t type) {
+  return regionOf(pe, image.findSection(type));
 }
 
 std::string methodLabel(const MethodBody& m) { return "method " + hex32(m.token); }
@@ -163,6 +254,8 @@ Expected<R2RImage> readR2RImage(ByteSpan file, const TypeNames* names) {
                              : 0) +
         4;
     readMachine(*pe, image, machineAt);
+    readOwnerComposite(*pe, image);
+    readComponents(*pe, image);
     readRuntimeFunctions(*pe, image);
     readEntryPoints(*pe, image, names);
     readDebugInfo(*pe, image);

@@ -15,6 +15,7 @@ namespace gdmap::r2r {
 // The region of a section of `image`, or an empty region at RVA 0 when the
 // image has no such section.
 NativeRegion regionOf(const pe::PeImage& pe, const R2RImage& image, std::uint32_t type);
+NativeRegion regionOf(const pe::PeImage& pe, const Section* section);
 
 void readRuntimeFunctions(const pe::PeImage& pe, R2RImage& image);
 // Fills image.methods (sorted by first runtime function, counts and code

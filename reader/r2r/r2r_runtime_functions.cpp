@@ -1,5 +1,8 @@
 // Section 102: the RUNTIME_FUNCTION table, one entry per method body and
-// per funclet, sorted by address (the runtime binary-searches it).
+// per funclet, sorted by address (the runtime binary-searches it). Only
+// x64's entry has its end address; elsewhere the length comes from the
+// unwind data, as the runtime's RtlpGetFunctionEndAddress (ARM, ARM64) and
+// the x86 unwind info (a length varint) give it.
 #include "r2r_failure.hpp"
 #include "r2r_parts.hpp"
 
@@ -9,39 +12,74 @@
 namespace gdmap::r2r {
 namespace {
 
-// x86 GC info starts with the method's code length, in the x86 GC
-// encoder's varint: 7 bits a byte, most significant group first, bit 7 set
-// on every byte but the last (gcdecoder's decodeUnsigned).
+// The x86 code length at the unwind RVA, the GC info's method size: 7
+// bits a byte, most significant group first, bit 7 set on every byte but
+// the last (gcdecoder's decodeUnsigned).
 template <typename Path>
-std::uint32_t x86CodeLength(const pe::PeImage& pe, std::uint32_t gcInfoRva, std::uint64_t namedAt, const Path& path) {
-  const std::optional<std::uint64_t> start = pe.rvaToOffset(gcInfoRva);
+std::uint32_t x86CodeLength(const pe::PeImage& pe, std::uint32_t unwindRva, std::uint64_t namedAt, const Path& path) {
+  const std::optional<std::uint64_t> start = pe.rvaToOffset(unwindRva);
   if (!start) {
-    fail(namedAt, path() + ": GC info RVA " + shortHex(gcInfoRva) + " is in no section's data",
+    fail(namedAt, path() + ": unwind RVA " + shortHex(unwindRva) + " is in no section's data",
          rules::kR2rBadRuntimeFunction);
   }
   std::uint32_t value = 0;
   for (unsigned i = 0; i < 5; ++i) {
-    const std::optional<std::uint64_t> at = pe.rvaToOffset(gcInfoRva + i);
+    const std::optional<std::uint64_t> at = pe.rvaToOffset(unwindRva + i);
     if (!at || *at != *start + i) {
-      fail(*start, path() + ": the GC info's code length runs past the end of its section", rules::kR2rTruncated);
+      fail(*start, path() + ": the code length in the unwind data runs past the end of its section",
+           rules::kR2rTruncated);
     }
     const std::uint8_t byte = pe.file()[static_cast<std::size_t>(*at)];
     if (value > 0x01FFFFFFu) {
-      fail(*at, path() + ": the GC info's code length does not fit in 32 bits", rules::kR2rBadRuntimeFunction);
+      fail(*at, path() + ": the code length in the unwind data does not fit in 32 bits", rules::kR2rBadRuntimeFunction);
     }
     value = (value << 7) | (byte & 0x7Fu);
     if ((byte & 0x80) == 0) return value;
   }
-  fail(*start, path() + ": the GC info's code length is longer than 5 bytes", rules::kR2rBadRuntimeFunction);
+  fail(*start, path() + ": the code length in the unwind data is longer than 5 bytes", rules::kR2rBadRuntimeFunction);
+}
+
+// x86 from R2R 14 (funclets): the unwind data is the runtime's x86
+// UNWIND_INFO, a u32 FunctionLength (the body's GC info follows it).
+template <typename Path>
+std::uint32_t x86UnwindInfoLength(const pe::PeImage& pe, std::uint32_t unwindRva, std::uint64_t namedAt,
+                                  const Path& path) {
+  Expected<ByteSpan> info = pe.range({unwindRva, 4}, namedAt, path() + ": UNWIND_INFO");
+  if (!info) throw R2RFailure{info.error()};
+  const ByteSpan b = *info;
+  return std::uint32_t{b[0]} | std::uint32_t{b[1]} << 8 | std::uint32_t{b[2]} << 16 | std::uint32_t{b[3]} << 24;
+}
+
+// ARM64 and ARM: UnwindData with low bits 01 or 10 is packed unwind data
+// whose bits 2..12 are the function length; 00 makes it the RVA of the
+// .xdata record, whose first word has it in bits 0..17; 11 is reserved.
+// The length counts instructions: 4 bytes on ARM64, 2 (a halfword) on ARM.
+template <typename Path>
+std::uint32_t armCodeLength(const pe::PeImage& pe, std::uint32_t unwindData, unsigned unit, std::uint64_t namedAt,
+                            const Path& path) {
+  switch (unwindData & 3u) {
+    case 0: {
+      Expected<ByteSpan> xdata = pe.range({unwindData, 4}, namedAt, path() + ": .xdata");
+      if (!xdata) throw R2RFailure{xdata.error()};
+      const ByteSpan b = *xdata;
+      const std::uint32_t word = std::uint32_t{b[0]} | std::uint32_t{b[1]} << 8 | std::uint32_t{b[2]} << 16 |
+                                 std::uint32_t{b[3]} << 24;
+      return (word & 0x3FFFFu) * unit;
+    }
+    case 3:
+      fail(namedAt, path() + ": unwind data " + hex32(unwindData) + " has the reserved packed form 3",
+           rules::kR2rBadRuntimeFunction);
+    default: return ((unwindData >> 2) & 0x7FFu) * unit;
+  }
 }
 
 }  // namespace
 
 void readRuntimeFunctions(const pe::PeImage& pe, R2RImage& image) {
   const NativeRegion region = regionOf(pe, image, section::kRuntimeFunctions);
-  const bool x86 = image.machine == machine::kI386;
-  // x86 has no EndAddress: {BeginAddress, UnwindData}; x64 has all three.
-  const unsigned entrySize = x86 ? 8 : 12;
+  const bool x64 = image.machine == machine::kAmd64;
+  // x64: {BeginAddress, EndAddress, UnwindData}; others {BeginAddress, UnwindData}.
+  const unsigned entrySize = x64 ? 12 : 8;
   if (region.bytes.size() % entrySize != 0) {
     fail(region.fileOffset,
          "runtimeFunctions: " + std::to_string(region.bytes.size()) + " bytes are not a whole number of " +
@@ -55,18 +93,31 @@ void readRuntimeFunctions(const pe::PeImage& pe, R2RImage& image) {
     const auto path = [i] { return "runtimeFunctions[" + std::to_string(i) + "]"; };
     RuntimeFunction f;
     f.begin = region.fixed(at, 4);
-    if (x86) {
+    if (x64) {
+      f.end = region.fixed(at + 4, 4);
+      f.unwindRva = region.fixed(at + 8, 4);
+    } else {
       f.unwindRva = region.fixed(at + 4, 4);
-      const std::uint32_t length = x86CodeLength(pe, f.unwindRva, region.fileOffsetOf(at + 4), path);
+      const std::uint64_t unwindAt = region.fileOffsetOf(at + 4);
+      std::uint32_t length = 0;
+      switch (image.machine) {
+        case machine::kI386:
+          length = image.profile.x86Funclets ? x86UnwindInfoLength(pe, f.unwindRva, unwindAt, path)
+                                             : x86CodeLength(pe, f.unwindRva, unwindAt, path);
+          break;
+        case machine::kArm64: length = armCodeLength(pe, f.unwindRva, 4, unwindAt, path); break;
+        default:
+          // ARM code addresses carry the Thumb bit; the code starts at the even address.
+          f.begin &= ~1u;
+          length = armCodeLength(pe, f.unwindRva, 2, unwindAt, path);
+          break;
+      }
       if (length > 0xFFFFFFFFu - f.begin) {
         fail(region.fileOffsetOf(at),
              path() + ": code length " + std::to_string(length) + " overflows the address space",
              rules::kR2rBadRuntimeFunction);
       }
       f.end = f.begin + length;
-    } else {
-      f.end = region.fixed(at + 4, 4);
-      f.unwindRva = region.fixed(at + 8, 4);
     }
     if (f.end <= f.begin) {
       fail(region.fileOffsetOf(at), path() + ": code [" + shortHex(f.begin) + ", " + shortHex(f.end) + ") is empty",

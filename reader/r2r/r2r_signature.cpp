@@ -26,6 +26,8 @@ class TypeTextReader {
   }
 
   std::size_t position() const { return in_.position(); }
+  // The tokens that follow belong to another module: this image's names would be wrong for them.
+  void forgetNames() { names_ = nullptr; }
 
   std::uint32_t compressed(const char* what) {
     const std::uint32_t v = in_.compressedUInt();
@@ -192,8 +194,15 @@ InstanceSignature parseInstanceSignature(ByteSpan bytes, std::uint64_t fileOffse
              " (slot, MemberRef or constrained forms cannot key an instance entry point)",
          rules::kR2rBadInstanceSignature);
   }
-  if (sig.flags & ~std::uint32_t{0x7F}) {
+  if (sig.flags & ~std::uint32_t{0xFF}) {
     fail(fileOffset, "unknown method flags " + shortHex(sig.flags), rules::kR2rBadInstanceSignature);
+  }
+  if (sig.flags & method_sig::kUpdateContext) {
+    // The tokens that follow are that module's (a composite image's
+    // component, or a module of the version bubble).
+    sig.module = reader.compressed("module index");
+    sig.hasModule = true;
+    reader.forgetNames();
   }
   if (sig.flags & method_sig::kOwnerType) reader.type(sig.ownerType, 0, &sig.typeArguments);
   const std::size_t rowAt = reader.position();

@@ -1,7 +1,8 @@
 #pragma once
 // The signature that keys an instance entry point (section 109): the
 // runtime's method signature encoding (zapsig.cpp, SigMatchesMethodDesc):
-// a compressed flags word (READYTORUN_METHOD_SIG_*), the owner type when
+// a compressed flags word (READYTORUN_METHOD_SIG_*), a module index when
+// kUpdateContext is set, the owner type when
 // kOwnerType is set, the MethodDef row, and the method's own generic
 // arguments when kMethodInstantiation is set. Types are ECMA-335 type
 // signatures plus two runtime extensions: ELEMENT_TYPE_CANON_ZAPSIG (0x3E,
@@ -22,6 +23,8 @@ namespace gdmap::r2r {
 struct InstanceSignature {
   std::uint32_t flags = 0;
   std::uint32_t token = 0;                 // 0x06000000 | row
+  bool hasModule = false;                  // kUpdateContext: the token is module `module`'s
+  std::uint32_t module = 0;
   std::string ownerType;                   // empty without kOwnerType
   std::vector<std::string> typeArguments;  // the owner's, when it is a generic instance
   std::vector<std::string> methodArguments;

@@ -9,6 +9,7 @@
 #include "report.hpp"
 #include "type_names_input.hpp"
 
+#include <gdmap/description/il_description_exact.hpp>
 #include <gdmap/description/il_description_json.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
@@ -40,34 +41,32 @@ struct ExtractCounts {
   std::size_t noDebugInfo = 0;     // skipped: no element in the debug-info section
   std::size_t noBounds = 0;        // skipped: a blob whose cbBounds is 0
   std::size_t duplicates = 0;      // skipped: the token and instantiation of an earlier body
-  std::size_t nonCanonical = 0;    // written, but `il build` gives other bytes
+  std::size_t nonCanonical = 0;    // written with layout overrides (a canonical build would give other bytes)
 };
 
 std::string methodPath(const r2r::MethodBody& body) { return "method " + hex32(body.token); }
 
 std::size_t fileOffsetOf(ByteSpan file, ByteSpan part) { return static_cast<std::size_t>(part.data() - file.data()); }
 
-// Why `il build --format nibble` of this method will not give the blob's
-// bytes (a non-minimal varint): notes at the place, as `il dump` gives.
-bool noteNonCanonical(const r2r::MethodBody& body, ByteSpan file, const std::string& name, Report& report) {
-  const il::BoundsCanonicalReport canonical = il::checkBoundsCanonical(body.bounds, il::BoundsForm::Nibble, 4);
-  if (canonical.canonical) return true;
-  for (const Error& reason : canonical.reasons) {
-    Diagnostic note = binaryDiagnostic(reason, {}, 0, Severity::Note);
-    note.message = "building this method will not give the blob's bytes: " + note.message + " (" + reason.rule + ")";
-    note.rule = rules::kRebuildDiffers;
-    note.path = methodPath(body) + " bounds." + note.path;
-    note.offset = fileOffsetOf(file, body.bounds) + reason.byteOffset();
-    note.file = name;
-    report.add(std::move(note));
-  }
-  return false;
+// The body's code: its entry, its funclets, then its cold part.
+std::vector<il::CodeRange> codeRanges(const r2r::MethodBody& body, const r2r::R2RImage& image) {
+  std::vector<il::CodeRange> ranges;
+  ranges.reserve(body.runtimeFunctionCount + body.coldRuntimeFunctionCount);
+  const auto add = [&](std::uint32_t first, std::uint32_t count) {
+    for (std::uint32_t f = first; f < first + count; ++f) {
+      ranges.push_back({image.runtimeFunctions[f].begin, image.runtimeFunctions[f].size()});
+    }
+  };
+  add(body.firstRuntimeFunction, body.runtimeFunctionCount);
+  add(body.firstColdRuntimeFunction, body.coldRuntimeFunctionCount);
+  return ranges;
 }
 
 // The description's method for one body, or nothing (skipped or invalid;
 // an invalid blob is an error in `report`).
-std::optional<il::Method> extractMethod(const r2r::MethodBody& body, ByteSpan file, const std::string& name,
-                                        ExtractCounts& counts, Report& report) {
+std::optional<il::Method> extractMethod(const r2r::MethodBody& body, const r2r::R2RImage& image, il::BoundsForm form,
+                                        ByteSpan file,
+                                        const std::string& name, ExtractCounts& counts, Report& report) {
   if (!body.hasDebugInfo) {
     ++counts.noDebugInfo;
     return std::nullopt;
@@ -76,21 +75,26 @@ std::optional<il::Method> extractMethod(const r2r::MethodBody& body, ByteSpan fi
     ++counts.noBounds;
     return std::nullopt;
   }
-  const Expected<il::BoundsView> opened = il::openBounds(body.bounds, il::BoundsForm::Nibble);
-  if (!opened) {
-    Diagnostic d = binaryDiagnostic(opened.error());
-    d.message = methodPath(body) + ": its bounds are not valid nibble bounds: " + d.message;
-    d.path = methodPath(body) + " bounds." + d.path;
-    d.offset = fileOffsetOf(file, body.bounds) + opened.error().byteOffset();
+  // The reader validated the blob strictly (bytes after the last bound
+  // aside); a blob that `il build` would not give back as it is gets the
+  // layout overrides that make it exact, as `il dump` writes them.
+  il::ExactIlMethod exact = il::describeIlBlob(body.bounds, form);
+  if (exact.raw) {
+    Diagnostic d;
+    d.rule = rules::kR2rBadDebugInfo;
+    d.message = methodPath(body) + ": its bounds cannot be described as " + std::string(il::formName(form)) + " bounds";
+    d.offset = fileOffsetOf(file, body.bounds);
     d.file = name;
     report.add(std::move(d));
     return std::nullopt;
   }
-  if (!noteNonCanonical(body, file, name, report)) ++counts.nonCanonical;
+  if (exact.method.layout) ++counts.nonCanonical;
   il::Method method;
   method.token = body.token;
   method.codeSize = body.codeSize;
-  method.bounds = opened->toVector();
+  method.bounds = std::move(exact.method.bounds);
+  method.layout = std::move(exact.method.layout);
+  method.code = codeRanges(body, image);
   if (body.instantiated) {
     il::Instantiation inst;
     inst.typeArguments = body.typeArguments;
@@ -211,7 +215,7 @@ int extract(const IlExtractOptions& options, Report& report) {
   for (const r2r::MethodBody& body : image->methods) {
     if (only && body.token != *only) continue;
     ++counts.bodies;
-    std::optional<il::Method> method = extractMethod(body, file, name, counts, report);
+    std::optional<il::Method> method = extractMethod(body, *image, image->profile.bounds, file, name, counts, report);
     if (!method) continue;
     if (names) method->name = names->methodName(method->token);
     methods.push_back(std::move(*method));

@@ -140,6 +140,15 @@ struct BoundsLayout {
 // A method: `bounds` (the runtime's view, from which the API array is
 // derived with codeSize) or, when `verbatimMap`, `map` (an API array taken
 // as is: any order, overlaps and specials allowed).
+// Where a part of a method's native code lies in its image: a ReadyToRun
+// runtime function (the body, a funclet, a cold part), as `il extract`
+// records it for address lookups.
+struct CodeRange {
+  std::uint32_t rva = 0;
+  std::uint32_t size = 0;
+  friend bool operator==(const CodeRange&, const CodeRange&) = default;
+};
+
 struct Method {
   std::uint32_t token = 0;
   std::optional<std::uint32_t> codeSize;
@@ -149,6 +158,7 @@ struct Method {
   std::optional<Instantiation> instantiation;  // absent: not a generic instantiation
   std::string name;                    // for people only (`Ns.Type::Method`, from `il extract --names`); empty: none
   std::optional<BoundsLayout> layout;  // absent: the canonical bytes
+  std::vector<CodeRange> code;         // the native code's ranges in its image (`il extract`); empty: unknown
   friend bool operator==(const Method&, const Method&) = default;
 };
 

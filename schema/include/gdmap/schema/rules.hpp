@@ -128,7 +128,9 @@ inline constexpr char kIlWideField[] = "il-wide-field";
 inline constexpr char kInvalidMetadata[] = "invalid-metadata";
 
 // ReadyToRun images (reader/r2r: the R2R reader behind `gdmap il extract`)
+inline constexpr char kR2rBadComposite[] = "r2r-bad-composite";
 inline constexpr char kR2rBadDebugInfo[] = "r2r-bad-debug-info";
+inline constexpr char kR2rBadHotColdMap[] = "r2r-bad-hot-cold-map";
 inline constexpr char kR2rBadEntryPoint[] = "r2r-bad-entry-point";
 inline constexpr char kR2rBadHashtable[] = "r2r-bad-hashtable";
 inline constexpr char kR2rBadInstanceSignature[] = "r2r-bad-instance-signature";

@@ -10,12 +10,21 @@
 // debug info (105, a NativeArray by runtime-function index whose elements
 // may share a blob by lookback).
 //
-// Supported: R2R major version 2 (.NET Core 2.0 and 2.1; minor 0..2 and any
-// later minor of major 2, which only adds sections), on AMD64 (Windows, or
-// Linux/macOS/FreeBSD/NetBSD Machine values: the architecture XOR an OS
-// value) and on x86 (0x14C, whose runtime functions have no end address:
-// the length comes from the GC info the unwind RVA points at). Any other
-// major version or machine is an error naming it, never a guess.
+// Supported: every R2R major version from 2 (.NET Core 2.0, 2017) to 17,
+// the newest whose layout the runtime's sources document (formatProfile
+// says what each changes: the bounds' encoding, the debug-info header, x86
+// funclets, composite images, the hot/cold map); on x64, x86, ARM64 and
+// ARM (Thumb-2), on Windows or (the architecture XOR an OS value in
+// Machine) Linux, macOS, FreeBSD and NetBSD. A runtime function's code
+// length comes from its end address (x64) or from its unwind data (x86:
+// a length varint; ARM64 and ARM: the packed word or the .xdata header).
+// Any other major version or machine is an error naming it, never a guess.
+//
+// Composite images (R2R 4.1+): a composite image holds the code of several
+// component assemblies, each with its own core header and MethodDef entry
+// points; readR2RImage lists every component's methods (MethodBody::
+// component). A component assembly's own image holds no code: it names its
+// composite image (R2RImage::ownerComposite).
 //
 // Strict where the runtime merely trusts: every RVA range is checked against
 // the PE sections without overflow, every count against the bytes left
@@ -29,6 +38,7 @@
 // The bytes must outlive the image: every span points into them.
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
+#include <gdmap/schema/il_map.hpp>
 #include <gdmap/schema/type_names.hpp>
 
 #include <cstdint>
@@ -39,7 +49,19 @@
 namespace gdmap::r2r {
 
 inline constexpr std::uint32_t kSignature = 0x00525452;  // "RTR\0"
-inline constexpr std::uint16_t kSupportedMajorVersion = 2;
+inline constexpr std::uint16_t kOldestMajorVersion = 2;
+inline constexpr std::uint16_t kNewestMajorVersion = 17;
+
+// What a major version changes in how a method's code and bounds are found
+// (readytorun.h's history; the cDAC's DebugInfo contract for 16 and 17).
+struct FormatProfile {
+  il::BoundsForm bounds = il::BoundsForm::Nibble;  // 16: Packed2; 17: Packed3
+  bool fatDebugInfo = false;               // 17: a blob may start with the fat header
+  bool x86Funclets = false;                // 14: x86 handlers are funclets
+  bool composite = false;                  // 4.1 (major 5 on): component assemblies
+  bool hotColdMap = false;                 // 8.0: cold parts of split methods
+};
+FormatProfile formatProfile(std::uint16_t majorVersion);
 
 // READYTORUN_SECTION_* (readytorun.h).
 namespace section {
@@ -54,6 +76,15 @@ inline constexpr std::uint32_t kAvailableTypes = 108;
 inline constexpr std::uint32_t kInstanceMethodEntryPoints = 109;
 inline constexpr std::uint32_t kInliningInfo = 110;
 inline constexpr std::uint32_t kProfileDataInfo = 111;
+inline constexpr std::uint32_t kManifestMetadata = 112;
+inline constexpr std::uint32_t kComponentAssemblies = 115;
+inline constexpr std::uint32_t kOwnerCompositeExecutable = 116;
+inline constexpr std::uint32_t kHotColdMap = 120;
+}
+
+// READYTORUN_FLAG_* (readytorun.h) that change how an image is read.
+namespace header_flag {
+inline constexpr std::uint32_t kComponent = 0x20;  // a component assembly of a composite image
 }  // namespace section
 
 // READYTORUN_METHOD_SIG_* (readytorun.h): the first item of an instance
@@ -66,6 +97,7 @@ inline constexpr std::uint32_t kSlotInsteadOfToken = 0x08;
 inline constexpr std::uint32_t kMemberRefToken = 0x10;
 inline constexpr std::uint32_t kConstrained = 0x20;
 inline constexpr std::uint32_t kOwnerType = 0x40;
+inline constexpr std::uint32_t kUpdateContext = 0x80;  // a module index follows the flags
 }  // namespace method_sig
 
 // PE Machine values of the architectures this reader knows.
@@ -89,8 +121,9 @@ struct Section {
 // One RUNTIME_FUNCTION: a method body or one of its funclets.
 struct RuntimeFunction {
   std::uint32_t begin = 0;      // RVA of the first code byte
-  std::uint32_t end = 0;        // RVA past the last (x86: begin + the GC info's code length)
-  std::uint32_t unwindRva = 0;  // x86: the GC info
+  std::uint32_t end = 0;        // RVA past the last (from the unwind data but on x64)
+  std::uint32_t unwindRva = 0;  // the UnwindData word (ARM, ARM64: packed unwind data when its low bits are set)
+  bool cold = false;            // the cold part of a split method (hot/cold map)
   std::uint32_t size() const { return end - begin; }
 };
 
@@ -101,7 +134,13 @@ struct MethodBody {
   std::uint32_t token = 0;
   std::uint32_t firstRuntimeFunction = 0;  // index into R2RImage::runtimeFunctions
   std::uint32_t runtimeFunctionCount = 0;  // body + funclets (>= 1)
-  std::uint32_t codeSize = 0;              // sum of those runtime functions' sizes
+  // The cold part of a split method (hot/cold map): its runtime functions.
+  std::uint32_t firstColdRuntimeFunction = 0;
+  std::uint32_t coldRuntimeFunctionCount = 0;
+  std::uint32_t codeSize = 0;              // sum of all those runtime functions' sizes
+  // Composite images: the component assembly (index into R2RImage::
+  // components) whose MethodDef this is; 0 in a single-assembly image.
+  std::uint32_t component = 0;
   std::uint32_t entryRva = 0;              // = runtimeFunctions[firstRuntimeFunction].begin
   std::uint64_t entryPointOffset = 0;      // file offset of the entry point (section 103 element or 109 entry data)
 
@@ -109,6 +148,9 @@ struct MethodBody {
   bool instantiated = false;
   std::uint32_t signatureFlags = 0;   // method_sig::* bits (kUnboxingStub marks an unboxing stub)
   std::uint64_t signatureOffset = 0;  // file offset of the instance signature
+  // kUpdateContext: the token (and the types' tokens) are module `module`'s.
+  bool hasModule = false;
+  std::uint32_t module = 0;
   // ILAsm type text (gdmap::formatType, tokens in hex as `class 0x01000012`).
   // The owner type when the signature has one (e.g. `class 0x0200001B<__Canon>`),
   // its generic arguments, and the method's own generic arguments.
@@ -125,12 +167,26 @@ struct MethodBody {
 
   // Debug info (section 105), indexed by firstRuntimeFunction.
   bool hasDebugInfo = false;
-  ByteSpan debugInfo;                 // the whole blob: nibble header (cbBounds, cbVars), bounds, vars
-  ByteSpan bounds;                    // the cbBounds bytes: classic nibble bounds (FORMAT.md §3.3); may be empty
+  ByteSpan debugInfo;                 // the whole blob: nibble header (cbBounds, cbVars, or the fat one), bounds, vars, ...
+  ByteSpan bounds;                    // the cbBounds bytes, in R2RImage::profile.bounds form (FORMAT.md §3.3); may be empty
   ByteSpan vars;                      // the cbVars bytes (variable locations; not decoded here)
   std::uint64_t debugInfoOffset = 0;  // file offset of the blob: equal for methods sharing one
   bool sharedDebugInfo = false;       // reached by a non-zero lookback
   std::uint64_t debugInfoElementOffset = 0;  // file offset of the method's element (the lookback) in section 105
+  bool fatDebugInfo = false;                 // the blob has the fat header (R2R 17)
+  std::uint32_t boundsTrailing = 0;          // bytes at the end of `bounds` after the last bound (ignored by the runtime)
+};
+
+// A component assembly of a composite image (section 115).
+struct Component {
+  std::string name;                // its simple name, from the manifest metadata ("" when unknown)
+  std::uint32_t corHeaderRva = 0;  // its CLI header inside the composite image (0 when not embedded)
+  std::uint32_t coreHeaderRva = 0;
+  std::uint64_t coreHeaderOffset = 0;  // file offset of its READYTORUN_CORE_HEADER
+  std::uint32_t flags = 0;
+  std::vector<Section> sections;
+  std::size_t methodDefEntryPoints = 0;
+  const Section* findSection(std::uint32_t type) const;
 };
 
 struct R2RSummary {
@@ -143,6 +199,9 @@ struct R2RSummary {
   std::size_t sharedDebugInfo = 0;   // methods whose element is a lookback
   std::size_t distinctDebugInfoBlobs = 0;
   std::size_t unclaimedRuntimeFunctions = 0;  // before the first entry point (none in real images)
+  std::size_t splitMethods = 0;               // with a cold part (hot/cold map)
+  std::size_t fatDebugInfo = 0;               // blobs with the fat header
+  std::size_t boundsWithTrailingBytes = 0;    // blobs whose bounds have bytes after the last bound
 };
 
 struct R2RImage {
@@ -157,9 +216,16 @@ struct R2RImage {
   // READYTORUN_HEADER
   std::uint16_t majorVersion = 0;
   std::uint16_t minorVersion = 0;
+  FormatProfile profile;
   std::uint32_t flags = 0;
   std::vector<Section> sections;  // in file order
   const Section* findSection(std::uint32_t type) const;
+
+  // A composite image's component assemblies (empty otherwise).
+  std::vector<Component> components;
+  // A component assembly's own image: the file name of the composite image
+  // that holds its code (section 116); its methods are found there.
+  std::string ownerComposite;
 
   std::vector<RuntimeFunction> runtimeFunctions;
   // Every method body, ordered by firstRuntimeFunction (then as found:

@@ -13,7 +13,8 @@
 //    function index, fixup lookback), the runtime functions for code size, and
 //    the method signature of an instance entry (to step over it and to print
 //    its instantiation).
-// Usage: r2rdump_peer [-o OUT.jsonl] IMAGE...   (non-R2R files are skipped)
+// Usage: r2rdump_peer [-o OUT.jsonl] [--blobs] IMAGE...   (non-R2R files are skipped)
+//   --blobs adds "blob": the bounds bytes as hex (cbBounds of them), as the library saw them.
 using System;
 using System.Collections.Generic;
 using System.Collections.Immutable;
@@ -37,15 +38,17 @@ internal static class Program
     private static int Main(string[] args)
     {
         string outPath = null;
+        bool blobs = false;
         var images = new List<string>();
         for (int i = 0; i < args.Length; i++)
         {
             if (args[i] == "-o" && i + 1 < args.Length) outPath = args[++i];
+            else if (args[i] == "--blobs") blobs = true;
             else images.Add(args[i]);
         }
         if (images.Count == 0)
         {
-            Console.Error.WriteLine("usage: r2rdump_peer [-o OUT.jsonl] IMAGE...");
+            Console.Error.WriteLine("usage: r2rdump_peer [-o OUT.jsonl] [--blobs] IMAGE...");
             return 2;
         }
         using Stream sink = outPath == null ? Console.OpenStandardOutput() : File.Create(outPath);
@@ -55,7 +58,7 @@ internal static class Program
         {
             try
             {
-                DumpImage(image, output);
+                DumpImage(image, output, blobs);
             }
             catch (Exception e) when (e is BadImageFormatException || e is InvalidOperationException || e is ArgumentOutOfRangeException)
             {
@@ -85,7 +88,7 @@ internal static class Program
         }
     }
 
-    private static void DumpImage(string path, StreamWriter output)
+    private static void DumpImage(string path, StreamWriter output, bool blobs)
     {
         var img = new Image { Bytes = File.ReadAllBytes(path) };
         byte[] bytes = img.Bytes;
@@ -195,7 +198,9 @@ internal static class Program
                 line.Append('[').Append(bounds[i].NativeOffset).Append(',').Append(bounds[i].ILOffset)
                     .Append(',').Append((int)bounds[i].SourceTypes).Append(']');
             }
-            line.Append("]}");
+            line.Append(']');
+            if (blobs) line.Append(",\"blob\":\"").Append(Convert.ToHexString(info.BoundsBytes).ToLowerInvariant()).Append('"');
+            line.Append('}');
             output.WriteLine(line);
         }
     }

@@ -109,7 +109,16 @@ def main():
                 # Split by cause: same bounds but another code size, or other bounds.
                 other = b if side == "peer only" else a
                 same_bounds = any(o[1] == body[1] for o in other)
-                kind = side + (": code size differs" if same_bounds else ": bounds differ" if other else ": no such token")
+                # R2RDump's packed (R2R 16+) decoder takes every whole entry the
+                # last byte still holds, past the blob's count: the peer's
+                # bounds are then gdmap's and more.
+                over_read = side == "peer only" and any(
+                    o[0] == body[0] and len(body[1]) > len(o[1]) and body[1][:len(o[1])] == o[1] for o in other)
+                over_read = over_read or (side == "gdmap only" and any(
+                    o[0] == body[0] and len(o[1]) > len(body[1]) and o[1][:len(body[1])] == body[1] for o in other))
+                kind = side + (": code size differs" if same_bounds else
+                               ": the peer reads past the count" if over_read else
+                               ": bounds differ" if other else ": no such token")
                 counts[kind] += n
                 if shown[kind] < args.show:
                     shown[kind] += 1

@@ -1,0 +1,438 @@
+// A CLR profiler that records what the running runtime itself answers to
+// ICorProfilerInfo::GetILToNativeMapping for every method whose code came
+// from a ReadyToRun image, so that `gdmap il lookup` can be held to it.
+//
+// Load it with
+//   CORECLR_ENABLE_PROFILING=1
+//   CORECLR_PROFILER={6D1B2F3A-8C4E-4E2B-9A7D-1F0C5E3B2A91}
+//   CORECLR_PROFILER_PATH=/path/to/r2r_map_profiler.so
+//   GDMAP_PROF_OUT=/path/to/records.jsonl   (default ./r2r_maps.jsonl)
+//
+// How: the runtime calls JITCachedFunctionSearchStarted/Finished when it
+// looks for a method's precompiled code (COR_PRF_MONITOR_CACHE_SEARCHES);
+// "found" means the R2R body will run. The code is not published yet at that
+// moment, so the FunctionID is only remembered; at Shutdown every remembered
+// method is asked for all its code versions (GetNativeCodeStartAddresses:
+// the R2R body, and a tier-1 body if tiering replaced it), and the version
+// whose start lies inside the module's image is the R2R one: its mapping
+// comes from GetILToNativeMapping3(start), which names that version exactly
+// (plain GetILToNativeMapping answers for whichever version the runtime
+// picks, after tier-up not the R2R one). Nothing is written until Shutdown.
+//
+// One JSON object per line:
+//   {"image": PATH, "token": "0x06...", "class": TYPE, "methodArgs": [TYPE...],
+//    "codeVersions": N, "r2r": true, "rva": "0x...", "codeSize": N,
+//    "codeRanges": [[rva, size]...], "map": [[il, start, end]...],
+//    "mapPlain": [...]}   (mapPlain: plain GetILToNativeMapping, for contrast)
+// TYPE: {"module": FILE, "typeDef": "0x02...", "args": [TYPE...]} or
+//   {"array": ELEMENT_TYPE, "rank": N, "of": TYPE}; "?" when unknown.
+// ilOffset is printed as a signed number so -1/-2/-3 read as NO_MAPPING,
+// PROLOG, EPILOG.
+#include "corprof_min.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace prof;
+
+namespace {
+
+// {6D1B2F3A-8C4E-4E2B-9A7D-1F0C5E3B2A91}: this profiler's own CLSID.
+constexpr GUID CLSID_R2RMapProfiler = {0x6D1B2F3A, 0x8C4E, 0x4E2B, {0x9A, 0x7D, 0x1F, 0x0C, 0x5E, 0x3B, 0x2A, 0x91}};
+
+std::string utf8(const WCHAR* s, std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n && s[i] != 0; ++i) {
+    std::uint32_t c = s[i];
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (c < 0x800) {
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {  // surrogates are not expected in file paths; kept as 3 bytes
+      out += static_cast<char>(0xE0 | (c >> 12));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
+  return out;
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string hex(std::uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "\"0x%llx\"", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string hex8(std::uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "\"0x%08x\"", v);
+  return buf;
+}
+
+std::string map_json(const std::vector<COR_DEBUG_IL_TO_NATIVE_MAP>& map) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < map.size(); ++i) {
+    if (i) out += ",";
+    out += "[" + std::to_string(static_cast<std::int32_t>(map[i].ilOffset)) + "," +
+           std::to_string(map[i].nativeStartOffset) + "," + std::to_string(map[i].nativeEndOffset) + "]";
+  }
+  return out + "]";
+}
+
+struct ModuleFacts {
+  std::string path;
+  const std::uint8_t* base = nullptr;
+  std::uint32_t imageSize = 0;  // SizeOfImage from the PE header in memory
+  bool flat = false;
+  HRESULT hr = S_OK;
+};
+
+class Profiler final : public ICorProfilerCallback3 {
+ public:
+  // IUnknown
+  HRESULT QueryInterface(REFIID riid, void** ppv) override {
+    if (riid == IID_IUnknown || riid == IID_ICorProfilerCallback || riid == IID_ICorProfilerCallback2 ||
+        riid == IID_ICorProfilerCallback3) {
+      *ppv = static_cast<ICorProfilerCallback3*>(this);
+      AddRef();
+      return S_OK;
+    }
+    *ppv = nullptr;
+    return E_NOINTERFACE;
+  }
+  ULONG AddRef() override { return ++refs_; }
+  ULONG Release() override {
+    ULONG n = --refs_;
+    if (n == 0) delete this;
+    return n;
+  }
+
+  HRESULT Initialize(IUnknown* unk) override {
+    if (unk->QueryInterface(IID_ICorProfilerInfo9, reinterpret_cast<void**>(&info_)) != S_OK) {
+      std::fprintf(stderr, "r2r_map_profiler: the runtime has no ICorProfilerInfo9\n");
+      return E_FAIL;
+    }
+    const char* out = std::getenv("GDMAP_PROF_OUT");
+    out_ = out && *out ? out : "r2r_maps.jsonl";
+    // Cache searches tell us which methods run precompiled code; JIT events
+    // only count what was compiled instead. Never COR_PRF_DISABLE_ALL_NGEN_IMAGES
+    // (it would turn R2R code off) nor COR_PRF_ENABLE_REJIT (which requires it).
+    return info_->SetEventMask(COR_PRF_MONITOR_CACHE_SEARCHES | COR_PRF_MONITOR_JIT_COMPILATION);
+  }
+
+  HRESULT JITCachedFunctionSearchFinished(FunctionID fn, int result) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++searches_;
+    if (result == COR_PRF_CACHED_FUNCTION_FOUND) found_.insert(fn);
+    return S_OK;
+  }
+  HRESULT JITCompilationFinished(FunctionID, HRESULT, BOOL) override {
+    ++jitted_;
+    return S_OK;
+  }
+
+  HRESULT Shutdown() override {
+    std::vector<FunctionID> fns;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      fns.assign(found_.begin(), found_.end());
+    }
+    FILE* f = std::fopen(out_.c_str(), "w");
+    if (!f) {
+      std::fprintf(stderr, "r2r_map_profiler: cannot write %s\n", out_.c_str());
+      return S_OK;
+    }
+    std::size_t written = 0, notInImage = 0;
+    for (FunctionID fn : fns) {
+      std::string line = record(fn, notInImage);
+      if (!line.empty()) {
+        std::fputs(line.c_str(), f);
+        std::fputc('\n', f);
+        ++written;
+      }
+    }
+    std::fclose(f);
+    std::fprintf(stderr,
+                 "r2r_map_profiler: %zu cache searches, %zu found precompiled, %zu records written to %s "
+                 "(%zu with no code version inside their image), %zu JIT compilations\n",
+                 static_cast<std::size_t>(searches_), fns.size(), written, out_.c_str(), notInImage,
+                 static_cast<std::size_t>(jitted_.load()));
+    return S_OK;
+  }
+
+  // Everything else: nothing to do.
+  HRESULT AppDomainCreationStarted(AppDomainID) override { return S_OK; }
+  HRESULT AppDomainCreationFinished(AppDomainID, HRESULT) override { return S_OK; }
+  HRESULT AppDomainShutdownStarted(AppDomainID) override { return S_OK; }
+  HRESULT AppDomainShutdownFinished(AppDomainID, HRESULT) override { return S_OK; }
+  HRESULT AssemblyLoadStarted(AssemblyID) override { return S_OK; }
+  HRESULT AssemblyLoadFinished(AssemblyID, HRESULT) override { return S_OK; }
+  HRESULT AssemblyUnloadStarted(AssemblyID) override { return S_OK; }
+  HRESULT AssemblyUnloadFinished(AssemblyID, HRESULT) override { return S_OK; }
+  HRESULT ModuleLoadStarted(ModuleID) override { return S_OK; }
+  HRESULT ModuleLoadFinished(ModuleID, HRESULT) override { return S_OK; }
+  HRESULT ModuleUnloadStarted(ModuleID) override { return S_OK; }
+  HRESULT ModuleUnloadFinished(ModuleID, HRESULT) override { return S_OK; }
+  HRESULT ModuleAttachedToAssembly(ModuleID, AssemblyID) override { return S_OK; }
+  HRESULT ClassLoadStarted(ClassID) override { return S_OK; }
+  HRESULT ClassLoadFinished(ClassID, HRESULT) override { return S_OK; }
+  HRESULT ClassUnloadStarted(ClassID) override { return S_OK; }
+  HRESULT ClassUnloadFinished(ClassID, HRESULT) override { return S_OK; }
+  HRESULT FunctionUnloadStarted(FunctionID) override { return S_OK; }
+  HRESULT JITCompilationStarted(FunctionID, BOOL) override { return S_OK; }
+  HRESULT JITCachedFunctionSearchStarted(FunctionID, BOOL* useCached) override {
+    *useCached = 1;  // always take the precompiled body
+    return S_OK;
+  }
+  HRESULT JITFunctionPitched(FunctionID) override { return S_OK; }
+  HRESULT JITInlining(FunctionID, FunctionID, BOOL* shouldInline) override {
+    *shouldInline = 1;
+    return S_OK;
+  }
+  HRESULT ThreadCreated(ThreadID) override { return S_OK; }
+  HRESULT ThreadDestroyed(ThreadID) override { return S_OK; }
+  HRESULT ThreadAssignedToOSThread(ThreadID, DWORD) override { return S_OK; }
+  HRESULT RemotingClientInvocationStarted() override { return S_OK; }
+  HRESULT RemotingClientSendingMessage(GUID*, BOOL) override { return S_OK; }
+  HRESULT RemotingClientReceivingReply(GUID*, BOOL) override { return S_OK; }
+  HRESULT RemotingClientInvocationFinished() override { return S_OK; }
+  HRESULT RemotingServerReceivingMessage(GUID*, BOOL) override { return S_OK; }
+  HRESULT RemotingServerInvocationStarted() override { return S_OK; }
+  HRESULT RemotingServerInvocationReturned() override { return S_OK; }
+  HRESULT RemotingServerSendingReply(GUID*, BOOL) override { return S_OK; }
+  HRESULT UnmanagedToManagedTransition(FunctionID, int) override { return S_OK; }
+  HRESULT ManagedToUnmanagedTransition(FunctionID, int) override { return S_OK; }
+  HRESULT RuntimeSuspendStarted(int) override { return S_OK; }
+  HRESULT RuntimeSuspendFinished() override { return S_OK; }
+  HRESULT RuntimeSuspendAborted() override { return S_OK; }
+  HRESULT RuntimeResumeStarted() override { return S_OK; }
+  HRESULT RuntimeResumeFinished() override { return S_OK; }
+  HRESULT RuntimeThreadSuspended(ThreadID) override { return S_OK; }
+  HRESULT RuntimeThreadResumed(ThreadID) override { return S_OK; }
+  HRESULT MovedReferences(ULONG, ObjectID*, ObjectID*, ULONG*) override { return S_OK; }
+  HRESULT ObjectAllocated(ObjectID, ClassID) override { return S_OK; }
+  HRESULT ObjectsAllocatedByClass(ULONG, ClassID*, ULONG*) override { return S_OK; }
+  HRESULT ObjectReferences(ObjectID, ClassID, ULONG, ObjectID*) override { return S_OK; }
+  HRESULT RootReferences(ULONG, ObjectID*) override { return S_OK; }
+  HRESULT ExceptionThrown(ObjectID) override { return S_OK; }
+  HRESULT ExceptionSearchFunctionEnter(FunctionID) override { return S_OK; }
+  HRESULT ExceptionSearchFunctionLeave() override { return S_OK; }
+  HRESULT ExceptionSearchFilterEnter(FunctionID) override { return S_OK; }
+  HRESULT ExceptionSearchFilterLeave() override { return S_OK; }
+  HRESULT ExceptionSearchCatcherFound(FunctionID) override { return S_OK; }
+  HRESULT ExceptionOSHandlerEnter(UINT_PTR) override { return S_OK; }
+  HRESULT ExceptionOSHandlerLeave(UINT_PTR) override { return S_OK; }
+  HRESULT ExceptionUnwindFunctionEnter(FunctionID) override { return S_OK; }
+  HRESULT ExceptionUnwindFunctionLeave() override { return S_OK; }
+  HRESULT ExceptionUnwindFinallyEnter(FunctionID) override { return S_OK; }
+  HRESULT ExceptionUnwindFinallyLeave() override { return S_OK; }
+  HRESULT ExceptionCatcherEnter(FunctionID, ObjectID) override { return S_OK; }
+  HRESULT ExceptionCatcherLeave() override { return S_OK; }
+  HRESULT COMClassicVTableCreated(ClassID, REFIID, void*, ULONG) override { return S_OK; }
+  HRESULT COMClassicVTableDestroyed(ClassID, REFIID, void*) override { return S_OK; }
+  HRESULT ExceptionCLRCatcherFound() override { return S_OK; }
+  HRESULT ExceptionCLRCatcherExecute() override { return S_OK; }
+  HRESULT ThreadNameChanged(ThreadID, ULONG, WCHAR*) override { return S_OK; }
+  HRESULT GarbageCollectionStarted(int, BOOL*, int) override { return S_OK; }
+  HRESULT SurvivingReferences(ULONG, ObjectID*, ULONG*) override { return S_OK; }
+  HRESULT GarbageCollectionFinished() override { return S_OK; }
+  HRESULT FinalizeableObjectQueued(DWORD, ObjectID) override { return S_OK; }
+  HRESULT RootReferences2(ULONG, ObjectID*, int*, int*, UINT_PTR*) override { return S_OK; }
+  HRESULT HandleCreated(GCHandleID, ObjectID) override { return S_OK; }
+  HRESULT HandleDestroyed(GCHandleID) override { return S_OK; }
+  HRESULT InitializeForAttach(IUnknown*, void*, UINT) override { return E_FAIL; }
+  HRESULT ProfilerAttachComplete() override { return S_OK; }
+  HRESULT ProfilerDetachSucceeded() override { return S_OK; }
+
+ private:
+  ModuleFacts module(ModuleID mod) {
+    ModuleFacts m;
+    WCHAR name[4096];
+    ULONG n = 0;
+    AssemblyID assembly = 0;
+    DWORD flags = 0;
+    m.hr = info_->GetModuleInfo2(mod, &m.base, 4096, &n, name, &assembly, &flags);
+    if (m.hr != S_OK) return m;
+    m.path = utf8(name, n);
+    m.flat = (flags & COR_PRF_MODULE_FLAT_LAYOUT) != 0;
+    // The image is mapped section by section at its RVAs (not flat), so the
+    // PE header at the base gives the extent an RVA can have.
+    if (m.base && !m.flat && m.base[0] == 'M' && m.base[1] == 'Z') {
+      std::uint32_t pe;
+      std::memcpy(&pe, m.base + 0x3C, 4);
+      if (std::memcmp(m.base + pe, "PE\0\0", 4) == 0)
+        std::memcpy(&m.imageSize, m.base + pe + 24 + 56, 4);  // OptionalHeader.SizeOfImage
+    }
+    return m;
+  }
+
+  std::string type(ClassID cls, int depth) {
+    if (cls == 0 || depth > 8) return "\"?\"";
+    int elementType = 0;
+    ClassID element = 0;
+    ULONG rank = 0;
+    if (info_->IsArrayClass(cls, &elementType, &element, &rank) == S_OK)
+      return "{\"array\":" + std::to_string(elementType) + ",\"rank\":" + std::to_string(rank) +
+             ",\"of\":" + type(element, depth + 1) + "}";
+    ModuleID mod = 0;
+    mdToken typeDef = 0;
+    ClassID parent = 0;
+    ULONG32 n = 0;
+    if (info_->GetClassIDInfo2(cls, &mod, &typeDef, &parent, 0, &n, nullptr) != S_OK) return "\"?\"";
+    std::vector<ClassID> args(n);
+    if (n && info_->GetClassIDInfo2(cls, &mod, &typeDef, &parent, n, &n, args.data()) != S_OK) return "\"?\"";
+    std::string file = module(mod).path;
+    std::size_t slash = file.find_last_of('/');
+    if (slash != std::string::npos) file = file.substr(slash + 1);
+    std::string out = "{\"module\":" + quoted(file) + ",\"typeDef\":" + hex8(typeDef);
+    if (n) {
+      out += ",\"args\":[";
+      for (ULONG32 i = 0; i < n; ++i) out += (i ? "," : "") + type(args[i], depth + 1);
+      out += "]";
+    }
+    return out + "}";
+  }
+
+  std::vector<COR_DEBUG_IL_TO_NATIVE_MAP> mapping3(UINT_PTR start, HRESULT& hr) {
+    ULONG32 n = 0;
+    hr = info_->GetILToNativeMapping3(start, 0, &n, nullptr);
+    std::vector<COR_DEBUG_IL_TO_NATIVE_MAP> map(n);
+    if (n) hr = info_->GetILToNativeMapping3(start, n, &n, map.data());
+    map.resize(hr == S_OK ? n : 0);
+    return map;
+  }
+
+  std::vector<COR_DEBUG_IL_TO_NATIVE_MAP> mappingPlain(FunctionID fn, HRESULT& hr) {
+    ULONG32 n = 0;
+    hr = info_->GetILToNativeMapping(fn, 0, &n, nullptr);
+    std::vector<COR_DEBUG_IL_TO_NATIVE_MAP> map(n);
+    if (n) hr = info_->GetILToNativeMapping(fn, n, &n, map.data());
+    map.resize(hr == S_OK ? n : 0);
+    return map;
+  }
+
+  std::string record(FunctionID fn, std::size_t& notInImage) {
+    ClassID cls = 0;
+    ModuleID mod = 0;
+    mdToken token = 0;
+    ULONG32 nArgs = 0;
+    HRESULT hr = info_->GetFunctionInfo2(fn, 0, &cls, &mod, &token, 0, &nArgs, nullptr);
+    if (hr != S_OK) return "{\"error\":\"GetFunctionInfo2\",\"hr\":" + hex(static_cast<std::uint32_t>(hr)) + "}";
+    std::vector<ClassID> args(nArgs);
+    if (nArgs) info_->GetFunctionInfo2(fn, 0, &cls, &mod, &token, nArgs, &nArgs, args.data());
+    ModuleFacts m = module(mod);
+
+    ULONG32 nStarts = 0;
+    hr = info_->GetNativeCodeStartAddresses(fn, 0, 0, &nStarts, nullptr);
+    std::vector<UINT_PTR> starts(nStarts);
+    if (nStarts) hr = info_->GetNativeCodeStartAddresses(fn, 0, nStarts, &nStarts, starts.data());
+    starts.resize(hr == S_OK ? nStarts : 0);
+
+    std::string out = "{\"image\":" + quoted(m.path) + ",\"token\":" + hex8(token);
+    out += ",\"class\":" + type(cls, 0);
+    if (nArgs) {
+      out += ",\"methodArgs\":[";
+      for (ULONG32 i = 0; i < nArgs; ++i) out += (i ? "," : "") + type(args[i], 0);
+      out += "]";
+    }
+    out += ",\"codeVersions\":" + std::to_string(starts.size());
+    if (m.flat) out += ",\"flatLayout\":true";
+
+    UINT_PTR r2rStart = 0;
+    for (UINT_PTR s : starts) {
+      auto b = reinterpret_cast<UINT_PTR>(m.base);
+      if (m.imageSize && s >= b && s < b + m.imageSize) r2rStart = s;
+    }
+    if (!r2rStart) {
+      ++notInImage;
+      out += ",\"r2r\":false";
+    } else {
+      out += ",\"r2r\":true,\"rva\":" + hex(r2rStart - reinterpret_cast<UINT_PTR>(m.base));
+      ULONG32 nInfos = 0;
+      COR_PRF_CODE_INFO infos[16];
+      if (info_->GetCodeInfo4(r2rStart, 16, &nInfos, infos) == S_OK) {
+        std::size_t total = 0;
+        std::string ranges = "[";
+        for (ULONG32 i = 0; i < nInfos && i < 16; ++i) {
+          total += infos[i].size;
+          ranges += std::string(i ? "," : "") + "[" + hex(infos[i].startAddress - reinterpret_cast<UINT_PTR>(m.base)) +
+                    "," + std::to_string(infos[i].size) + "]";
+        }
+        out += ",\"codeSize\":" + std::to_string(total) + ",\"codeRanges\":" + ranges + "]";
+      }
+      HRESULT mhr = S_OK;
+      auto map = mapping3(r2rStart, mhr);
+      if (mhr == S_OK)
+        out += ",\"map\":" + map_json(map);
+      else
+        out += ",\"mapError\":" + hex(static_cast<std::uint32_t>(mhr));
+    }
+    HRESULT phr = S_OK;
+    auto plain = mappingPlain(fn, phr);
+    if (phr == S_OK) out += ",\"mapPlain\":" + map_json(plain);
+    return out + "}";
+  }
+
+  std::atomic<ULONG> refs_{1};
+  ICorProfilerInfo9* info_ = nullptr;
+  std::string out_;
+  std::mutex mutex_;
+  std::set<FunctionID> found_;
+  std::size_t searches_ = 0;
+  std::atomic<std::size_t> jitted_{0};
+};
+
+class Factory final : public IClassFactory {
+ public:
+  HRESULT QueryInterface(REFIID riid, void** ppv) override {
+    if (riid == IID_IUnknown || riid == IID_IClassFactory) {
+      *ppv = this;
+      return S_OK;
+    }
+    *ppv = nullptr;
+    return E_NOINTERFACE;
+  }
+  ULONG AddRef() override { return 1; }  // static lifetime
+  ULONG Release() override { return 1; }
+  HRESULT CreateInstance(IUnknown* outer, REFIID riid, void** ppv) override {
+    if (outer) return E_FAIL;
+    auto* p = new Profiler();
+    HRESULT hr = p->QueryInterface(riid, ppv);
+    p->Release();
+    return hr;
+  }
+  HRESULT LockServer(BOOL) override { return S_OK; }
+};
+
+Factory g_factory;
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) HRESULT DllGetClassObject(REFIID clsid, REFIID riid, void** ppv) {
+  if (!(clsid == CLSID_R2RMapProfiler)) return CLASS_E_CLASSNOTAVAILABLE;
+  return g_factory.QueryInterface(riid, ppv);
+}

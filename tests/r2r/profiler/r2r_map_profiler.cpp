@@ -23,7 +23,10 @@
 //   {"image": PATH, "token": "0x06...", "class": TYPE, "methodArgs": [TYPE...],
 //    "codeVersions": N, "r2r": true, "rva": "0x...", "codeSize": N,
 //    "codeRanges": [[rva, size]...], "map": [[il, start, end]...],
-//    "mapPlain": [...]}   (mapPlain: plain GetILToNativeMapping, for contrast)
+//    "mapPlain": [...], "otherVersionsMappedDifferently": N}
+// mapPlain is plain GetILToNativeMapping(functionId), for contrast; the last
+// key counts the method's other code versions (tier 1) whose mapping is not
+// the R2R one (present when there are other versions).
 // TYPE: {"module": FILE, "typeDef": "0x02...", "args": [TYPE...]} or
 //   {"array": ELEMENT_TYPE, "rank": N, "of": TYPE}; "?" when unknown.
 // ilOffset is printed as a signed number so -1/-2/-3 read as NO_MAPPING,
@@ -390,6 +393,21 @@ class Profiler final : public ICorProfilerCallback3 {
         out += ",\"map\":" + map_json(map);
       else
         out += ",\"mapError\":" + hex(static_cast<std::uint32_t>(mhr));
+    }
+    // The other code versions (tier 1 after tier-up): how many map
+    // differently from the R2R one, to show which version each call names.
+    if (r2rStart) {
+      HRESULT hr3 = S_OK, hrOther = S_OK;
+      auto r2rMap = mapping3(r2rStart, hr3);
+      std::size_t differ = 0;
+      for (UINT_PTR s : starts)
+        if (s != r2rStart) {
+          auto other = mapping3(s, hrOther);
+          if (hrOther != S_OK || other.size() != r2rMap.size() ||
+              std::memcmp(other.data(), r2rMap.data(), other.size() * sizeof other[0]) != 0)
+            ++differ;
+        }
+      if (starts.size() > 1) out += ",\"otherVersionsMappedDifferently\":" + std::to_string(differ);
     }
     HRESULT phr = S_OK;
     auto plain = mappingPlain(fn, phr);

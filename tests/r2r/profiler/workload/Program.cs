@@ -25,6 +25,12 @@ static class Program
         Async(sb).GetAwaiter().GetResult();
         Files(sb);
         Misc(sb);
+        // --hot: call the same framework methods for a while, so tiered
+        // compilation replaces their R2R code with tier-1 code (a second code
+        // version: the profiler must still report the R2R one).
+        if (args.Contains("--hot"))
+            for (var until = DateTime.UtcNow.AddSeconds(2); DateTime.UtcNow < until; Thread.Sleep(50))
+                for (int i = 0; i < 2000; i++) { Collections(new StringBuilder()); if (i % 100 == 0) Strings(new StringBuilder()); }
         Console.WriteLine($"workload: {sb.Length} chars, hash {sb.ToString().GetHashCode() & 0xffff:x4}");
         return 0;
     }

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Hold `gdmap il lookup` to the running runtime's own answer.
+
+    profiler_compare.py GDMAP RECORDS.jsonl [--work DIR] [--show N]
+
+RECORDS.jsonl is what tests/r2r/profiler/r2r_map_profiler.so wrote: one line
+per method whose ReadyToRun code ran, with the image, the token, the code's
+RVA and the array GetILToNativeMapping3 returned for that code. For every
+image named, `gdmap il extract IMAGE` runs once; each recorded method is found
+among the extracted bodies by its code RVA (the body's first runtime
+function), and `gdmap il lookup --method TOKEN [--instantiation TEXT] --json`
+must give the identical array, order included.
+
+Finding a body by RVA: when the extracted methods carry an "rva" key it is
+used; otherwise the image's entry points (sections 103 and 109) and runtime
+functions (102) are walked here with the reference reader's primitives
+(tests/r2r/r2r_reference.py) and lined up with the extracted list, which is in
+runtime-function order, by token and code size.
+
+Result classes: agree (identical arrays); tie-order (the same entries, in an
+order that differs only among entries with the same IL offset and native
+start: FORMAT.md section 3.2, the runtime's sort is not stable); differ;
+and, not compared: no-code (the runtime had no code version inside the image),
+not-extracted (gdmap il extract refused the image), no-body (no extracted body
+at that RVA: e.g. a body without bounds, which gdmap skips). Exit status 1 when
+any method differs or could not be compared for a reason other than those.
+Standard library only.
+"""
+import collections
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import r2r_reference as ref  # noqa: E402
+
+SPECIAL = {"prolog": -2, "epilog": -3, "no_mapping": -1}
+
+
+def image_entries(path):
+    """{rva: [(token, instantiated, codeSize)]} for every body of the image,
+    and the same bodies as a list in (first runtime function, token) order."""
+    with open(path, "rb") as f:
+        data = f.read()
+    img = ref.Image(data)
+    cli = img.offset(img.cli_rva)
+    mnh_rva = struct.unpack_from("<I", data, cli + 64)[0]
+    h = img.offset(mnh_rva)
+    _sig, _major, _minor, _flags, n = struct.unpack_from("<IHHII", data, h)
+    # The reference's R2R class refuses majors other than 2; the tables this
+    # needs (entry points, runtime functions) have kept their shape since, so
+    # an instance is assembled without its version check.
+    r2r = ref.R2R.__new__(ref.R2R)
+    r2r.image = img
+    r2r.sections = {}
+    for i in range(n):
+        t, rva, size = struct.unpack_from("<III", data, h + 16 + 12 * i)
+        r2r.sections[t] = (rva, size)
+    r2r.reader = ref.NativeReader(img)
+    r2r.rf_size = 12 if img.machine == ref.MACHINE_AMD64 else 8
+    rfs = r2r.runtime_functions()
+    entries = r2r.entries()
+    starts = sorted({e[1] for e in entries})
+    nxt = {s: (starts[i + 1] if i + 1 < len(starts) else len(rfs)) for i, s in enumerate(starts)}
+    out = []
+    for token, first, inst in sorted(entries, key=lambda e: (e[1], e[0])):
+        size = sum(rfs[i][1] - rfs[i][0] for i in range(first, nxt[first]))
+        out.append((rfs[first][0], token, inst, size))
+    return out
+
+
+def instantiation_text(inst):
+    """The --instantiation argument for an extracted body's instantiation."""
+    text = ""
+    if inst.get("type"):
+        text += "<" + ", ".join(inst["type"]) + ">"
+    if inst.get("method"):
+        text += "::<" + ", ".join(inst["method"]) + ">"
+    if inst.get("unboxingStub"):
+        text += " unboxing"
+    return text
+
+
+def rva_index(methods, image):
+    """{rva: index into methods}."""
+    if methods and all("rva" in m for m in methods):
+        return {int(str(m["rva"]), 0): i for i, m in enumerate(methods)}
+    bodies = image_entries(image)
+    index, j = {}, 0
+    for i, m in enumerate(methods):
+        token = int(m["token"], 16)
+        while j < len(bodies) and not (bodies[j][1] == token and bodies[j][3] == m["codeSize"]):
+            j += 1
+        if j == len(bodies):
+            raise SystemExit("%s: extracted method %d (%s) not found among the image's entry points" %
+                             (image, i, m["token"]))
+        index.setdefault(bodies[j][0], i)
+        j += 1
+    return index
+
+
+def lookup(gdmap, desc, method):
+    cmd = [gdmap, "il", "lookup", desc, "--method", method["token"], "--json"]
+    if "instantiation" in method:
+        cmd += ["--instantiation", instantiation_text(method["instantiation"])]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        out = json.loads(p.stdout)
+    except ValueError:
+        return None, "gdmap il lookup exited %d: %s" % (p.returncode, p.stderr.strip()[:300])
+    if out.get("hr") != "S_OK":
+        return None, "hr %s" % out.get("hr")
+    return [[SPECIAL.get(e["il"], e["il"]), e["nativeStart"], e["nativeEnd"]] for e in out["entries"]], None
+
+
+def classify(runtime, gdmap_map):
+    if runtime == gdmap_map:
+        return "agree"
+    if len(runtime) == len(gdmap_map) and sorted(runtime) == sorted(gdmap_map) and \
+            [e[:2] for e in runtime] == [e[:2] for e in gdmap_map]:
+        return "tie-order"
+    return "differ"
+
+
+def main(argv):
+    args = argv[1:]
+    work, show = None, 10
+    while "--work" in args:
+        i = args.index("--work")
+        work = args[i + 1]
+        del args[i:i + 2]
+    while "--show" in args:
+        i = args.index("--show")
+        show = int(args[i + 1])
+        del args[i:i + 2]
+    if len(args) != 2:
+        sys.stderr.write(__doc__)
+        return 2
+    gdmap, records_path = args
+    work = work or tempfile.mkdtemp(prefix="gdmap-prof-")
+    os.makedirs(work, exist_ok=True)
+
+    records = [json.loads(line) for line in open(records_path) if line.strip()]
+    by_image = collections.defaultdict(list)
+    for r in records:
+        by_image[r.get("image", "?")].append(r)
+
+    counts = collections.Counter()
+    details = collections.defaultdict(list)
+    per_image = {}
+    seen = set()
+    for image, recs in sorted(by_image.items()):
+        base = os.path.basename(image)
+        desc = os.path.join(work, base + ".json")
+        if not os.path.exists(desc):
+            p = subprocess.run([gdmap, "il", "extract", image, "-o", desc], capture_output=True, text=True)
+            if p.returncode != 0:
+                msg = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "exit %d" % p.returncode
+                for r in recs:
+                    counts["not-extracted"] += 1
+                    details["not-extracted"].append("%s %s: %s" % (base, r["token"], msg))
+                continue
+        methods = json.load(open(desc))["methods"]
+        index = rva_index(methods, image)
+        # A small description holding only the bodies the runtime ran, so
+        # each lookup reads a few KB, not the whole image's description.
+        wanted = sorted({index[int(r["rva"], 16)] for r in recs
+                         if r.get("r2r") and "map" in r and int(r["rva"], 16) in index})
+        subset = os.path.join(work, base + ".ran.json")
+        with open(subset, "w") as f:
+            json.dump({"methods": [methods[i] for i in wanted]}, f)
+        stats = collections.Counter()
+        for r in recs:
+            key = (image, r.get("rva"), json.dumps(r.get("map")))
+            if key in seen:  # two FunctionIDs sharing one body and one answer
+                counts["duplicate"] += 1
+                continue
+            seen.add(key)
+            if not r.get("r2r") or "map" not in r:
+                cls = "no-code"
+                details[cls].append("%s %s: %d code versions, none inside the image%s" %
+                                    (base, r["token"], r.get("codeVersions", 0),
+                                     " (mapError %s)" % r["mapError"] if "mapError" in r else ""))
+            elif int(r["rva"], 16) not in index:
+                cls = "no-body"
+                details[cls].append("%s %s at RVA %s: no extracted body" % (base, r["token"], r["rva"]))
+            else:
+                m = methods[index[int(r["rva"], 16)]]
+                got, err = lookup(gdmap, subset, m)
+                if err:
+                    cls = "lookup-failed"
+                    details[cls].append("%s %s %s: %s" % (base, m["token"], instantiation_text(m.get("instantiation", {})), err))
+                else:
+                    cls = classify(r["map"], got)
+                    if cls != "agree":
+                        details[cls].append("%s %s %s (RVA %s, codeSize %s/%s):\n  runtime %s\n  gdmap   %s" %
+                                            (base, m["token"], instantiation_text(m.get("instantiation", {})),
+                                             r["rva"], r.get("codeSize"), m["codeSize"], r["map"], got))
+                    if r.get("codeSize") is not None and r["codeSize"] != m["codeSize"]:
+                        counts["codeSize-differs"] += 1
+                        details["codeSize-differs"].append("%s %s RVA %s: runtime %s, gdmap %s" %
+                                                           (base, m["token"], r["rva"], r["codeSize"], m["codeSize"]))
+            counts[cls] += 1
+            stats[cls] += 1
+        per_image[base] = dict(stats)
+
+    compared = counts["agree"] + counts["tie-order"] + counts["differ"]
+    print("records %d (%d images); compared %d: agree %d, tie-order %d, differ %d; "
+          "not compared: no-code %d, no-body %d, not-extracted %d, lookup-failed %d; duplicates %d; "
+          "code size differs %d" %
+          (len(records), len(by_image), compared, counts["agree"], counts["tie-order"], counts["differ"],
+           counts["no-code"], counts["no-body"], counts["not-extracted"], counts["lookup-failed"],
+           counts["duplicate"], counts["codeSize-differs"]))
+    for base, stats in sorted(per_image.items()):
+        print("  %-45s %s" % (base, " ".join("%s=%d" % kv for kv in sorted(stats.items()))))
+    for cls in ("differ", "tie-order", "lookup-failed", "no-body", "no-code", "not-extracted", "codeSize-differs"):
+        for line in details[cls][:show]:
+            print("%s: %s" % (cls, line))
+        if len(details[cls]) > show:
+            print("%s: ... %d more" % (cls, len(details[cls]) - show))
+    bad = counts["differ"] + counts["lookup-failed"] + counts["not-extracted"]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -411,7 +411,11 @@ class Profiler final : public ICorProfilerCallback3 {
     }
     HRESULT phr = S_OK;
     auto plain = mappingPlain(fn, phr);
-    if (phr == S_OK) out += ",\"mapPlain\":" + map_json(plain);
+    if (phr == S_OK)
+      out += ",\"mapPlain\":" + map_json(plain);
+    else
+      out += ",\"mapPlainError\":" + hex(static_cast<std::uint32_t>(phr));
+    if (!r2rStart && hr != S_OK) out += ",\"codeVersionsError\":" + hex(static_cast<std::uint32_t>(hr));
     return out + "}";
   }
 

@@ -1,0 +1,36 @@
+# Opt-in: the running runtime's own answer. Builds the CLR profiler of
+# tests/r2r/profiler (g++, into a scratch folder), runs the workload program
+# under it on the machine's .NET runtime (twice: short, and --hot so tiered
+# compilation adds tier-1 code versions), and checks with
+# tests/r2r/profiler_compare.py that `gdmap il lookup` gives, for every
+# method whose ReadyToRun code ran, exactly the array GetILToNativeMapping3
+# returned for that code. Runs only with GDMAP_R2R_PROFILER=1 (else skipped,
+# status 77); needs dotnet (an SDK and a runtime with R2R framework images),
+# g++ and python3.
+# Arguments: GDMAP SOURCE_ROOT BLOBS_DRIVER (see tests/CMakeLists.txt).
+set -euo pipefail
+gdmap=$1
+root=$2
+[ "${GDMAP_R2R_PROFILER:-}" = 1 ] || { echo "SKIP: set GDMAP_R2R_PROFILER=1 to run (builds a profiler, runs .NET)"; exit 77; }
+for tool in dotnet g++ python3; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool is needed"; exit 77; }
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cli_test.bash"
+
+bash "$root/tests/r2r/profiler/build.sh" "$work/build" || fail "building the profiler or the workload failed"
+bash "$root/tests/r2r/profiler/run.sh" "$work/build" "$work/records.jsonl" >"$work/run1" 2>&1 ||
+  { cat "$work/run1" >&2; fail "the workload failed under the profiler"; }
+bash "$root/tests/r2r/profiler/run.sh" "$work/build" "$work/records.jsonl" --hot >"$work/run2" 2>&1 ||
+  { cat "$work/run2" >&2; fail "the workload (--hot) failed under the profiler"; }
+grep -q 'records written' "$work/run1" || { cat "$work/run1" >&2; fail "the profiler did not report"; }
+
+status=0
+python3 "$root/tests/r2r/profiler_compare.py" "$gdmap" "$work/records.jsonl" --work "$work/cmp" >"$work/cmp.txt" || status=$?
+cat "$work/cmp.txt"
+[ "$status" -eq 0 ] || fail "gdmap il lookup and the runtime disagree (see above)"
+# Enough methods compared that the check means something (~3,400 run).
+compared=$(sed -n 's/.*compared \([0-9]*\):.*/\1/p' "$work/cmp.txt" | head -1)
+[ "${compared:-0}" -ge 2000 ] || fail "only ${compared:-0} methods compared (expected ~3,400)"
+echo "r2r_profiler: $compared methods compared with the runtime's own GetILToNativeMapping"

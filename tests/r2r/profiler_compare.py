@@ -2,6 +2,7 @@
 """Hold `gdmap il lookup` to the running runtime's own answer.
 
     profiler_compare.py GDMAP RECORDS.jsonl [--work DIR] [--show N]
+    profiler_compare.py --reference RECORDS.jsonl [--show N]
 
 RECORDS.jsonl is what tests/r2r/profiler/r2r_map_profiler.so wrote: one line
 per method whose ReadyToRun code ran, with the image, the token, the code's
@@ -24,7 +25,11 @@ and, not compared: no-code (the runtime had no code version inside the image),
 not-extracted (gdmap il extract refused the image), no-body (no extracted body
 at that RVA: e.g. a body without bounds, which gdmap skips). Exit status 1 when
 any method differs or could not be compared for a reason other than those.
-Standard library only.
+
+--reference leaves gdmap out: each body's bounds come from the reference
+reader (r2r_reference.py) and become the API array by FORMAT.md section 3.2
+done here in Python. It checks the rule set itself against the runtime, and
+works on images gdmap cannot read yet. Standard library only.
 """
 import collections
 import json
@@ -40,36 +45,16 @@ import r2r_reference as ref  # noqa: E402
 SPECIAL = {"prolog": -2, "epilog": -3, "no_mapping": -1}
 
 
-def image_entries(path):
-    """{rva: [(token, instantiated, codeSize)]} for every body of the image,
-    and the same bodies as a list in (first runtime function, token) order."""
+def image_bodies(path):
+    """The image's bodies as the reference reader lists them (runtime-function
+    order), each with "rva", the begin of its first runtime function."""
     with open(path, "rb") as f:
-        data = f.read()
-    img = ref.Image(data)
-    cli = img.offset(img.cli_rva)
-    mnh_rva = struct.unpack_from("<I", data, cli + 64)[0]
-    h = img.offset(mnh_rva)
-    _sig, _major, _minor, _flags, n = struct.unpack_from("<IHHII", data, h)
-    # The reference's R2R class refuses majors other than 2; the tables this
-    # needs (entry points, runtime functions) have kept their shape since, so
-    # an instance is assembled without its version check.
-    r2r = ref.R2R.__new__(ref.R2R)
-    r2r.image = img
-    r2r.sections = {}
-    for i in range(n):
-        t, rva, size = struct.unpack_from("<III", data, h + 16 + 12 * i)
-        r2r.sections[t] = (rva, size)
-    r2r.reader = ref.NativeReader(img)
-    r2r.rf_size = 12 if img.machine == ref.MACHINE_AMD64 else 8
+        r2r = ref.R2R(f.read())
     rfs = r2r.runtime_functions()
-    entries = r2r.entries()
-    starts = sorted({e[1] for e in entries})
-    nxt = {s: (starts[i + 1] if i + 1 < len(starts) else len(rfs)) for i, s in enumerate(starts)}
-    out = []
-    for token, first, inst in sorted(entries, key=lambda e: (e[1], e[0])):
-        size = sum(rfs[i][1] - rfs[i][0] for i in range(first, nxt[first]))
-        out.append((rfs[first][0], token, inst, size))
-    return out
+    methods = r2r.methods()
+    for m in methods:
+        m["rva"] = rfs[m["runtimeFunction"]][0]
+    return methods
 
 
 def instantiation_text(inst):
@@ -88,18 +73,55 @@ def rva_index(methods, image):
     """{rva: index into methods}."""
     if methods and all("rva" in m for m in methods):
         return {int(str(m["rva"]), 0): i for i, m in enumerate(methods)}
-    bodies = image_entries(image)
+    bodies = image_bodies(image)
     index, j = {}, 0
     for i, m in enumerate(methods):
         token = int(m["token"], 16)
-        while j < len(bodies) and not (bodies[j][1] == token and bodies[j][3] == m["codeSize"]):
+        while j < len(bodies) and not (int(bodies[j]["token"], 16) == token and
+                                       bodies[j]["codeSize"] == m["codeSize"]):
             j += 1
         if j == len(bodies):
             raise SystemExit("%s: extracted method %d (%s) not found among the image's entry points" %
                              (image, i, m["token"]))
-        index.setdefault(bodies[j][0], i)
+        index.setdefault(bodies[j]["rva"], i)
         j += 1
     return index
+
+
+CALL_INSTRUCTION, NATIVE_END_UNKNOWN = 0x10, 0x08
+
+
+def api_from_bounds(bounds, code_size):
+    """FORMAT.md section 3.2 in a few lines: the array GetILToNativeMapping
+    gives for (native, il, source) bounds. Only for --reference: an
+    independent check of the rule set, not of gdmap."""
+    kept = []  # [il, start, end, source]
+    for native, il, source in bounds:
+        call = source & CALL_INSTRUCTION
+        if not call and kept:
+            # "Previous": one entry back, or two when that one is a
+            # call_instruction entry.
+            prev = kept[-1]
+            if prev[3] & CALL_INSTRUCTION and len(kept) >= 2:
+                prev = kept[-2]
+            if not prev[3] & CALL_INSTRUCTION and prev[0] == il:
+                continue
+        kept.append([il, native, None, source])
+    for i, k in enumerate(kept):
+        later = [n for n in kept[i + 1:] if not n[3] & CALL_INSTRUCTION]
+        k[2] = later[0][1] if later else kept[-1][1]
+        if i == len(kept) - 1 or k[3] & NATIVE_END_UNKNOWN:
+            k[2] = code_size
+
+    def group(k):
+        il = k[0] - (1 << 32) if k[0] >= 0x80000000 else k[0]
+        if k[3] & CALL_INSTRUCTION:
+            return (4, il, k[1])
+        return {-2: (0, 0, k[1]), -3: (2, 0, k[1]), -1: (3, 0, k[1])}.get(il, (1, il, k[1]))
+    kept.sort(key=group)
+    while kept and kept[-1][3] & CALL_INSTRUCTION:
+        kept.pop()
+    return [[k[0] - (1 << 32) if k[0] >= 0x80000000 else k[0], k[1], k[2]] for k in kept]
 
 
 def lookup(gdmap, desc, method):
@@ -114,6 +136,15 @@ def lookup(gdmap, desc, method):
     if out.get("hr") != "S_OK":
         return None, "hr %s" % out.get("hr")
     return [[SPECIAL.get(e["il"], e["il"]), e["nativeStart"], e["nativeEnd"]] for e in out["entries"]], None
+
+
+def record_key(r):
+    """Records naming the same thing: one body and its answer (two runs, or
+    two FunctionIDs sharing shared-generic code), or, without code, one
+    method and instantiation."""
+    if r.get("r2r") and "map" in r:
+        return (r["image"], r["rva"], json.dumps(r["map"]))
+    return (r.get("image"), r.get("token"), json.dumps(r.get("class")), json.dumps(r.get("methodArgs")))
 
 
 def classify(runtime, gdmap_map):
@@ -132,6 +163,10 @@ def main(argv):
         i = args.index("--work")
         work = args[i + 1]
         del args[i:i + 2]
+    reference = "--reference" in args
+    if reference:
+        args.remove("--reference")
+        args.insert(0, "-")
     while "--show" in args:
         i = args.index("--show")
         show = int(args[i + 1])
@@ -155,6 +190,32 @@ def main(argv):
     for image, recs in sorted(by_image.items()):
         base = os.path.basename(image)
         desc = os.path.join(work, base + ".json")
+        if reference:
+            stats = collections.Counter()
+            bodies = {b["rva"]: b for b in image_bodies(image)}
+            for r in recs:
+                key = record_key(r)
+                if key in seen:
+                    counts["duplicate"] += 1
+                    continue
+                seen.add(key)
+                b = bodies.get(int(r["rva"], 16)) if r.get("r2r") and "map" in r else None
+                if not r.get("r2r") or "map" not in r:
+                    cls = "no-code"
+                    details[cls].append("%s %s: no code version inside the image" % (base, r["token"]))
+                elif b is None or b["bounds"] is None:
+                    cls = "no-body"
+                    details[cls].append("%s %s at RVA %s: no body with bounds" % (base, r["token"], r["rva"]))
+                else:
+                    got = api_from_bounds(b["bounds"], b["codeSize"])
+                    cls = classify(r["map"], got)
+                    if cls != "agree":
+                        details[cls].append("%s %s (RVA %s):\n  runtime   %s\n  reference %s" %
+                                            (base, r["token"], r["rva"], r["map"], got))
+                counts[cls] += 1
+                stats[cls] += 1
+            per_image[base] = dict(stats)
+            continue
         if not os.path.exists(desc):
             p = subprocess.run([gdmap, "il", "extract", image, "-o", desc], capture_output=True, text=True)
             if p.returncode != 0:
@@ -174,8 +235,8 @@ def main(argv):
             json.dump({"methods": [methods[i] for i in wanted]}, f)
         stats = collections.Counter()
         for r in recs:
-            key = (image, r.get("rva"), json.dumps(r.get("map")))
-            if key in seen:  # two FunctionIDs sharing one body and one answer
+            key = record_key(r)
+            if key in seen:
                 counts["duplicate"] += 1
                 continue
             seen.add(key)

@@ -26,6 +26,11 @@ bash "$root/tests/r2r/profiler/run.sh" "$work/build" "$work/records.jsonl" --hot
   { cat "$work/run2" >&2; fail "the workload (--hot) failed under the profiler"; }
 grep -q 'records written' "$work/run1" || { cat "$work/run1" >&2; fail "the profiler did not report"; }
 
+# First the rule set alone (reference reader + FORMAT.md 3.2 in Python), then
+# gdmap itself.
+python3 "$root/tests/r2r/profiler_compare.py" --reference "$work/records.jsonl" >"$work/ref.txt" ||
+  { cat "$work/ref.txt"; fail "the reference bounds with FORMAT.md 3.2 disagree with the runtime"; }
+head -1 "$work/ref.txt"
 status=0
 python3 "$root/tests/r2r/profiler_compare.py" "$gdmap" "$work/records.jsonl" --work "$work/cmp" >"$work/cmp.txt" || status=$?
 cat "$work/cmp.txt"

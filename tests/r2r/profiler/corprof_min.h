@@ -63,9 +63,12 @@ using REFIID = const GUID&;
 constexpr GUID IID_IUnknown = {0x00000000, 0x0000, 0x0000, {0xC0, 0, 0, 0, 0, 0, 0, 0x46}};
 constexpr GUID IID_IClassFactory = {0x00000001, 0x0000, 0x0000, {0xC0, 0, 0, 0, 0, 0, 0, 0x46}};
 // The interface identifiers, as corprof.idl's uuid() attributes give them.
-constexpr GUID IID_ICorProfilerCallback = {0x176FBED1, 0xA55C, 0x4796, {0x98, 0xCA, 0xA9, 0xDA, 0x0E, 0xF8, 0x83, 0xE7}};
-constexpr GUID IID_ICorProfilerCallback2 = {0x8A8CC829, 0xCCF2, 0x49fe, {0xBB, 0xAE, 0x0F, 0x02, 0x22, 0x28, 0x07, 0x1A}};
-constexpr GUID IID_ICorProfilerCallback3 = {0x4FD2ED52, 0x7731, 0x4b8d, {0x94, 0x69, 0x03, 0xD2, 0xCC, 0x30, 0x86, 0xC5}};
+constexpr GUID IID_ICorProfilerCallback = {
+    0x176FBED1, 0xA55C, 0x4796, {0x98, 0xCA, 0xA9, 0xDA, 0x0E, 0xF8, 0x83, 0xE7}};
+constexpr GUID IID_ICorProfilerCallback2 = {
+    0x8A8CC829, 0xCCF2, 0x49fe, {0xBB, 0xAE, 0x0F, 0x02, 0x22, 0x28, 0x07, 0x1A}};
+constexpr GUID IID_ICorProfilerCallback3 = {
+    0x4FD2ED52, 0x7731, 0x4b8d, {0x94, 0x69, 0x03, 0xD2, 0xCC, 0x30, 0x86, 0xC5}};
 constexpr GUID IID_ICorProfilerInfo9 = {0x008170DB, 0xF8CC, 0x4796, {0x9A, 0x51, 0xDC, 0x8A, 0xA0, 0xB4, 0x70, 0x12}};
 
 // COR_PRF_MONITOR bits used here.
@@ -234,8 +237,8 @@ struct ICorProfilerInfo : IUnknown {
 struct ICorProfilerInfo2 : ICorProfilerInfo {
   PROF_UNUSED(DoStackSnapshot);
   PROF_UNUSED(SetEnterLeaveFunctionHooks2);
-  virtual HRESULT GetFunctionInfo2(FunctionID fn, COR_PRF_FRAME_INFO frame, ClassID* cls, ModuleID* mod,
-                                   mdToken* token, ULONG32 cTypeArgs, ULONG32* pcTypeArgs, ClassID* typeArgs) = 0;
+  virtual HRESULT GetFunctionInfo2(FunctionID fn, COR_PRF_FRAME_INFO frame, ClassID* cls, ModuleID* mod, mdToken* token,
+                                   ULONG32 cTypeArgs, ULONG32* pcTypeArgs, ClassID* typeArgs) = 0;
   PROF_UNUSED(GetStringLayout);
   PROF_UNUSED(GetClassLayout);
   virtual HRESULT GetClassIDInfo2(ClassID cls, ModuleID* mod, mdToken* typeDef, ClassID* parent, ULONG32 cTypeArgs,
@@ -270,8 +273,8 @@ struct ICorProfilerInfo3 : ICorProfilerInfo2 {
   PROF_UNUSED(GetRuntimeInformation);
   PROF_UNUSED(GetThreadStaticAddress2);
   PROF_UNUSED(GetAppDomainsContainingModule);
-  virtual HRESULT GetModuleInfo2(ModuleID mod, const std::uint8_t** base, ULONG cchName, ULONG* pcchName,
-                                 WCHAR* name, AssemblyID* assembly, DWORD* flags) = 0;
+  virtual HRESULT GetModuleInfo2(ModuleID mod, const std::uint8_t** base, ULONG cchName, ULONG* pcchName, WCHAR* name,
+                                 AssemblyID* assembly, DWORD* flags) = 0;
 };
 struct ICorProfilerInfo4 : ICorProfilerInfo3 {
   PROF_UNUSED(EnumThreads);

@@ -389,10 +389,8 @@ class Profiler final : public ICorProfilerCallback3 {
       }
       HRESULT mhr = S_OK;
       auto map = mapping3(r2rStart, mhr);
-      if (mhr == S_OK)
-        out += ",\"map\":" + map_json(map);
-      else
-        out += ",\"mapError\":" + hex(static_cast<std::uint32_t>(mhr));
+      if (mhr == S_OK) out += ",\"map\":" + map_json(map);
+      else out += ",\"mapError\":" + hex(static_cast<std::uint32_t>(mhr));
     }
     // The other code versions (tier 1 after tier-up): how many map
     // differently from the R2R one, to show which version each call names.
@@ -411,10 +409,8 @@ class Profiler final : public ICorProfilerCallback3 {
     }
     HRESULT phr = S_OK;
     auto plain = mappingPlain(fn, phr);
-    if (phr == S_OK)
-      out += ",\"mapPlain\":" + map_json(plain);
-    else
-      out += ",\"mapPlainError\":" + hex(static_cast<std::uint32_t>(phr));
+    if (phr == S_OK) out += ",\"mapPlain\":" + map_json(plain);
+    else out += ",\"mapPlainError\":" + hex(static_cast<std::uint32_t>(phr));
     if (!r2rStart && hr != S_OK) out += ",\"codeVersionsError\":" + hex(static_cast<std::uint32_t>(hr));
     return out + "}";
   }

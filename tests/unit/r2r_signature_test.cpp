@@ -49,6 +49,18 @@ TEST_CASE("r2r signature: owner, row and method arguments") {
   CHECK(sig.length == bytes.size() - 1);
 }
 
+TEST_CASE("r2r signature: UpdateContext names the module whose MethodDef it is") {
+  // 80 c0: flags 0xC0, UpdateContext | OwnerType; module 3; owner CLASS TypeDef 1; row 7.
+  const Bytes bytes = hex("80 c0 03 12 04 07");
+  const InstanceSignature sig = parseInstanceSignature(bytes, 0);
+  CHECK(sig.hasModule);
+  CHECK(sig.module == 3);
+  CHECK(sig.ownerType == "class 0x02000001");
+  CHECK(sig.token == 0x06000007);
+  CHECK(sig.length == bytes.size());
+  CHECK_FALSE(parseInstanceSignature(hex("40 12 04 07"), 0).hasModule);
+}
+
 TEST_CASE("r2r signature: a module override and nested instances") {
   // 40: OwnerType; 3f 02: module 2, then valuetype 0x02000001<class
   // 0x02000002<__Canon>, string>; row 7.
@@ -97,9 +109,13 @@ TEST_CASE("r2r signature: malformed signatures are r2r-bad-instance-signature") 
   CHECK(e.rule == "r2r-bad-instance-signature");
   CHECK(e.offset == 1001);
 
-  e = failureOf(hex("80 80"));  // flags 0x80: unknown
+  e = failureOf(hex("81 00 80"));  // flags 0x100: unknown
   CHECK(e.rule == "r2r-bad-instance-signature");
-  CHECK(e.message.find("unknown method flags 0x80") != std::string::npos);
+  CHECK(e.message.find("unknown method flags 0x100") != std::string::npos);
+
+  e = failureOf(hex("80 80"));  // UpdateContext (0x80) without its module index
+  CHECK(e.rule == "r2r-bad-instance-signature");
+  CHECK(e.message.find("module index") != std::string::npos);
 
   e = failureOf(hex("04 01 05 08"));  // five method arguments, one byte left
   CHECK(e.rule == "r2r-bad-instance-signature");

@@ -386,10 +386,11 @@ void addIlExtractCommand(CLI::App& il, int& status) {
                  runIlExtract, status, Report::kDefaultMaxListed);
   command.footer(
       "One method per precompiled body (MethodDef entry points and generic instantiations): its token, codeSize "
-      "(body and funclets), bounds and, for an instantiation, its type and method arguments. `gdmap il build "
-      "--format nibble` of a method gives the image's bytes; `gdmap il lookup` answers what "
-      "GetILToNativeMapping would. A summary goes to stderr. Supported: ReadyToRun major version 2 (.NET Core "
-      "2.x), x64 and x86. See docs/r2r.md.");
+      "(body and funclets), code ranges, bounds and, for an instantiation, its type and method arguments. `gdmap "
+      "il build --format FORM` (the image's form: nibble before R2R 16, packed2 in 16, packed3 from 17) of a "
+      "method gives the image's bytes; `gdmap il lookup` answers what GetILToNativeMapping would. A summary goes "
+      "to stderr. Supported: ReadyToRun major versions 2 (.NET Core "
+      "2.0) to 17, x64, x86, ARM64 and ARM, composite images. See docs/r2r.md.");
   addOperand(command, "IMAGE", options.image, "The ReadyToRun image (a .dll; '-' for stdin)");
   addMethodOption(command, options.method, "only the bodies of this method (every instantiation of it)");
   addDescriptionOutputOption(command, options.output, "FILE");
@@ -398,6 +399,24 @@ void addIlExtractCommand(CLI::App& il, int& status) {
                    "Name each method (`\"name\": \"Ns.Type::Method\"`) and the instantiations' types from the "
                    "image's own metadata");
   addJsonFlag(command, json, "Write the summary and diagnostics as JSON on stdout (needs -o FILE)");
+}
+
+void addIlLocateCommand(CLI::App& il, int& status) {
+  auto [command, options, json] =
+      addCommand(il, "locate", "addr2line for ReadyToRun images: the method and IL offset(s) of each code RVA",
+                 runIlLocate, status);
+  command.footer(
+      "For each RVA: the runtime function holding it, its method (token, instantiation; --names: its name), "
+      "the part (body, funclet or cold), the offset in the method's code, and the IL offset(s) whose "
+      "GetILToNativeMapping entries cover that offset. Exit 0 when every RVA is in a method's code, 1 when one "
+      "is not (or the image is invalid). See docs/r2r.md.");
+  addOperand(command, "IMAGE", options.image, "The ReadyToRun image (a .dll; '-' for stdin)");
+  command.add_option("RVA", options.rvas, "Code addresses relative to the image base (decimal or 0x hex)")
+      ->required()
+      ->type_name("RVA")
+      ->check(checkedBy(u32Problem));
+  command.add_flag("--names", options.names, "Name each method from the image's own metadata");
+  addJsonFlag(command, json, "Write the addresses as JSON: method, part, offset and IL entries each");
 }
 
 // gdmap il ...: IL-to-native maps (FORMAT.md §3, docs/il-map.md), the
@@ -428,6 +447,7 @@ void addIlCommand(CLI::App& app, int& status) {
   addIlLookupCommand(*il, status);
   addIlHexdumpCommand(*il, status);
   addIlExtractCommand(*il, status);
+  addIlLocateCommand(*il, status);
 }
 
 // The names suggest.hpp compares a mistyped word with, read off the app.

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace gdmap::cli {
 
@@ -97,5 +98,12 @@ struct IlExtractOptions {
   bool names = false;  // the image's own metadata names its methods
 };
 int runIlExtract(const IlExtractOptions& options, Report& report);
+
+struct IlLocateOptions {
+  std::string image;
+  std::vector<std::string> rvas;  // each checked by parseU32 on the command line
+  bool names = false;
+};
+int runIlLocate(const IlLocateOptions& options, Report& report);
 
 }  // namespace gdmap::cli

@@ -1,0 +1,261 @@
+// gdmap il locate: addr2line for ReadyToRun images (docs/r2r.md). For each
+// RVA: the runtime function holding it, the method body that owns that
+// function (token, instantiation, name with --names), the offset in the
+// method's code, and the IL offset(s) whose API entries cover it — what a
+// sampling profiler needs to turn an instruction pointer into a line.
+#include "exit_status.hpp"
+#include "file_io.hpp"
+#include "il_arguments.hpp"
+#include "il_commands.hpp"
+#include "json_object.hpp"
+#include "report.hpp"
+#include "type_names_input.hpp"
+
+#include <gdmap/metadata/assembly_type_names.hpp>
+#include <gdmap/reader/bounds_decoder.hpp>
+#include <gdmap/reader/r2r_image.hpp>
+#include <gdmap/schema/bounds_to_api.hpp>
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gdmap::cli {
+namespace {
+
+// Which part of its method a runtime function is.
+enum class Part { Body, Funclet, Cold };
+
+const char* partName(Part p) {
+  switch (p) {
+    case Part::Body: return "body";
+    case Part::Funclet: return "funclet";
+    case Part::Cold: return "cold";
+  }
+  return "body";
+}
+
+struct Owner {
+  std::size_t method = 0;  // index into image.methods
+  Part part = Part::Body;
+};
+
+// Runtime function -> its method and part; functions no method claims
+// (none in real images) have none.
+std::vector<std::optional<Owner>> ownersOf(const r2r::R2RImage& image) {
+  std::vector<std::optional<Owner>> owners(image.runtimeFunctions.size());
+  for (std::size_t i = 0; i < image.methods.size(); ++i) {
+    const r2r::MethodBody& m = image.methods[i];
+    for (std::uint32_t k = 0; k < m.runtimeFunctionCount; ++k) {
+      owners[m.firstRuntimeFunction + k] = Owner{i, k == 0 ? Part::Body : Part::Funclet};
+    }
+    for (std::uint32_t k = 0; k < m.coldRuntimeFunctionCount; ++k) {
+      owners[m.firstColdRuntimeFunction + k] = Owner{i, Part::Cold};
+    }
+  }
+  return owners;
+}
+
+// The runtime function whose code holds `rva`, if any (the table is sorted
+// and disjoint).
+std::optional<std::size_t> functionAt(const r2r::R2RImage& image, std::uint32_t rva) {
+  const auto& fs = image.runtimeFunctions;
+  const auto it = std::upper_bound(fs.begin(), fs.end(), rva,
+                                   [](std::uint32_t a, const r2r::RuntimeFunction& f) { return a < f.begin; });
+  if (it == fs.begin()) return std::nullopt;
+  const std::size_t i = static_cast<std::size_t>(it - fs.begin()) - 1;
+  if (rva >= fs[i].end) return std::nullopt;
+  return i;
+}
+
+// The native offset the bounds use for `rva`: hot code is one block from
+// the entry (the body, then its funclets); a cold part continues after the
+// hot code's size.
+std::uint32_t nativeOffsetOf(const r2r::R2RImage& image, const r2r::MethodBody& m, std::size_t function,
+                             std::uint32_t rva) {
+  if (function < m.firstColdRuntimeFunction || m.coldRuntimeFunctionCount == 0) return rva - m.entryRva;
+  std::uint32_t offset = 0;
+  for (std::uint32_t k = 0; k < m.runtimeFunctionCount; ++k) offset += image.runtimeFunctions[m.firstRuntimeFunction + k].size();
+  for (std::size_t f = m.firstColdRuntimeFunction; f < function; ++f) offset += image.runtimeFunctions[f].size();
+  return offset + (rva - image.runtimeFunctions[function].begin);
+}
+
+std::string ilText(std::uint32_t il) {
+  const std::string_view special = il::specialIlName(il);
+  return special.empty() ? shortHex(il) : std::string(special);
+}
+
+std::string ilJson(std::uint32_t il) {
+  const std::string_view special = il::specialIlName(il);
+  if (special.empty()) return std::to_string(il);
+  std::string out;
+  appendJsonString(special, out);
+  return out;
+}
+
+std::string instantiationText(const r2r::MethodBody& m) {
+  if (!m.instantiated) return "";
+  std::string out;
+  if (!m.typeArguments.empty()) {
+    out += " type <";
+    for (std::size_t i = 0; i < m.typeArguments.size(); ++i) {
+      if (i) out += ", ";
+      out += m.typeArguments[i];
+    }
+    out += ">";
+  }
+  if (!m.methodArguments.empty()) {
+    out += " method <";
+    for (std::size_t i = 0; i < m.methodArguments.size(); ++i) {
+      if (i) out += ", ";
+      out += m.methodArguments[i];
+    }
+    out += ">";
+  }
+  return out;
+}
+
+std::string stringArrayJson(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    appendJsonString(items[i], out);
+  }
+  return out + "]";
+}
+
+struct Located {
+  std::uint32_t rva = 0;
+  const r2r::MethodBody* method = nullptr;
+  Part part = Part::Body;
+  std::uint32_t offset = 0;
+  std::vector<il::ApiEntry> entries;  // the API entries covering the offset
+  bool noBounds = false;              // the method has no bounds: no IL offset is known
+};
+
+Located locate(const r2r::R2RImage& image, const std::vector<std::optional<Owner>>& owners, std::uint32_t rva) {
+  Located l;
+  l.rva = rva;
+  const std::optional<std::size_t> f = functionAt(image, rva);
+  if (!f || !owners[*f]) return l;
+  const r2r::MethodBody& m = image.methods[owners[*f]->method];
+  l.method = &m;
+  l.part = owners[*f]->part;
+  l.offset = nativeOffsetOf(image, m, *f, rva);
+  if (m.bounds.empty()) {
+    l.noBounds = true;
+    return l;
+  }
+  const Expected<il::BoundsView> view = il::openBounds(m.bounds.first(m.bounds.size() - m.boundsTrailing), image.profile.bounds);
+  if (!view) {
+    l.noBounds = true;
+    return l;
+  }
+  // A native offset in [start, end) of an entry: which IL the instruction came from.
+  for (const il::ApiEntry& e : il::boundsToApi(view->toVector(), m.codeSize)) {
+    if (e.nativeStartOffset <= l.offset && l.offset < e.nativeEndOffset) l.entries.push_back(e);
+  }
+  return l;
+}
+
+void printText(const Located& l, const metadata::AssemblyTypeNames* names) {
+  std::cout << hex32(l.rva) << ": ";
+  if (l.method == nullptr) {
+    std::cout << "in no method's code\n";
+    return;
+  }
+  const r2r::MethodBody& m = *l.method;
+  std::cout << "method " << hex32(m.token);
+  if (names) std::cout << ' ' << names->methodName(m.token);
+  std::cout << instantiationText(m) << ", " << partName(l.part) << " +" << shortHex(l.offset) << " of "
+            << m.codeSize << " bytes: ";
+  if (l.noBounds) {
+    std::cout << "no bounds\n";
+    return;
+  }
+  if (l.entries.empty()) {
+    std::cout << "no IL offset\n";
+    return;
+  }
+  for (std::size_t i = 0; i < l.entries.size(); ++i) {
+    const il::ApiEntry& e = l.entries[i];
+    std::cout << (i ? ", " : "") << "IL " << ilText(e.ilOffset) << " (native " << e.nativeStartOffset << "-"
+              << e.nativeEndOffset << ")";
+  }
+  std::cout << '\n';
+}
+
+std::string locatedJson(const Located& l, const metadata::AssemblyTypeNames* names) {
+  std::string out = "{\"rva\": \"" + hex32(l.rva) + "\", ";
+  if (l.method == nullptr) return out + "\"method\": null}";
+  const r2r::MethodBody& m = *l.method;
+  out += "\"method\": {\"token\": \"" + hex32(m.token) + "\"";
+  if (names) {
+    out += ", \"name\": ";
+    appendJsonString(names->methodName(m.token), out);
+  }
+  if (m.instantiated) {
+    out += ", \"instantiation\": {\"type\": " + stringArrayJson(m.typeArguments) +
+           ", \"method\": " + stringArrayJson(m.methodArguments) + "}";
+  }
+  out += ", \"codeSize\": " + std::to_string(m.codeSize) + ", \"entryRva\": \"" + hex32(m.entryRva) + "\"}";
+  out += ", \"part\": \"" + std::string(partName(l.part)) + "\", \"offset\": " + std::to_string(l.offset);
+  if (l.noBounds) return out + ", \"il\": null}";
+  out += ", \"il\": [";
+  for (std::size_t i = 0; i < l.entries.size(); ++i) {
+    const il::ApiEntry& e = l.entries[i];
+    if (i) out += ", ";
+    out += "{\"il\": ";
+    out += ilJson(e.ilOffset);
+    out += ", \"nativeStart\": ";
+    out += std::to_string(e.nativeStartOffset);
+    out += ", \"nativeEnd\": ";
+    out += std::to_string(e.nativeEndOffset);
+    out += "}";
+  }
+  return out + "]}";
+}
+
+int locateCommand(const IlLocateOptions& options, Report& report) {
+  auto input = openInput(options.image, report);
+  if (!input) return kUsageOrIo;
+  const std::string& name = input->displayName();
+  const ByteSpan file = input->bytes();
+  std::unique_ptr<metadata::AssemblyTypeNames> names;
+  if (options.names && !(names = assemblyNames(file, name, "--names: its metadata cannot be read: ", report)))
+    return kInvalid;
+  Expected<r2r::R2RImage> image = r2r::readR2RImage(file, names.get());
+  if (!image) {
+    Diagnostic d = binaryDiagnostic(image.error());
+    d.file = name;
+    report.add(std::move(d));
+    return kInvalid;
+  }
+  const std::vector<std::optional<Owner>> owners = ownersOf(*image);
+  std::size_t unknown = 0;
+  if (report.json()) report.object().beginArray("addresses");
+  for (const std::string& text : options.rvas) {
+    const Located l = locate(*image, owners, *parseU32(text));
+    if (l.method == nullptr) ++unknown;
+    if (report.json()) report.object().arrayRaw(locatedJson(l, names.get()));
+    else printText(l, names.get());
+  }
+  if (report.json()) {
+    report.object().endArray();
+    report.object().number("unknown", unknown);
+  }
+  return unknown == 0 ? kSuccess : kInvalid;
+}
+
+}  // namespace
+
+int runIlLocate(const IlLocateOptions& options, Report& report) {
+  report.nameInput(options.image);
+  return locateCommand(options, report);
+}
+
+}  // namespace gdmap::cli

@@ -94,6 +94,7 @@ class Image:
         else:
             raise BadImage("unknown optional header magic 0x%x" % magic)
         self.sections = []
+        self.last = None
         table = opt + opt_size
         for i in range(nsections):
             vsize, va, rsize, raw = struct.unpack_from("<IIII", data, table + 40 * i + 8)
@@ -116,10 +117,14 @@ class Image:
     def offset(self, rva):
         """The file offset of an RVA (raw data only: the runtime maps the
         image, we read the file)."""
+        last = self.last
+        if last and last[0] <= rva < last[1]:
+            return rva - last[0] + last[2]
         for va, vsize, raw, rsize in self.sections:
             if va <= rva < va + max(vsize, rsize):
                 if rva - va >= rsize:
                     raise BadImage("RVA 0x%x lies in a section's zero fill" % rva)
+                self.last = (va, va + rsize, raw)  # the section of the last lookup, tried first
                 return rva - va + raw
         raise BadImage("RVA 0x%x is in no section" % rva)
 

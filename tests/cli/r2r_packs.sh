@@ -13,7 +13,8 @@
 # from the NuGet cache (NUGET_PACKAGES, else ~/.nuget/packages) are
 # restored with a throwaway project of PackageDownload items in a temp dir.
 # GDMAP_R2R_PACKAGE=DIR checks the *.dll under DIR instead of the packs.
-# GDMAP_R2R_PACK_LIST="rid@version ..." replaces the list of packs.
+# GDMAP_R2R_PACK_LIST="rid@version ..." replaces the list of packs;
+# GDMAP_R2R_SHARED=0 leaves out the SDK's shared framework.
 # GDMAP_R2R_REFERENCE_ONLY=1 runs the reference alone (--check: every blob
 # decodes, runtime functions in order, bounds within the code).
 # Prints a table: pack, RID -> images, methods, agree; then every
@@ -71,8 +72,8 @@ else
       [ -d "$d" ] && { dirs+=("$d"); labels+=("$version $rid"); }
     done
   done
-  # The SDK's own shared framework (the machine's runtime).
-  if command -v dotnet >/dev/null 2>&1; then
+  # The SDK's own shared framework (the machine's runtime); GDMAP_R2R_SHARED=0 leaves it out.
+  if [ "${GDMAP_R2R_SHARED:-1}" != 0 ] && command -v dotnet >/dev/null 2>&1; then
     while read -r name version path; do
       [ "$name" = Microsoft.NETCore.App ] || continue
       path=${path#[}

@@ -6,7 +6,8 @@ r2r_reference.py, method by method.
 
 Both list the bodies in runtime-function order, so they are compared
 pairwise: token, instantiated or not, code size, every bound (native, IL,
-source), and the component (composite images) where the extract names one.
+source), and, where the extract names them, the component (composite
+images) and the code ranges (begin RVA and length of each runtime function).
 The bytes are checked too: re-encoded here from the extracted bounds in
 the image's own form (nibble for R2R 2..15, packed2 for 16, packed3 for 17),
 they must be the image's bytes (cbBounds of them) that the reference read.
@@ -154,6 +155,11 @@ def main(argv):
             problems.append("%s: component %s, extracted %s" % (where, ref.get("component"), got["component"]))
         if got.get("codeSize") != ref["codeSize"]:
             problems.append("%s: codeSize %d, extracted %s" % (where, ref["codeSize"], got.get("codeSize")))
+        if "code" in got:
+            ranges = [[number(r["rva"]), number(r["size"])] for r in got["code"]]
+            if ranges != ref["code"]:
+                problems.append("%s: code ranges %s, extracted %s" % (
+                    where, ["0x%x+%d" % tuple(r) for r in ref["code"]], ["0x%x+%d" % tuple(r) for r in ranges]))
         bounds = bounds_of(got)
         if bounds != [tuple(b) for b in ref["bounds"]]:
             first = next((k for k, (a, b) in enumerate(zip(bounds, ref["bounds"])) if tuple(a) != tuple(b)),

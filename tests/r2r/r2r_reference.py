@@ -645,6 +645,7 @@ class R2R:
                 m["coldRuntimeFunction"], m["coldRuntimeFunctionCount"] = c, n
                 functions += range(c, c + n)
             m["codeSize"] = sum(rfs[i][1] for i in functions)
+            m["code"] = [list(rfs[i]) for i in functions]  # [begin RVA, length] per runtime function
             blob = self.debug_blob(debug, first) if debug else None
             if blob:
                 rva, lookback = blob

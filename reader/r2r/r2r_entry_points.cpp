@@ -110,6 +110,20 @@ void readInstanceEntryPoints(const NativeRegion& region, R2RImage& image, const 
     m.methodArguments = sig.methodArguments;
     m.hasModule = sig.hasModule;
     m.module = sig.module;
+    if (!image.components.empty() && sig.hasModule) {
+      // A composite image's instantiation belongs to the component whose
+      // MethodDef it is.
+      if (sig.module < image.componentModuleBase ||
+          sig.module - image.componentModuleBase >= image.components.size()) {
+        fail(region.fileOffsetOf(e.at),
+             where() + ": module " + std::to_string(sig.module) + " is no component of the " +
+                 std::to_string(image.components.size()) + " (component modules are " +
+                 std::to_string(image.componentModuleBase) + " to " +
+                 std::to_string(image.componentModuleBase + image.components.size() - 1) + ")",
+             rules::kR2rBadComposite);
+      }
+      m.component = sig.module - image.componentModuleBase;
+    }
     withPath([&] { return where() + " (" + methodLabel(m) + ")"; },
              [&] {
                std::uint64_t at = e.at + sig.length;

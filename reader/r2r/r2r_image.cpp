@@ -142,6 +142,7 @@ void readHeader(const pe::PeImage& pe, R2RImage& image) {
          rules::kR2rUnsupportedVersion);
   }
   image.profile = formatProfile(image.majorVersion);
+  image.componentModuleBase = image.majorVersion > 6 || (image.majorVersion == 6 && image.minorVersion >= 3) ? 2 : 1;
   CoreHeader core = readCoreHeader(pe, *bytes, static_cast<std::size_t>(image.headerOffset) + 8, "READYTORUN_HEADER");
   image.flags = core.flags;
   image.sections = std::move(core.sections);

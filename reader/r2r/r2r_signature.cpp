@@ -1,5 +1,7 @@
 #include "r2r_signature.hpp"
 
+#include <optional>
+
 #include "r2r_failure.hpp"
 
 #include <gdmap/reader/r2r_image.hpp>
@@ -28,6 +30,16 @@ class TypeTextReader {
   std::size_t position() const { return in_.position(); }
   // The tokens that follow belong to another module: this image's names would be wrong for them.
   void forgetNames() { names_ = nullptr; }
+
+  // The module index of a type that starts with ELEMENT_TYPE_MODULE_ZAPSIG
+  // (without moving), or nullopt.
+  std::optional<std::uint32_t> moduleOfNextType() {
+    ByteCursor peek = in_;
+    if (peek.remaining() == 0 || peek.u8() != kModuleZapSig) return std::nullopt;
+    const std::uint32_t module = peek.compressedUInt();
+    if (!peek.ok()) return std::nullopt;
+    return module;
+  }
 
   std::uint32_t compressed(const char* what) {
     const std::uint32_t v = in_.compressedUInt();
@@ -204,7 +216,15 @@ InstanceSignature parseInstanceSignature(ByteSpan bytes, std::uint64_t fileOffse
     sig.hasModule = true;
     reader.forgetNames();
   }
-  if (sig.flags & method_sig::kOwnerType) reader.type(sig.ownerType, 0, &sig.typeArguments);
+  if (sig.flags & method_sig::kOwnerType) {
+    if (!sig.hasModule) {
+      if (const std::optional<std::uint32_t> m = reader.moduleOfNextType()) {
+        sig.hasModule = true;
+        sig.module = *m;
+      }
+    }
+    reader.type(sig.ownerType, 0, &sig.typeArguments);
+  }
   const std::size_t rowAt = reader.position();
   const std::uint32_t row = reader.compressed("method row");
   if (row == 0 || row > 0x00FFFFFFu) {

@@ -23,7 +23,9 @@ namespace gdmap::r2r {
 struct InstanceSignature {
   std::uint32_t flags = 0;
   std::uint32_t token = 0;                 // 0x06000000 | row
-  bool hasModule = false;                  // kUpdateContext: the token is module `module`'s
+  // The module whose MethodDef `token` is: kUpdateContext's index, or the
+  // owner type's module override ([module N]); absent: this image's.
+  bool hasModule = false;
   std::uint32_t module = 0;
   std::string ownerType;                   // empty without kOwnerType
   std::vector<std::string> typeArguments;  // the owner's, when it is a generic instance

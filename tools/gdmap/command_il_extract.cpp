@@ -11,6 +11,7 @@
 
 #include <gdmap/description/il_description_exact.hpp>
 #include <gdmap/description/il_description_json.hpp>
+#include <gdmap/metadata/assembly_refs.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/r2r_image.hpp>
@@ -150,9 +151,12 @@ std::string counted(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + ' ' + (n == 1 ? one : many);
 }
 
-void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::string& name, Report& report) {
+void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::string& name,
+               const std::string& component, Report& report) {
   if (report.json()) {
     JsonObject& o = report.object();
+    if (!component.empty()) o.string("component", component);
+    o.string("boundsForm", il::formName(image.profile.bounds));
     o.string("machine", r2r::describeMachine(image));
     o.string("peMachine", hex32(image.peMachine));
     o.number("majorVersion", image.majorVersion);
@@ -169,8 +173,10 @@ void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::st
                          std::to_string(c.noBounds) + ", \"duplicates\": " + std::to_string(c.duplicates) + "}");
     return;
   }
-  std::string line = name + ": " + r2r::describeMachine(image) + ", ReadyToRun " + std::to_string(image.majorVersion) +
-                     "." + std::to_string(image.minorVersion) + ": " + counted(c.methods, "method", "methods") + " (" +
+  std::string line = name + (component.empty() ? "" : " (component " + component + ")") + ": " +
+                     r2r::describeMachine(image) + ", ReadyToRun " + std::to_string(image.majorVersion) + "." +
+                     std::to_string(image.minorVersion) + " (" + std::string(il::formName(image.profile.bounds)) +
+                     " bounds): " + counted(c.methods, "method", "methods") + " (" +
                      std::to_string(c.methodDefs) + " MethodDef, " +
                      counted(c.instantiations, "instantiation", "instantiations") + ", " +
                      counted(c.unboxingStubs, "unboxing stub", "unboxing stubs") + "), " +
@@ -183,28 +189,138 @@ void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::st
             " with no bounds, " + std::to_string(c.duplicates) +
             " repeating an earlier body's token and instantiation)";
   }
-  if (c.nonCanonical != 0) line += "; " + std::to_string(c.nonCanonical) + " not canonical";
+  if (c.nonCanonical != 0) line += "; " + std::to_string(c.nonCanonical) + " with layout overrides (not canonical)";
   std::cerr << line << '\n';
 }
 
+// A file beside `path` (same folder), for a composite image's component
+// files and a component's composite image.
+std::string besides(const std::string& path, const std::string& name) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? name : path.substr(0, slash + 1) + name;
+}
+
+// "Sample.A" of ".../Sample.A.dll".
+std::string simpleName(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::size_t dot = base.rfind('.');
+  if (dot != std::string::npos && dot > 0) base.resize(dot);
+  return base;
+}
+
+// A composite image's components by name: its manifest metadata's first
+// AssemblyRef rows (one per component, in order).
+std::vector<std::string> componentNames(const r2r::R2RImage& image, ByteSpan file) {
+  std::vector<std::string> names(image.components.size());
+  const r2r::Section* manifest = image.findSection(r2r::section::kManifestMetadata);
+  if (manifest != nullptr) {
+    const ByteSpan root = file.subspan(static_cast<std::size_t>(manifest->fileOffset), manifest->size);
+    if (Expected<std::vector<std::string>> refs = metadata::assemblyRefNames(root, manifest->fileOffset)) {
+      for (std::size_t i = 0; i < names.size() && i < refs->size(); ++i) names[i] = (*refs)[i];
+    }
+  }
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i].empty()) names[i] = std::to_string(i);
+  }
+  return names;
+}
+
+void addError(Report& report, const std::string& file, const char* rule, std::string message) {
+  Diagnostic d;
+  d.rule = rule;
+  d.message = std::move(message);
+  d.file = file;
+  report.add(std::move(d));
+}
+
+// What is extracted: the image holding the code, and (composite images)
+// the component whose methods are written, with the names to use.
+struct Source {
+  std::optional<InputBytes> input;      // the image given
+  std::optional<InputBytes> composite;  // the composite image a component points at
+  std::string name;                     // the file the code is read from, as diagnostics call it
+  ByteSpan file;
+  std::optional<std::uint32_t> component;
+  std::string componentName;
+  std::unique_ptr<metadata::AssemblyTypeNames> names;
+};
+
 int extract(const IlExtractOptions& options, Report& report) {
   std::optional<Output> output;
-  auto input = openInputAndOutput(options.image, options.output, OutputKind::Text, output, report);
-  if (!input) return kUsageOrIo;
-  const std::string& name = input->displayName();
-  const ByteSpan file = input->bytes();
+  Source src;
+  src.input = openInputAndOutput(options.image, options.output, OutputKind::Text, output, report);
+  if (!src.input) return kUsageOrIo;
+  src.name = src.input->displayName();
+  src.file = src.input->bytes();
   // --names: the image is an assembly; its own metadata names its methods
   // and the types of its instantiations.
-  std::unique_ptr<metadata::AssemblyTypeNames> names;
-  if (options.names && !(names = assemblyNames(file, name, "--names: its metadata cannot be read: ", report)))
+  if (options.names &&
+      !(src.names = assemblyNames(src.file, src.name, "--names: its metadata cannot be read: ", report)))
     return kInvalid;
-  Expected<r2r::R2RImage> image = r2r::readR2RImage(file, names.get());
+  Expected<r2r::R2RImage> image = r2r::readR2RImage(src.file, src.names.get());
+  // A component assembly of a composite image: its code is in the
+  // composite image (--composite, or the file its header names, beside it).
+  std::string wanted = options.component;
+  if (image && !image->ownerComposite.empty()) {
+    const std::string path = options.composite.empty() ? besides(src.name, image->ownerComposite) : options.composite;
+    if (wanted.empty()) wanted = simpleName(src.name);
+    if (!report.json()) {
+      std::cerr << src.name << ": a component of the composite image " << image->ownerComposite << "; reading "
+                << path << '\n';
+    }
+    src.composite = openInput(path, report);
+    if (!src.composite) return kUsageOrIo;
+    src.name = src.composite->displayName();
+    src.file = src.composite->bytes();
+    image = r2r::readR2RImage(src.file, nullptr);
+    if (image && image->components.empty()) {
+      addError(report, src.name, rules::kR2rBadComposite,
+               "the component " + src.input->displayName() + " names it as its composite image, but it has no "
+               "component assemblies");
+      return kInvalid;
+    }
+  }
   if (!image) {
     Diagnostic d = binaryDiagnostic(image.error());
-    d.file = name;
+    d.file = src.name;
     report.add(std::move(d));
     return kInvalid;
   }
+  if (!image->components.empty()) {
+    const std::vector<std::string> components = componentNames(*image, src.file);
+    if (wanted.empty() && components.size() == 1) wanted = components.front();
+    for (std::uint32_t i = 0; i < components.size(); ++i) {
+      if (components[i] == wanted || (std::to_string(i) == wanted)) src.component = i;
+    }
+    if (!src.component) {
+      std::vector<std::size_t> counts(components.size());
+      for (const r2r::MethodBody& m : image->methods) ++counts[m.component];
+      std::string list;
+      for (std::size_t i = 0; i < components.size(); ++i) {
+        list += (i ? ", " : "") + components[i] + " (" + std::to_string(counts[i]) + " bodies)";
+      }
+      addError(report, src.name, rules::kIlMethodNotFound,
+               (wanted.empty() ? std::string("a composite image of ") + std::to_string(components.size()) +
+                                     " component assemblies: choose one with --component NAME: "
+                               : "no component " + quoteInput(wanted) + " in this composite image: ") +
+                   list);
+      return kInvalid;
+    }
+    src.componentName = components[*src.component];
+    // The component's own metadata names its methods: the component file
+    // given, or the one beside the composite image.
+    if (options.names && !src.composite) {
+      const std::string path = besides(src.name, src.componentName + ".dll");
+      std::optional<InputBytes> component = openInput(path, report);
+      if (!component) return kUsageOrIo;
+      if (!(src.names = assemblyNames(component->bytes(), path, "--names: its metadata cannot be read: ", report)))
+        return kInvalid;
+    }
+  }
+  const std::string& name = src.name;
+  const ByteSpan file = src.file;
+  const std::unique_ptr<metadata::AssemblyTypeNames>& names = src.names;
   const std::optional<std::uint32_t> only = optionalU32(options.method);
   ExtractCounts counts;
   std::vector<il::Method> methods;
@@ -213,11 +329,14 @@ int extract(const IlExtractOptions& options, Report& report) {
   blobOffsets.reserve(image->methods.size());
   const std::size_t errorsBefore = report.errors();
   for (const r2r::MethodBody& body : image->methods) {
+    if (src.component && body.component != *src.component) continue;
     if (only && body.token != *only) continue;
     ++counts.bodies;
     std::optional<il::Method> method = extractMethod(body, *image, image->profile.bounds, file, name, counts, report);
     if (!method) continue;
-    if (names) method->name = names->methodName(method->token);
+    // An instantiation of another module's method (its owner type's module
+    // override) is not named by this module's metadata.
+    if (names && !(body.hasModule && !src.component)) method->name = names->methodName(method->token);
     methods.push_back(std::move(*method));
     blobOffsets.push_back(body.debugInfoOffset);
   }
@@ -251,10 +370,10 @@ int extract(const IlExtractOptions& options, Report& report) {
                 std::to_string(image->methods.size()) + " bodies)";
     d.file = name;
     report.add(std::move(d));
-    summarize(*image, counts, name, report);
+    summarize(*image, counts, name, src.componentName, report);
     return kInvalid;
   }
-  summarize(*image, counts, name, report);
+  summarize(*image, counts, name, src.componentName, report);
   if (report.errors() != errorsBefore) return kInvalid;
   if (!output->write(il::writeIlDescription(methods), report)) return kUsageOrIo;
   if (report.json()) report.object().string("output", options.output);

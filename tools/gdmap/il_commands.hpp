@@ -96,6 +96,8 @@ struct IlExtractOptions {
   std::string method;  // only the bodies of this token
   std::string output = "-";
   bool names = false;  // the image's own metadata names its methods
+  std::string component;  // a composite image's component (name or index)
+  std::string composite;  // the composite image of a component assembly (default: the one its header names, beside it)
 };
 int runIlExtract(const IlExtractOptions& options, Report& report);
 

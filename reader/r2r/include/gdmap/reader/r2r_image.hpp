@@ -148,7 +148,9 @@ struct MethodBody {
   bool instantiated = false;
   std::uint32_t signatureFlags = 0;   // method_sig::* bits (kUnboxingStub marks an unboxing stub)
   std::uint64_t signatureOffset = 0;  // file offset of the instance signature
-  // kUpdateContext: the token (and the types' tokens) are module `module`'s.
+  // The token is module `module`'s (kUpdateContext's index, or the owner
+  // type's module override), not this image's: in a composite image, the
+  // component is module - componentModuleBase.
   bool hasModule = false;
   std::uint32_t module = 0;
   // ILAsm type text (gdmap::formatType, tokens in hex as `class 0x01000012`).
@@ -223,6 +225,9 @@ struct R2RImage {
 
   // A composite image's component assemblies (empty otherwise).
   std::vector<Component> components;
+  // The module index of component 0 in signatures' module overrides: 2 from
+  // R2R 6.3, 1 before (index 0 is the image itself).
+  std::uint32_t componentModuleBase = 1;
   // A component assembly's own image: the file name of the composite image
   // that holds its code (section 116); its methods are found there.
   std::string ownerComposite;

@@ -169,6 +169,9 @@ void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::st
     o.number("blobs", c.blobs);
     o.number("methodsSharingBlobs", c.sharingMethods);
     o.number("nonCanonical", c.nonCanonical);
+    o.number("splitMethods", image.summary.splitMethods);
+    o.number("fatDebugInfo", image.summary.fatDebugInfo);
+    o.number("boundsWithTrailingBytes", image.summary.boundsWithTrailingBytes);
     o.raw("skipped", "{\"noDebugInfo\": " + std::to_string(c.noDebugInfo) + ", \"noBounds\": " +
                          std::to_string(c.noBounds) + ", \"duplicates\": " + std::to_string(c.duplicates) + "}");
     return;

@@ -1,12 +1,14 @@
 // Fuzz target: the ReadyToRun reader (readR2RImage) on arbitrary bytes,
-// seeded with the small real images of tests/data/r2r. It must never
-// crash, hang or read outside the input, and:
+// seeded with the small real images of tests/data/r2r (every major
+// version and architecture there, hot/cold and composite images). It must
+// never crash, hang or read outside the input, and:
 // - an error names an r2r-* or il-* rule and an offset inside the file;
 // - a read image is consistent: methods sorted by runtime function, each
-//   owning at least one, together covering the table from the first entry;
-//   code sizes the sums of their functions; every span (debug info, bounds,
-//   vars) inside the file, the bounds and vars inside the blob; every bounds
-//   blob decodable by the project's nibble reader.
+//   owning at least one, together with the cold parts covering the table
+//   from the first entry; code sizes the sums of their functions (hot and
+//   cold); every span (debug info, bounds, vars) inside the file, the
+//   bounds and vars inside the blob; every bounds blob, but the bytes after
+//   its last bound, decodable in the image's form.
 #include "fuzz_check.hpp"
 
 #include <gdmap/reader/bounds_decoder.hpp>
@@ -32,24 +34,35 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(e.offset <= size, gdmap::fuzz::describeError(e));
     return 0;
   }
+  const auto& functions = image->runtimeFunctions;
+  const auto skipCold = [&](std::size_t f) {
+    while (f < functions.size() && functions[f].cold) ++f;
+    return f;
+  };
   std::size_t next = image->methods.empty() ? 0 : image->methods.front().firstRuntimeFunction;
   for (const gdmap::r2r::MethodBody& m : image->methods) {
+    next = skipCold(next);
     FUZZ_CHECK(m.firstRuntimeFunction == next, "methods do not tile the runtime functions");
     FUZZ_CHECK(m.runtimeFunctionCount >= 1, "a method without runtime functions");
     std::uint64_t code = 0;
     for (std::uint32_t i = 0; i < m.runtimeFunctionCount; ++i) {
       code += image->runtimeFunctions.at(m.firstRuntimeFunction + i).size();
     }
+    for (std::uint32_t i = 0; i < m.coldRuntimeFunctionCount; ++i) {
+      FUZZ_CHECK(functions.at(m.firstColdRuntimeFunction + i).cold, "a cold part of hot functions");
+      code += functions.at(m.firstColdRuntimeFunction + i).size();
+    }
     FUZZ_CHECK(code == m.codeSize, "codeSize is not the sum of the runtime functions");
     next = m.firstRuntimeFunction + m.runtimeFunctionCount;
     FUZZ_CHECK(inside(m.debugInfo, file), "debug info outside the file");
     FUZZ_CHECK(inside(m.bounds, m.debugInfo) && inside(m.vars, m.debugInfo), "bounds or vars outside the blob");
     if (!m.bounds.empty()) {
-      FUZZ_CHECK(gdmap::il::openBounds(m.bounds, gdmap::il::BoundsForm::Nibble).ok(),
+      FUZZ_CHECK(m.boundsTrailing < m.bounds.size(), "no bounds before the trailing bytes");
+      FUZZ_CHECK(gdmap::il::openBounds(m.bounds.first(m.bounds.size() - m.boundsTrailing), image->profile.bounds).ok(),
                  "accepted bounds that do not decode");
     }
   }
-  FUZZ_CHECK(next == image->runtimeFunctions.size() || image->methods.empty(),
+  FUZZ_CHECK(skipCold(next) == image->runtimeFunctions.size() || image->methods.empty(),
              "runtime functions after the last method are unclaimed");
   return 0;
 }

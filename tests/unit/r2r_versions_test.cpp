@@ -304,7 +304,7 @@ TEST_CASE("r2r versions: composite images and their components") {
   REQUIRE(file[inst->signatureOffset + 1] == 0x3F);
   file[inst->signatureOffset + 2] = 9;
   gdmap::Error e = errorOf(file);
-  CHECK(e.rule == gdmap::rules::kR2rBadComposite);
+  CHECK(e.rule == "r2r-bad-composite");
   CHECK(contains(e.message, "module 9 is no component of the 2 (component modules are 2 to 3)"));
 
   // The component table must hold whole entries.
@@ -344,7 +344,7 @@ TEST_CASE("r2r versions: the hot/cold map") {
   Bytes file = hotcold;
   put32(file, map->fileOffset, 9999);
   gdmap::Error e = errorOf(file);
-  CHECK(e.rule == gdmap::rules::kR2rBadHotColdMap);
+  CHECK(e.rule == "r2r-bad-hot-cold-map");
   CHECK(e.offset == map->fileOffset);
   CHECK(contains(e.message, "runtime function 9999 is outside the table"));
   // A hot runtime function that is no method's entry (the cold one itself).

@@ -4,6 +4,11 @@ r2r_reference.py, method by method.
 
     compare_extract.py IMAGE EXTRACT.json [--gdmap GDMAP --workdir DIR [--sample N]]
 
+For a composite image (or a component stub of one, whose composite image
+lies beside it) EXTRACT.json holds one component's methods: each is
+matched to the reference's body by its first code RVA, and the caller adds
+up the components (r2r_packs.sh checks that they cover every body).
+
 Both list the bodies in runtime-function order, so they are compared
 pairwise: token, instantiated or not, code size, every bound (native, IL,
 source), and, where the extract names them, the component (composite
@@ -131,13 +136,31 @@ def main(argv):
     if "--sample" in argv:
         sample = int(argv[argv.index("--sample") + 1])
     with open(image, "rb") as f:
-        reference = r2r_reference.R2R(f.read()).methods()
+        r2r = r2r_reference.R2R(f.read())
+    if r2r.owner:
+        # A component stub has no code: its methods are in the composite
+        # image beside it.
+        with open(os.path.join(os.path.dirname(image), r2r.owner), "rb") as f:
+            r2r = r2r_reference.R2R(f.read())
+    reference = r2r.methods()
     with open(extract) as f:
         extracted = json.load(f)["methods"]
     # The reference lists every body; gdmap skips those without bounds.
     expected = [m for m in reference if m["boundsHex"]]
     problems = []
-    if len(expected) != len(extracted):
+    if r2r.components:
+        # One component's methods (il extract --component, or a stub): each
+        # is matched to the reference's body by its first code RVA.
+        by_rva = {m["code"][0][0]: m for m in expected}
+        matched = []
+        for got in extracted:
+            rva = number(got["code"][0]["rva"]) if got.get("code") else None
+            if rva not in by_rva:
+                problems.append("extracted %s at %s: no body there in the reference" % (got["token"], rva))
+            else:
+                matched.append(by_rva[rva])
+        expected = matched
+    elif len(expected) != len(extracted):
         problems.append("%d methods with bounds in the reference, %d extracted" % (len(expected), len(extracted)))
     trailing = 0
     build = set()

@@ -10,6 +10,7 @@
 #include <gdmap/io/file_identity.hpp>
 #include <gdmap/io/mapped_file.hpp>
 #include <gdmap/io/output_file.hpp>
+#include <gdmap/metadata/assembly_refs.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/reader/bounds_annotate.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>

@@ -31,7 +31,7 @@ done
 # --- the summary (stderr) and --json ---
 img=$data/System.Threading.Tasks.Extensions.dll
 expect 0 "$gdmap" il extract "$img" -o "$w/tte.json"
-has err "Linux x64, ReadyToRun 2.2: 39 methods (2 MethodDef, 37 instantiations, 0 unboxing stubs), 32 bounds blobs (13 methods share one); skipped 0"
+has err "Linux x64, ReadyToRun 2.2 (nibble bounds): 39 methods (2 MethodDef, 37 instantiations, 0 unboxing stubs), 32 bounds blobs (13 methods share one); skipped 0"
 expect 0 "$gdmap" il extract "$img" -o "$w/tte2.json" --json
 is '.machine == "Linux x64" and .peMachine == "0x0000fd1d" and .majorVersion == 2 and .minorVersion == 2'
 is '.methods == 39 and .methodDefs == 2 and .instantiations == 37 and .blobs == 32 and .methodsSharingBlobs == 13'

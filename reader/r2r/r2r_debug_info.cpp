@@ -51,8 +51,8 @@ std::string elementPath(const R2RImage& image, const Element& e) {
   return "debugInfo[" + std::to_string(m.firstRuntimeFunction) + "] (" + methodLabel(m) + ")";
 }
 
-constexpr const char* kSizeNames[] = {"cbBounds",       "cbVars",           "cbUninstrumentedBounds",
-                                     "cbPatchpointInfo", "cbRichDebugInfo", "cbAsyncInfo"};
+constexpr const char* kSizeNames[] = {"cbBounds",         "cbVars",          "cbUninstrumentedBounds",
+                                      "cbPatchpointInfo", "cbRichDebugInfo", "cbAsyncInfo"};
 
 // The nibble header, and the blob's extent; nothing past the section.
 Blob readBlobHeader(const NativeRegion& region, std::uint64_t at, const FormatProfile& profile) {
@@ -155,8 +155,8 @@ std::vector<Blob> readBlobs(const NativeRegion& region, const R2RImage& image, c
   for (std::size_t k = 0; k < elements.size(); ++k) {
     const Element& e = elements[k];
     if (blobIndex.count(e.blob) != 0) continue;
-    Blob b = withPath([&] { return elementPath(image, e); },
-                      [&] { return readBlobHeader(region, e.blob, image.profile); });
+    Blob b =
+        withPath([&] { return elementPath(image, e); }, [&] { return readBlobHeader(region, e.blob, image.profile); });
     b.firstUser = k;
     blobIndex.emplace(e.blob, blobs.size());
     blobs.push_back(b);

@@ -113,8 +113,7 @@ void readInstanceEntryPoints(const NativeRegion& region, R2RImage& image, const 
     if (!image.components.empty() && sig.hasModule) {
       // A composite image's instantiation belongs to the component whose
       // MethodDef it is.
-      if (sig.module < image.componentModuleBase ||
-          sig.module - image.componentModuleBase >= image.components.size()) {
+      if (sig.module < image.componentModuleBase || sig.module - image.componentModuleBase >= image.components.size()) {
         fail(region.fileOffsetOf(e.at),
              where() + ": module " + std::to_string(sig.module) + " is no component of the " +
                  std::to_string(image.components.size()) + " (component modules are " +
@@ -140,7 +139,6 @@ void readInstanceEntryPoints(const NativeRegion& region, R2RImage& image, const 
     ++image.summary.instanceEntryPoints;
   }
 }
-
 
 // Section 120 (R2R 8.0+): pairs (cold runtime function, hot runtime
 // function) of the methods split into a hot and a cold part. A cold part
@@ -179,11 +177,13 @@ std::vector<ColdPart> readHotColdMap(const pe::PeImage& pe, R2RImage& image) {
            rules::kR2rBadHotColdMap);
     }
     if (!parts.empty() && p.first <= parts.back().first) {
-      fail(p.at, path + ": cold runtime function " + std::to_string(p.first) + " does not follow the previous pair's (" +
-                     std::to_string(parts.back().first) + ")",
+      fail(p.at,
+           path + ": cold runtime function " + std::to_string(p.first) + " does not follow the previous pair's (" +
+               std::to_string(parts.back().first) + ")",
            rules::kR2rBadHotColdMap);
     }
-    if (p.hot == p.first) fail(p.at, path + ": a method's hot and cold part are one function", rules::kR2rBadHotColdMap);
+    if (p.hot == p.first)
+      fail(p.at, path + ": a method's hot and cold part are one function", rules::kR2rBadHotColdMap);
     parts.push_back(p);
   }
   for (std::size_t i = 0; i < parts.size(); ++i) {

@@ -88,8 +88,8 @@ CoreHeader readCoreHeader(const pe::PeImage& pe, ByteSpan header, std::size_t at
   core.flags = in.u32();
   const std::uint32_t count = in.u32();
   if (count > (header.size() - skip - 8) / kSectionEntrySize) {
-    fail(at + 4, what + ": " + std::to_string(count) + " sections do not fit its " + std::to_string(header.size()) +
-                     " bytes",
+    fail(at + 4,
+         what + ": " + std::to_string(count) + " sections do not fit its " + std::to_string(header.size()) + " bytes",
          rules::kR2rTruncated);
   }
   core.sections.reserve(count);
@@ -170,7 +170,8 @@ void readComponents(const pe::PeImage& pe, R2RImage& image) {
   constexpr std::size_t kEntrySize = 16;
   if (region.bytes.size() % kEntrySize != 0) {
     fail(region.fileOffset,
-         "componentAssemblies: " + std::to_string(region.bytes.size()) + " bytes are not a whole number of 16-byte entries",
+         "componentAssemblies: " + std::to_string(region.bytes.size()) +
+             " bytes are not a whole number of 16-byte entries",
          rules::kR2rBadComposite);
   }
   const std::size_t count = region.bytes.size() / kEntrySize;
@@ -186,9 +187,8 @@ void readComponents(const pe::PeImage& pe, R2RImage& image) {
     if (!core) throw R2RFailure{core.error()};
     c.coreHeaderRva = coreRva;
     c.coreHeaderOffset = static_cast<std::uint64_t>(core->data() - pe.file().data());
-    CoreHeader h = withPath(path, [&] {
-      return readCoreHeader(pe, *core, static_cast<std::size_t>(c.coreHeaderOffset), "core header");
-    });
+    CoreHeader h = withPath(
+        path, [&] { return readCoreHeader(pe, *core, static_cast<std::size_t>(c.coreHeaderOffset), "core header"); });
     c.flags = h.flags;
     c.sections = std::move(h.sections);
     image.components.push_back(std::move(c));

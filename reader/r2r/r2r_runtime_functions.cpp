@@ -62,8 +62,8 @@ std::uint32_t armCodeLength(const pe::PeImage& pe, std::uint32_t unwindData, uns
       Expected<ByteSpan> xdata = pe.range({unwindData, 4}, namedAt, path() + ": .xdata");
       if (!xdata) throw R2RFailure{xdata.error()};
       const ByteSpan b = *xdata;
-      const std::uint32_t word = std::uint32_t{b[0]} | std::uint32_t{b[1]} << 8 | std::uint32_t{b[2]} << 16 |
-                                 std::uint32_t{b[3]} << 24;
+      const std::uint32_t word =
+          std::uint32_t{b[0]} | std::uint32_t{b[1]} << 8 | std::uint32_t{b[2]} << 16 | std::uint32_t{b[3]} << 24;
       return (word & 0x3FFFFu) * unit;
     }
     case 3:

@@ -22,7 +22,7 @@ namespace gdmap::r2r {
 
 struct InstanceSignature {
   std::uint32_t flags = 0;
-  std::uint32_t token = 0;                 // 0x06000000 | row
+  std::uint32_t token = 0;  // 0x06000000 | row
   // The module whose MethodDef `token` is: kUpdateContext's index, or the
   // owner type's module override ([module N]); absent: this image's.
   bool hasModule = false;

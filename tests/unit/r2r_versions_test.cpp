@@ -67,7 +67,8 @@ Bytes nibbleBytes(const std::vector<std::uint32_t>& values) {
   }
   if (nibbles.size() % 2) nibbles.push_back(0);
   Bytes out;
-  for (std::size_t i = 0; i < nibbles.size(); i += 2) out.push_back(static_cast<std::uint8_t>(nibbles[i] | nibbles[i + 1] << 4));
+  for (std::size_t i = 0; i < nibbles.size(); i += 2)
+    out.push_back(static_cast<std::uint8_t>(nibbles[i] | nibbles[i + 1] << 4));
   return out;
 }
 
@@ -130,7 +131,8 @@ TEST_CASE("r2r versions: code lengths per architecture (Shapes::SafeDivide: a bo
     const R2RImage image = parsed(readImage(c.file));
     const MethodBody& m = methodAt(image, 0x06000003);
     REQUIRE(m.runtimeFunctionCount == 3);
-    for (std::uint32_t k = 0; k < 3; ++k) CHECK(image.runtimeFunctions[m.firstRuntimeFunction + k].size() == c.sizes[k]);
+    for (std::uint32_t k = 0; k < 3; ++k)
+      CHECK(image.runtimeFunctions[m.firstRuntimeFunction + k].size() == c.sizes[k]);
     CHECK(m.codeSize == c.sizes[0] + c.sizes[1] + c.sizes[2]);
     // ARM code starts at an even address: the Thumb bit is not part of it.
     CHECK(image.runtimeFunctions[m.firstRuntimeFunction].begin % 2 == 0);

@@ -398,12 +398,14 @@ void addIlExtractCommand(CLI::App& il, int& status) {
   command.add_flag("--names", options.names,
                    "Name each method (`\"name\": \"Ns.Type::Method\"`) and the instantiations' types from the "
                    "image's own metadata (a composite image's component: from the component's file beside it)");
-  command.add_option("--component", options.component,
-                     "A composite image's component assembly whose methods to write (its name or index); needed "
-                     "when the image has several")
+  command
+      .add_option("--component", options.component,
+                  "A composite image's component assembly whose methods to write (its name or index); needed "
+                  "when the image has several")
       ->type_name("NAME");
-  command.add_option("--composite", options.composite,
-                     "For a component assembly: its composite image (default: the file its header names, beside it)")
+  command
+      .add_option("--composite", options.composite,
+                  "For a component assembly: its composite image (default: the file its header names, beside it)")
       ->type_name("FILE");
   addJsonFlag(command, json, "Write the summary and diagnostics as JSON on stdout (needs -o FILE)");
 }

@@ -66,8 +66,7 @@ std::vector<il::CodeRange> codeRanges(const r2r::MethodBody& body, const r2r::R2
 // The description's method for one body, or nothing (skipped or invalid;
 // an invalid blob is an error in `report`).
 std::optional<il::Method> extractMethod(const r2r::MethodBody& body, const r2r::R2RImage& image, il::BoundsForm form,
-                                        ByteSpan file,
-                                        const std::string& name, ExtractCounts& counts, Report& report) {
+                                        ByteSpan file, const std::string& name, ExtractCounts& counts, Report& report) {
   if (!body.hasDebugInfo) {
     ++counts.noDebugInfo;
     return std::nullopt;
@@ -179,9 +178,8 @@ void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::st
   std::string line = name + (component.empty() ? "" : " (component " + component + ")") + ": " +
                      r2r::describeMachine(image) + ", ReadyToRun " + std::to_string(image.majorVersion) + "." +
                      std::to_string(image.minorVersion) + " (" + std::string(il::formName(image.profile.bounds)) +
-                     " bounds): " + counted(c.methods, "method", "methods") + " (" +
-                     std::to_string(c.methodDefs) + " MethodDef, " +
-                     counted(c.instantiations, "instantiation", "instantiations") + ", " +
+                     " bounds): " + counted(c.methods, "method", "methods") + " (" + std::to_string(c.methodDefs) +
+                     " MethodDef, " + counted(c.instantiations, "instantiation", "instantiations") + ", " +
                      counted(c.unboxingStubs, "unboxing stub", "unboxing stubs") + "), " +
                      counted(c.blobs, "bounds blob", "bounds blobs") + " (" +
                      counted(c.sharingMethods, "method shares", "methods share") + " one)";
@@ -269,8 +267,8 @@ int extract(const IlExtractOptions& options, Report& report) {
     const std::string path = options.composite.empty() ? besides(src.name, image->ownerComposite) : options.composite;
     if (wanted.empty()) wanted = simpleName(src.name);
     if (!report.json()) {
-      std::cerr << src.name << ": a component of the composite image " << image->ownerComposite << "; reading "
-                << path << '\n';
+      std::cerr << src.name << ": a component of the composite image " << image->ownerComposite << "; reading " << path
+                << '\n';
     }
     src.composite = openInput(path, report);
     if (!src.composite) return kUsageOrIo;
@@ -279,8 +277,9 @@ int extract(const IlExtractOptions& options, Report& report) {
     image = r2r::readR2RImage(src.file, nullptr);
     if (image && image->components.empty()) {
       addError(report, src.name, rules::kR2rBadComposite,
-               "the component " + src.input->displayName() + " names it as its composite image, but it has no "
-               "component assemblies");
+               "the component " + src.input->displayName() +
+                   " names it as its composite image, but it has no "
+                   "component assemblies");
       return kInvalid;
     }
   }

@@ -79,7 +79,8 @@ std::uint32_t nativeOffsetOf(const r2r::R2RImage& image, const r2r::MethodBody& 
                              std::uint32_t rva) {
   if (function < m.firstColdRuntimeFunction || m.coldRuntimeFunctionCount == 0) return rva - m.entryRva;
   std::uint32_t offset = 0;
-  for (std::uint32_t k = 0; k < m.runtimeFunctionCount; ++k) offset += image.runtimeFunctions[m.firstRuntimeFunction + k].size();
+  for (std::uint32_t k = 0; k < m.runtimeFunctionCount; ++k)
+    offset += image.runtimeFunctions[m.firstRuntimeFunction + k].size();
   for (std::size_t f = m.firstColdRuntimeFunction; f < function; ++f) offset += image.runtimeFunctions[f].size();
   return offset + (rva - image.runtimeFunctions[function].begin);
 }
@@ -150,7 +151,8 @@ Located locate(const r2r::R2RImage& image, const std::vector<std::optional<Owner
     l.noBounds = true;
     return l;
   }
-  const Expected<il::BoundsView> view = il::openBounds(m.bounds.first(m.bounds.size() - m.boundsTrailing), image.profile.bounds);
+  const Expected<il::BoundsView> view =
+      il::openBounds(m.bounds.first(m.bounds.size() - m.boundsTrailing), image.profile.bounds);
   if (!view) {
     l.noBounds = true;
     return l;
@@ -171,8 +173,8 @@ void printText(const Located& l, const metadata::AssemblyTypeNames* names) {
   const r2r::MethodBody& m = *l.method;
   std::cout << "method " << hex32(m.token);
   if (names) std::cout << ' ' << names->methodName(m.token);
-  std::cout << instantiationText(m) << ", " << partName(l.part) << " +" << shortHex(l.offset) << " of "
-            << m.codeSize << " bytes: ";
+  std::cout << instantiationText(m) << ", " << partName(l.part) << " +" << shortHex(l.offset) << " of " << m.codeSize
+            << " bytes: ";
   if (l.noBounds) {
     std::cout << "no bounds\n";
     return;

@@ -95,7 +95,7 @@ struct IlExtractOptions {
   std::string image;
   std::string method;  // only the bodies of this token
   std::string output = "-";
-  bool names = false;  // the image's own metadata names its methods
+  bool names = false;     // the image's own metadata names its methods
   std::string component;  // a composite image's component (name or index)
   std::string composite;  // the composite image of a component assembly (default: the one its header names, beside it)
 };

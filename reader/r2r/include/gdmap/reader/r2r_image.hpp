@@ -56,10 +56,10 @@ inline constexpr std::uint16_t kNewestMajorVersion = 17;
 // (readytorun.h's history; the cDAC's DebugInfo contract for 16 and 17).
 struct FormatProfile {
   il::BoundsForm bounds = il::BoundsForm::Nibble;  // 16: Packed2; 17: Packed3
-  bool fatDebugInfo = false;               // 17: a blob may start with the fat header
-  bool x86Funclets = false;                // 14: x86 handlers are funclets
-  bool composite = false;                  // 4.1 (major 5 on): component assemblies
-  bool hotColdMap = false;                 // 8.0: cold parts of split methods
+  bool fatDebugInfo = false;                       // 17: a blob may start with the fat header
+  bool x86Funclets = false;                        // 14: x86 handlers are funclets
+  bool composite = false;                          // 4.1 (major 5 on): component assemblies
+  bool hotColdMap = false;                         // 8.0: cold parts of split methods
 };
 FormatProfile formatProfile(std::uint16_t majorVersion);
 
@@ -80,12 +80,12 @@ inline constexpr std::uint32_t kManifestMetadata = 112;
 inline constexpr std::uint32_t kComponentAssemblies = 115;
 inline constexpr std::uint32_t kOwnerCompositeExecutable = 116;
 inline constexpr std::uint32_t kHotColdMap = 120;
-}
+}  // namespace section
 
 // READYTORUN_FLAG_* (readytorun.h) that change how an image is read.
 namespace header_flag {
 inline constexpr std::uint32_t kComponent = 0x20;  // a component assembly of a composite image
-}  // namespace section
+}  // namespace header_flag
 
 // READYTORUN_METHOD_SIG_* (readytorun.h): the first item of an instance
 // entry point's signature.
@@ -137,12 +137,12 @@ struct MethodBody {
   // The cold part of a split method (hot/cold map): its runtime functions.
   std::uint32_t firstColdRuntimeFunction = 0;
   std::uint32_t coldRuntimeFunctionCount = 0;
-  std::uint32_t codeSize = 0;              // sum of all those runtime functions' sizes
+  std::uint32_t codeSize = 0;  // sum of all those runtime functions' sizes
   // Composite images: the component assembly (index into R2RImage::
   // components) whose MethodDef this is; 0 in a single-assembly image.
   std::uint32_t component = 0;
-  std::uint32_t entryRva = 0;              // = runtimeFunctions[firstRuntimeFunction].begin
-  std::uint64_t entryPointOffset = 0;      // file offset of the entry point (section 103 element or 109 entry data)
+  std::uint32_t entryRva = 0;          // = runtimeFunctions[firstRuntimeFunction].begin
+  std::uint64_t entryPointOffset = 0;  // file offset of the entry point (section 103 element or 109 entry data)
 
   // Instance entry points (section 109) only.
   bool instantiated = false;
@@ -169,14 +169,14 @@ struct MethodBody {
 
   // Debug info (section 105), indexed by firstRuntimeFunction.
   bool hasDebugInfo = false;
-  ByteSpan debugInfo;                 // the whole blob: nibble header (cbBounds, cbVars, or the fat one), bounds, vars, ...
-  ByteSpan bounds;                    // the cbBounds bytes, in R2RImage::profile.bounds form (FORMAT.md §3.3); may be empty
-  ByteSpan vars;                      // the cbVars bytes (variable locations; not decoded here)
-  std::uint64_t debugInfoOffset = 0;  // file offset of the blob: equal for methods sharing one
-  bool sharedDebugInfo = false;       // reached by a non-zero lookback
+  ByteSpan debugInfo;  // the whole blob: nibble header (cbBounds, cbVars, or the fat one), bounds, vars, ...
+  ByteSpan bounds;     // the cbBounds bytes, in R2RImage::profile.bounds form (FORMAT.md §3.3); may be empty
+  ByteSpan vars;       // the cbVars bytes (variable locations; not decoded here)
+  std::uint64_t debugInfoOffset = 0;         // file offset of the blob: equal for methods sharing one
+  bool sharedDebugInfo = false;              // reached by a non-zero lookback
   std::uint64_t debugInfoElementOffset = 0;  // file offset of the method's element (the lookback) in section 105
   bool fatDebugInfo = false;                 // the blob has the fat header (R2R 17)
-  std::uint32_t boundsTrailing = 0;          // bytes at the end of `bounds` after the last bound (ignored by the runtime)
+  std::uint32_t boundsTrailing = 0;  // bytes at the end of `bounds` after the last bound (ignored by the runtime)
 };
 
 // A component assembly of a composite image (section 115).

@@ -194,7 +194,7 @@ std::vector<ColdPart> readHotColdMap(const pe::PeImage& pe, R2RImage& image) {
   return parts;
 }
 
-const MethodBody* methodStartingAt(const std::vector<MethodBody>& methods, std::uint32_t function) {
+MethodBody* methodStartingAt(std::vector<MethodBody>& methods, std::uint32_t function) {
   const auto it = std::lower_bound(methods.begin(), methods.end(), function,
                                    [](const MethodBody& m, std::uint32_t f) { return m.firstRuntimeFunction < f; });
   return it != methods.end() && it->firstRuntimeFunction == function ? &*it : nullptr;
@@ -246,7 +246,7 @@ void readEntryPoints(const pe::PeImage& pe, R2RImage& image, const TypeNames* na
     m.entryRva = functions[m.firstRuntimeFunction].begin;
   }
   for (const ColdPart& p : coldParts) {
-    MethodBody* hot = const_cast<MethodBody*>(methodStartingAt(image.methods, p.hot));
+    MethodBody* hot = methodStartingAt(image.methods, p.hot);
     if (hot == nullptr) {
       fail(p.at, "hotColdMap: hot runtime function " + std::to_string(p.hot) + " is no method's entry",
            rules::kR2rBadHotColdMap);

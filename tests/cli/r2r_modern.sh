@@ -110,6 +110,8 @@ expect 0 "$gdmap" il extract "$comp/Sample.A.dll" --names -o "$w/a.json"
 has err "Sample.A.dll: a component of the composite image Sample.r2r.dll"
 jq -e '[.methods[] | select(.instantiation == null) | .name] == ["Sample.A.Point::.ctor", "Sample.A.Shapes::Area",
   "Sample.A.Shapes::SafeDivide", "Sample.A.Shapes::Sum", "Sample.A.Shapes::Use"]' "$w/a.json" >/dev/null || fail "component Sample.A"
+expect 0 "$gdmap" il extract "$comp/Sample.A.dll" -o "$w/a.json" --json
+is '.composite == "'"$comp/Sample.r2r.dll"'" and .component == "Sample.A" and .methods == 7 and .boundsForm == "packed2"'
 expect 0 "$gdmap" il extract "$comp/Sample.r2r.dll" --component 0 -o "$w/a0.json"
 jq -e '[.methods[].token]' "$w/a.json" >"$w/t1"; jq -e '[.methods[].token]' "$w/a0.json" >"$w/t2"
 cmp -s "$w/t1" "$w/t2" || fail "--component 0 and the component file differ"

@@ -266,7 +266,9 @@ int extract(const IlExtractOptions& options, Report& report) {
   if (image && !image->ownerComposite.empty()) {
     const std::string path = options.composite.empty() ? besides(src.name, image->ownerComposite) : options.composite;
     if (wanted.empty()) wanted = simpleName(src.name);
-    if (!report.json()) {
+    if (report.json()) {
+      report.object().string("composite", path);
+    } else {
       std::cerr << src.name << ": a component of the composite image " << image->ownerComposite << "; reading " << path
                 << '\n';
     }

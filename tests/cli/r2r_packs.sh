@@ -124,7 +124,7 @@ for i in "${!dirs[@]}"; do
       covered=0 ok=1
       for name in $names; do
         if "$gdmap" il extract "$image" --component "$name" -o "$work/x.json" 2>"$work/err" &&
-          python3 "$compare" "$image" "$work/x.json" --gdmap "$gdmap" --workdir "$work" --sample "$sample" >"$work/cmp"; then
+          python3 "$compare" "$image" "$work/x.json" --gdmap "$gdmap" --workdir "$work" --sample "$sample" >"$work/cmp" 2>&1; then
           covered=$((covered + $(sed -E 's/.*: ([0-9]+) methods agree.*/\1/' "$work/cmp")))
         else
           ok=0
@@ -148,7 +148,7 @@ for i in "${!dirs[@]}"; do
       echo "$label $base: gdmap il extract failed: $(head -2 "$work/err" | tr '\n' ' ')" >>"$disagreements"
       continue
     fi
-    if python3 "$compare" "$image" "$work/x.json" --gdmap "$gdmap" --workdir "$work" --sample "$sample" >"$work/cmp"; then
+    if python3 "$compare" "$image" "$work/x.json" --gdmap "$gdmap" --workdir "$work" --sample "$sample" >"$work/cmp" 2>&1; then
       agree=$((agree + 1))
     else
       sed "s|^|$label |" "$work/cmp" >>"$disagreements"

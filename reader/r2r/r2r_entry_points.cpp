@@ -203,6 +203,9 @@ MethodBody* methodStartingAt(std::vector<MethodBody>& methods, std::uint32_t fun
 }  // namespace
 
 void readEntryPoints(const pe::PeImage& pe, R2RImage& image, const TypeNames* names) {
+  // At most one method per runtime function (addMethod checks): reserving
+  // that many spares moving every body as the vector grows.
+  image.methods.reserve(image.runtimeFunctions.size());
   if (image.components.empty()) {
     readMethodDefEntryPoints(regionOf(pe, image, section::kMethodDefEntryPoints), image, 0, "");
   } else {

@@ -138,7 +138,7 @@ void readHeader(const pe::PeImage& pe, R2RImage& image) {
     fail(image.headerOffset + 4,
          "READYTORUN_HEADER: version " + std::to_string(image.majorVersion) + "." + std::to_string(image.minorVersion) +
              " is not supported: gdmap reads major versions " + std::to_string(kOldestMajorVersion) + " to " +
-             std::to_string(kNewestMajorVersion) + " (.NET Core 2.0 to .NET 11 previews)",
+             std::to_string(kNewestMajorVersion) + " (.NET Core 2.0 to .NET 11)",
          rules::kR2rUnsupportedVersion);
   }
   image.profile = formatProfile(image.majorVersion);

@@ -19,10 +19,10 @@ them) and their decoding.
     r2r_reference.py IMAGE --check ...   # also fails on overlapping runtime
                                          # functions, empty code, bounds past it
 
-Supported: R2R major versions 2..17; x64, x86, arm64 and arm32 (Thumb-2)
+Supported: R2R major versions 2..21 (18..21 read as 17); x64, x86, arm64 and arm32 (Thumb-2)
 on any OS; single-assembly and composite images; component stubs of a
 composite image (no code of their own: 0 methods). Anything else (major
-1 or 18 and above, another machine, not an R2R image) is refused with a
+1 or 22 and above, another machine, not an R2R image) is refused with a
 message naming what was found, never guessed at.
 
 Where versions differ (debug info, runtime functions):
@@ -63,7 +63,7 @@ MACHINES = {MACHINE_I386: "x86", MACHINE_AMD64: "x64", MACHINE_ARM64: "arm64", M
 # IMAGE_FILE_MACHINE_* XOR this gives the machine of a non-Windows image.
 OS_XOR = {0x0000: "windows", 0x7B79: "linux", 0x4644: "osx", 0xADC4: "freebsd", 0x1993: "netbsd"}
 
-MIN_MAJOR, MAX_MAJOR = 2, 17
+MIN_MAJOR, MAX_MAJOR = 2, 21  # 18..21: helpers, vars encoding, x86 GC info v5: read as 17
 
 # ICorDebugInfo::SourceTypes values of the bits of the packed forms.
 PACKED_SOURCE_BITS = ((1, 0x10), (2, 0x02), (4, 0x20))

@@ -123,12 +123,12 @@ TEST_CASE("r2r negative: r2r-bad-signature") {
 TEST_CASE("r2r negative: r2r-unsupported-version") {
   const R2RImage image = parsed(primitives());
   Bytes file = primitives();
-  file[image.headerOffset + 4] = 18;  // one past the newest major version gdmap knows
+  file[image.headerOffset + 4] = 22;  // one past the newest major version gdmap knows
   gdmap::Error e = errorOf(file);
   CHECK(e.rule == "r2r-unsupported-version");
   CHECK(e.offset == image.headerOffset + 4);
-  CHECK(contains(e.message, "version 18.2 is not supported"));
-  CHECK(contains(e.message, "2 to 17"));
+  CHECK(contains(e.message, "version 22.2 is not supported"));
+  CHECK(contains(e.message, "2 to 21"));
   file[image.headerOffset + 4] = 1;  // ReadyToRun 1.x (2015) predates .NET Core 2.0
   e = errorOf(file);
   CHECK(e.rule == "r2r-unsupported-version");

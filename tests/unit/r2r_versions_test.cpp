@@ -113,6 +113,12 @@ TEST_CASE("r2r versions: what each real image's major version selects") {
   CHECK(r2r::formatProfile(17).bounds == BoundsForm::Packed3);
   CHECK(r2r::formatProfile(17).fatDebugInfo);
   CHECK_FALSE(r2r::formatProfile(16).fatDebugInfo);
+  for (std::uint16_t major = 18; major <= r2r::kNewestMajorVersion; ++major) {
+    CAPTURE(major);  // nothing for bounds or code changed after 17
+    CHECK(r2r::formatProfile(major).bounds == BoundsForm::Packed3);
+    CHECK(r2r::formatProfile(major).fatDebugInfo);
+  }
+  CHECK(r2r::kNewestMajorVersion == 21);
   CHECK(r2r::formatProfile(14).x86Funclets);
   CHECK_FALSE(r2r::formatProfile(13).x86Funclets);
 }

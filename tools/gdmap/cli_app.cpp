@@ -390,7 +390,7 @@ void addIlExtractCommand(CLI::App& il, int& status) {
       "il build --format FORM` (the image's form: nibble before R2R 16, packed2 in 16, packed3 from 17) of a "
       "method gives the image's bytes; `gdmap il lookup` answers what GetILToNativeMapping would. A summary goes "
       "to stderr. Supported: ReadyToRun major versions 2 (.NET Core "
-      "2.0) to 17, x64, x86, ARM64 and ARM, composite images. See docs/r2r.md.");
+      "2.0) to 21, x64, x86, ARM64 and ARM, composite images. See docs/r2r.md.");
   addOperand(command, "IMAGE", options.image, "The ReadyToRun image (a .dll; '-' for stdin)");
   addMethodOption(command, options.method, "only the bodies of this method (every instantiation of it)");
   addDescriptionOutputOption(command, options.output, "FILE");

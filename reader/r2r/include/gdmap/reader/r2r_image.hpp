@@ -10,8 +10,8 @@
 // debug info (105, a NativeArray by runtime-function index whose elements
 // may share a blob by lookback).
 //
-// Supported: every R2R major version from 2 (.NET Core 2.0, 2017) to 17,
-// the newest whose layout the runtime's sources document (formatProfile
+// Supported: every R2R major version from 2 (.NET Core 2.0, 2017) to 21,
+// the newest the runtime's sources define (formatProfile
 // says what each changes: the bounds' encoding, the debug-info header, x86
 // funclets, composite images, the hot/cold map); on x64, x86, ARM64 and
 // ARM (Thumb-2), on Windows or (the architecture XOR an OS value in
@@ -50,10 +50,12 @@ namespace gdmap::r2r {
 
 inline constexpr std::uint32_t kSignature = 0x00525452;  // "RTR\0"
 inline constexpr std::uint16_t kOldestMajorVersion = 2;
-inline constexpr std::uint16_t kNewestMajorVersion = 17;
+inline constexpr std::uint16_t kNewestMajorVersion = 21;
 
 // What a major version changes in how a method's code and bounds are found
-// (readytorun.h's history; the cDAC's DebugInfo contract for 16 and 17).
+// (readytorun.h's history; the cDAC's DebugInfo contract for 16 and 17;
+// 18 to 21 change helpers, the variable-location encoding and x86 GC info,
+// none of which `il extract` reads: they read as 17).
 struct FormatProfile {
   il::BoundsForm bounds = il::BoundsForm::Nibble;  // 16: Packed2; 17: Packed3
   bool fatDebugInfo = false;                       // 17: a blob may start with the fat header

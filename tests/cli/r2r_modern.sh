@@ -115,6 +115,8 @@ is '.composite == "'"$comp/Sample.r2r.dll"'" and .component == "Sample.A" and .m
 expect 0 "$gdmap" il extract "$comp/Sample.r2r.dll" --component 0 -o "$w/a0.json"
 jq -e '[.methods[].token]' "$w/a.json" >"$w/t1"; jq -e '[.methods[].token]' "$w/a0.json" >"$w/t2"
 cmp -s "$w/t1" "$w/t2" || fail "--component 0 and the component file differ"
+expect 1 "$gdmap" il extract "$data/sample/Sample.A.x64.dll" --component Sample.A -o "$w/no.json"
+has err "--component 'Sample.A': the image is not a composite image [il-method-not-found]"
 cp "$comp/Sample.A.dll" "$w/Sample.A.dll"
 expect 2 "$gdmap" il extract "$w/Sample.A.dll" -o "$w/lonely.json"
 has err "cannot open"

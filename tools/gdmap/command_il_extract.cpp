@@ -291,6 +291,11 @@ int extract(const IlExtractOptions& options, Report& report) {
     report.add(std::move(d));
     return kInvalid;
   }
+  if (image->components.empty() && !options.component.empty()) {
+    addError(report, src.name, rules::kIlMethodNotFound,
+             "--component " + quoteInput(options.component) + ": the image is not a composite image");
+    return kInvalid;
+  }
   if (!image->components.empty()) {
     const std::vector<std::string> components = componentNames(*image, src.file);
     if (wanted.empty() && components.size() == 1) wanted = components.front();

@@ -170,4 +170,38 @@ Expected<CliHeader> PeImage::cliHeader() const {
   return h;
 }
 
+std::optional<std::uint32_t> PeImage::exportRva(std::string_view name) const {
+  const DataDirectory d = directory(0);
+  constexpr std::uint32_t kExportDirectorySize = 40;
+  if (d.rva == 0 || d.size < kExportDirectorySize) return std::nullopt;
+  const Expected<ByteSpan> table = range({d.rva, kExportDirectorySize}, 0, "export directory");
+  if (!table) return std::nullopt;
+  const auto u32At = [](ByteSpan b, std::size_t at) {
+    return std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 | std::uint32_t{b[at + 2]} << 16 |
+           std::uint32_t{b[at + 3]} << 24;
+  };
+  const std::uint32_t functionCount = u32At(*table, 20);
+  const std::uint32_t nameCount = u32At(*table, 24);
+  // Each name takes 4 + 2 bytes of tables and each function 4: a count the
+  // file cannot hold is refused before the loop.
+  if (nameCount > file_.size() / 6 || functionCount > file_.size() / 4) return std::nullopt;
+  const Expected<ByteSpan> functions = range({u32At(*table, 28), functionCount * 4}, 0, "export functions");
+  const Expected<ByteSpan> names = range({u32At(*table, 32), nameCount * 4}, 0, "export names");
+  const Expected<ByteSpan> ordinals = range({u32At(*table, 36), nameCount * 2}, 0, "export ordinals");
+  if (!functions || !names || !ordinals) return std::nullopt;
+  for (std::uint32_t i = 0; i < nameCount; ++i) {
+    const std::optional<std::uint64_t> at = rvaToOffset(u32At(*names, std::size_t{i} * 4));
+    if (!at || *at + name.size() >= file_.size()) continue;
+    const ByteSpan text = file_.subspan(static_cast<std::size_t>(*at), name.size() + 1);
+    if (std::string_view(reinterpret_cast<const char*>(text.data()), name.size()) != name || text[name.size()] != 0) {
+      continue;
+    }
+    const std::uint32_t ordinal =
+        std::uint32_t{(*ordinals)[std::size_t{i} * 2]} | std::uint32_t{(*ordinals)[std::size_t{i} * 2 + 1]} << 8;
+    if (ordinal >= functionCount) return std::nullopt;
+    return u32At(*functions, std::size_t{ordinal} * 4);
+  }
+  return std::nullopt;
+}
+
 }  // namespace gdmap::pe

@@ -108,16 +108,35 @@ CoreHeader readCoreHeader(const pe::PeImage& pe, ByteSpan header, std::size_t at
   return core;
 }
 
-void readHeader(const pe::PeImage& pe, R2RImage& image) {
+// Where the READYTORUN_HEADER is: the CLI header's ManagedNativeHeader, or
+// (a composite image without a CLI header) the export RTR_HEADER the
+// runtime looks up, its extent up to the end of its section.
+pe::DataDirectory headerDirectory(const pe::PeImage& pe, std::uint64_t& namedAt) {
   Expected<pe::CliHeader> cli = pe.cliHeader();
-  if (!cli) throw R2RFailure{cli.error()};
-  if (cli->managedNativeHeader.rva == 0) {
-    fail(cli->managedNativeHeaderAt, "CLI header: no ManagedNativeHeader: an IL-only assembly, not ReadyToRun",
-         rules::kR2rNoHeader);
+  if (cli && cli->managedNativeHeader.rva != 0) {
+    namedAt = cli->managedNativeHeaderAt;
+    return cli->managedNativeHeader;
   }
-  Expected<ByteSpan> bytes = pe.range(cli->managedNativeHeader, cli->managedNativeHeaderAt, "READYTORUN_HEADER");
+  if (const std::optional<std::uint32_t> rva = pe.exportRva("RTR_HEADER")) {
+    namedAt = pe.directoryOffset(0);
+    for (const pe::SectionHeader& s : pe.sections()) {
+      if (*rva >= s.virtualAddress && *rva - s.virtualAddress < s.rawSize) {
+        return {*rva, s.rawSize - (*rva - s.virtualAddress)};
+      }
+    }
+    return {*rva, kHeaderSize};
+  }
+  if (!cli) throw R2RFailure{cli.error()};
+  fail(cli->managedNativeHeaderAt, "CLI header: no ManagedNativeHeader: an IL-only assembly, not ReadyToRun",
+       rules::kR2rNoHeader);
+}
+
+void readHeader(const pe::PeImage& pe, R2RImage& image) {
+  std::uint64_t namedAt = 0;
+  const pe::DataDirectory header = headerDirectory(pe, namedAt);
+  Expected<ByteSpan> bytes = pe.range(header, namedAt, "READYTORUN_HEADER");
   if (!bytes) throw R2RFailure{bytes.error()};
-  image.headerRva = cli->managedNativeHeader.rva;
+  image.headerRva = header.rva;
   image.headerOffset = static_cast<std::uint64_t>(bytes->data() - pe.file().data());
   if (bytes->size() < kHeaderSize) {
     fail(image.headerOffset, "READYTORUN_HEADER: " + std::to_string(bytes->size()) + " bytes, needs 16",

@@ -4,6 +4,7 @@
 // every architecture's code lengths, composite images and the hot/cold map,
 // with one negative test per rule those paths enforce.
 #include <gdmap/reader/bounds_decoder.hpp>
+#include <gdmap/reader/pe_image.hpp>
 #include <gdmap/reader/r2r_image.hpp>
 #include <gdmap/schema/rules.hpp>
 
@@ -300,6 +301,21 @@ TEST_CASE("r2r versions: composite images and their components") {
   CHECK(stub.ownerComposite == "Sample.r2r.dll");
   CHECK(stub.methods.empty());
   CHECK((stub.flags & r2r::header_flag::kComponent) != 0);
+
+  // Without its CLI header, a composite image is found as the runtime
+  // finds it: by the export RTR_HEADER.
+  {
+    Bytes headless = composite;
+    const auto pe = gdmap::pe::PeImage::open(composite);
+    REQUIRE(pe.ok());
+    REQUIRE(pe->exportRva("RTR_HEADER") == image.headerRva);
+    CHECK_FALSE(pe->exportRva("RTR_HEADE").has_value());
+    put32(headless, pe->directoryOffset(14), 0);
+    put32(headless, pe->directoryOffset(14) + 4, 0);
+    const R2RImage viaExport = parsed(headless);
+    CHECK(viaExport.headerRva == image.headerRva);
+    CHECK(viaExport.methods.size() == image.methods.size());
+  }
 
   // An instantiation whose owner type's module is no component.
   const MethodBody* inst = nullptr;

@@ -75,6 +75,11 @@ class PeImage {
   // none; r2r-not-pe when it is shorter than the 72 bytes it must hold.
   Expected<CliHeader> cliHeader() const;
 
+  // The RVA the export directory (data directory 0) gives the symbol
+  // `name`; nullopt when the image exports no such name or its export
+  // table cannot be read (every count checked against the bytes it needs).
+  std::optional<std::uint32_t> exportRva(std::string_view name) const;
+
  private:
   ByteSpan file_;
   std::uint16_t machine_ = 0;

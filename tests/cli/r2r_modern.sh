@@ -121,4 +121,12 @@ cp "$comp/Sample.A.dll" "$w/Sample.A.dll"
 expect 2 "$gdmap" il extract "$w/Sample.A.dll" -o "$w/lonely.json"
 has err "cannot open"
 expect 0 "$gdmap" il extract "$w/Sample.A.dll" --composite "$comp/Sample.r2r.dll" -o "$w/lonely.json"
+# il locate in a composite image names the component; a component
+# assembly sends the addresses to its composite image.
+expect 0 "$gdmap" il locate "$comp/Sample.r2r.dll" 0x10ca4
+has out "0x00010ca4: method 0x06000003 of Sample.B, body +0x4 of 157 bytes: IL prolog (native 0-14)"
+expect 0 "$gdmap" il locate "$comp/Sample.r2r.dll" 0x10ca4 --json
+is '.addresses[0].method.component == "Sample.B"'
+expect 1 "$gdmap" il locate "$comp/Sample.A.dll" 0x10ca4
+has err "a component assembly: its code is in the composite image Sample.r2r.dll"
 echo "PASS"

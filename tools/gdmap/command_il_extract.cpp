@@ -6,12 +6,12 @@
 #include "file_io.hpp"
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
+#include "r2r_components.hpp"
 #include "report.hpp"
 #include "type_names_input.hpp"
 
 #include <gdmap/description/il_description_exact.hpp>
 #include <gdmap/description/il_description_json.hpp>
-#include <gdmap/metadata/assembly_refs.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/r2r_image.hpp>
@@ -208,23 +208,6 @@ std::string simpleName(const std::string& path) {
   const std::size_t dot = base.rfind('.');
   if (dot != std::string::npos && dot > 0) base.resize(dot);
   return base;
-}
-
-// A composite image's components by name: its manifest metadata's first
-// AssemblyRef rows (one per component, in order).
-std::vector<std::string> componentNames(const r2r::R2RImage& image, ByteSpan file) {
-  std::vector<std::string> names(image.components.size());
-  const r2r::Section* manifest = image.findSection(r2r::section::kManifestMetadata);
-  if (manifest != nullptr) {
-    const ByteSpan root = file.subspan(static_cast<std::size_t>(manifest->fileOffset), manifest->size);
-    if (Expected<std::vector<std::string>> refs = metadata::assemblyRefNames(root, manifest->fileOffset)) {
-      for (std::size_t i = 0; i < names.size() && i < refs->size(); ++i) names[i] = (*refs)[i];
-    }
-  }
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i].empty()) names[i] = std::to_string(i);
-  }
-  return names;
 }
 
 void addError(Report& report, const std::string& file, const char* rule, std::string message) {

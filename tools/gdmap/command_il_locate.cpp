@@ -8,6 +8,7 @@
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
 #include "json_object.hpp"
+#include "r2r_components.hpp"
 #include "report.hpp"
 #include "type_names_input.hpp"
 
@@ -131,6 +132,7 @@ std::string stringArrayJson(const std::vector<std::string>& items) {
 
 struct Located {
   std::uint32_t rva = 0;
+  std::string component;  // a composite image's component of the method
   const r2r::MethodBody* method = nullptr;
   Part part = Part::Body;
   std::uint32_t offset = 0;
@@ -172,7 +174,8 @@ void printText(const Located& l, const metadata::AssemblyTypeNames* names) {
   }
   const r2r::MethodBody& m = *l.method;
   std::cout << "method " << hex32(m.token);
-  if (names) std::cout << ' ' << names->methodName(m.token);
+  if (!l.component.empty()) std::cout << " of " << l.component;
+  if (names && l.component.empty()) std::cout << ' ' << names->methodName(m.token);
   std::cout << instantiationText(m) << ", " << partName(l.part) << " +" << shortHex(l.offset) << " of " << m.codeSize
             << " bytes: ";
   if (l.noBounds) {
@@ -196,7 +199,11 @@ std::string locatedJson(const Located& l, const metadata::AssemblyTypeNames* nam
   if (l.method == nullptr) return out + "\"method\": null}";
   const r2r::MethodBody& m = *l.method;
   out += "\"method\": {\"token\": \"" + hex32(m.token) + "\"";
-  if (names) {
+  if (!l.component.empty()) {
+    out += ", \"component\": ";
+    appendJsonString(l.component, out);
+  }
+  if (names && l.component.empty()) {
     out += ", \"name\": ";
     appendJsonString(names->methodName(m.token), out);
   }
@@ -237,11 +244,22 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
     report.add(std::move(d));
     return kInvalid;
   }
+  if (!image->ownerComposite.empty()) {
+    Diagnostic d;
+    d.rule = rules::kIlMethodNotFound;
+    d.message = "a component assembly: its code is in the composite image " + image->ownerComposite +
+                "; locate addresses in that image";
+    d.file = name;
+    report.add(std::move(d));
+    return kInvalid;
+  }
+  const std::vector<std::string> components = componentNames(*image, file);
   const std::vector<std::optional<Owner>> owners = ownersOf(*image);
   std::size_t unknown = 0;
   if (report.json()) report.object().beginArray("addresses");
   for (const std::string& text : options.rvas) {
-    const Located l = locate(*image, owners, *parseU32(text));
+    Located l = locate(*image, owners, *parseU32(text));
+    if (l.method != nullptr && !components.empty()) l.component = components[l.method->component];
     if (l.method == nullptr) ++unknown;
     if (report.json()) report.object().arrayRaw(locatedJson(l, names.get()));
     else printText(l, names.get());

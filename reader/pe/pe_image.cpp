@@ -176,9 +176,16 @@ std::optional<std::uint32_t> PeImage::exportRva(std::string_view name) const {
   if (d.rva == 0 || d.size < kExportDirectorySize) return std::nullopt;
   const Expected<ByteSpan> table = range({d.rva, kExportDirectorySize}, 0, "export directory");
   if (!table) return std::nullopt;
+  // Every read below is inside a range checked first.
   const auto u32At = [](ByteSpan b, std::size_t at) {
-    return std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 | std::uint32_t{b[at + 2]} << 16 |
-           std::uint32_t{b[at + 3]} << 24;
+    ByteCursor in(b);
+    in.seek(at);
+    return in.u32();
+  };
+  const auto u16At = [](ByteSpan b, std::size_t at) {
+    ByteCursor in(b);
+    in.seek(at);
+    return in.u16();
   };
   const std::uint32_t functionCount = u32At(*table, 20);
   const std::uint32_t nameCount = u32At(*table, 24);
@@ -196,8 +203,7 @@ std::optional<std::uint32_t> PeImage::exportRva(std::string_view name) const {
     if (std::string_view(reinterpret_cast<const char*>(text.data()), name.size()) != name || text[name.size()] != 0) {
       continue;
     }
-    const std::uint32_t ordinal =
-        std::uint32_t{(*ordinals)[std::size_t{i} * 2]} | std::uint32_t{(*ordinals)[std::size_t{i} * 2 + 1]} << 8;
+    const std::uint32_t ordinal = u16At(*ordinals, std::size_t{i} * 2);
     if (ordinal >= functionCount) return std::nullopt;
     return u32At(*functions, std::size_t{ordinal} * 4);
   }

@@ -6,6 +6,7 @@
 #include "r2r_failure.hpp"
 #include "r2r_parts.hpp"
 
+#include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
@@ -39,15 +40,20 @@ std::uint32_t x86CodeLength(const pe::PeImage& pe, std::uint32_t unwindRva, std:
   fail(*start, path() + ": the code length in the unwind data is longer than 5 bytes", rules::kR2rBadRuntimeFunction);
 }
 
+// The u32 at `rva`; r2r-section-outside-image (named `what`, at the field
+// `namedAt`) when no section holds its 4 bytes.
+std::uint32_t u32In(const pe::PeImage& pe, std::uint32_t rva, std::uint64_t namedAt, const std::string& what) {
+  Expected<ByteSpan> bytes = pe.range({rva, 4}, namedAt, what);
+  if (!bytes) throw R2RFailure{bytes.error()};
+  return ByteCursor(*bytes).u32();
+}
+
 // x86 from R2R 14 (funclets): the unwind data is the runtime's x86
 // UNWIND_INFO, a u32 FunctionLength (the body's GC info follows it).
 template <typename Path>
 std::uint32_t x86UnwindInfoLength(const pe::PeImage& pe, std::uint32_t unwindRva, std::uint64_t namedAt,
                                   const Path& path) {
-  Expected<ByteSpan> info = pe.range({unwindRva, 4}, namedAt, path() + ": UNWIND_INFO");
-  if (!info) throw R2RFailure{info.error()};
-  const ByteSpan b = *info;
-  return std::uint32_t{b[0]} | std::uint32_t{b[1]} << 8 | std::uint32_t{b[2]} << 16 | std::uint32_t{b[3]} << 24;
+  return u32In(pe, unwindRva, namedAt, path() + ": UNWIND_INFO");
 }
 
 // ARM64 and ARM: UnwindData with low bits 01 or 10 is packed unwind data

@@ -83,6 +83,10 @@ has out "0x00010758: method 0x06000003 Sample.A.Shapes::SafeDivide, funclet +0x2
 expect 0 "$gdmap" il locate "$data/sample/Sample.A.x64.dll" 0x10758 --json
 is '.addresses[0].part == "funclet" and .addresses[0].offset == 40 and .addresses[0].il == [{"il": 7, "nativeStart": 39, "nativeEnd": 51}]
   and .addresses[0].method.token == "0x06000003" and .unknown == 0'
+# An instantiation, as --instantiation takes it.
+expect 0 "$gdmap" il locate "$data/sample/Sample.A.x64.dll" 0x10860 0x10861 --names
+has out "0x00010860: method 0x06000004 Sample.A.Shapes::Max ::<__Canon>, body +0x0 of 208 bytes: IL prolog (native 0-41)"
+has out "0x00010861: method 0x06000004 Sample.A.Shapes::Max ::<__Canon>, body +0x1 of 208 bytes"
 expect 1 "$gdmap" il locate "$data/sample/Sample.A.x64.dll" 0x10
 has out "0x00000010: in no method's code"
 

@@ -5,8 +5,10 @@
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/pe_image.hpp>
 #include <gdmap/reader/r2r_image.hpp>
+
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/il_map.hpp>
+#include "r2r_test_images.hpp"
 
 #include <doctest/doctest.h>
 
@@ -23,22 +25,10 @@ using gdmap::r2r::MethodBody;
 using gdmap::r2r::R2RImage;
 using gdmap::r2r::readR2RImage;
 namespace source = gdmap::il::source;
+using r2r_test::methodAt;
+using r2r_test::readImage;
 
 namespace {
-
-Bytes readImage(const std::string& name) {
-  std::ifstream in(std::string(GDMAP_SOURCE_DIR) + "/tests/data/r2r/" + name, std::ios::binary);
-  REQUIRE(in.good());
-  return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-const MethodBody& methodAt(const R2RImage& image, std::uint32_t token, bool instantiated = false) {
-  for (const MethodBody& m : image.methods) {
-    if (m.token == token && m.instantiated == instantiated) return m;
-  }
-  FAIL("no method " << gdmap::hex32(token));
-  return image.methods.front();
-}
 
 std::vector<Bound> decodeBounds(const MethodBody& m) {
   const gdmap::Expected<gdmap::il::BoundsView> opened = gdmap::il::openBounds(m.bounds, gdmap::il::BoundsForm::Nibble);

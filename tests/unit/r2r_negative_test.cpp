@@ -4,7 +4,9 @@
 // changes, which must fail cleanly or read, never crash or hang.
 #include <gdmap/reader/pe_image.hpp>
 #include <gdmap/reader/r2r_image.hpp>
+
 #include <gdmap/schema/rules.hpp>
+#include "r2r_test_images.hpp"
 
 #include <doctest/doctest.h>
 
@@ -19,41 +21,14 @@ using gdmap::r2r::MethodBody;
 using gdmap::r2r::R2RImage;
 using gdmap::r2r::readR2RImage;
 namespace section = gdmap::r2r::section;
+using r2r_test::contains;
+using r2r_test::errorOf;
+using r2r_test::methodAt;
+using r2r_test::parsed;
+using r2r_test::put32;
+using r2r_test::readImage;
 
 namespace {
-
-Bytes readImage(const std::string& name) {
-  std::ifstream in(std::string(GDMAP_SOURCE_DIR) + "/tests/data/r2r/" + name, std::ios::binary);
-  REQUIRE(in.good());
-  return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-R2RImage parsed(const Bytes& file) {
-  auto image = readR2RImage(file);
-  REQUIRE(image.ok());
-  return std::move(image).value();
-}
-
-const MethodBody& methodAt(const R2RImage& image, std::uint32_t token) {
-  for (const MethodBody& m : image.methods) {
-    if (m.token == token) return m;
-  }
-  FAIL("no method");
-  return image.methods.front();
-}
-
-void put32(Bytes& file, std::uint64_t at, std::uint32_t value) {
-  for (int i = 0; i < 4; ++i) file[static_cast<std::size_t>(at) + i] = static_cast<std::uint8_t>(value >> (8 * i));
-}
-
-// The error a corrupted copy gives (the copy must fail).
-gdmap::Error errorOf(const Bytes& file) {
-  auto image = readR2RImage(file);
-  REQUIRE_FALSE(image.ok());
-  return image.error();
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // File offset of the READYTORUN_SECTION entry of `type`.
 std::uint64_t sectionEntry(const R2RImage& image, std::uint32_t type) {

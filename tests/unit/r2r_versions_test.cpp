@@ -6,7 +6,9 @@
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/pe_image.hpp>
 #include <gdmap/reader/r2r_image.hpp>
+
 #include <gdmap/schema/rules.hpp>
+#include "r2r_test_images.hpp"
 
 #include <doctest/doctest.h>
 
@@ -20,40 +22,14 @@ using gdmap::r2r::MethodBody;
 using gdmap::r2r::R2RImage;
 using gdmap::r2r::readR2RImage;
 namespace r2r = gdmap::r2r;
+using r2r_test::contains;
+using r2r_test::errorOf;
+using r2r_test::methodAt;
+using r2r_test::parsed;
+using r2r_test::put32;
+using r2r_test::readImage;
 
 namespace {
-
-Bytes readImage(const std::string& name) {
-  std::ifstream in(std::string(GDMAP_SOURCE_DIR) + "/tests/data/r2r/" + name, std::ios::binary);
-  REQUIRE(in.good());
-  return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-R2RImage parsed(const Bytes& file) {
-  auto image = readR2RImage(file);
-  REQUIRE(image.ok());
-  return std::move(image).value();
-}
-
-gdmap::Error errorOf(const Bytes& file) {
-  auto image = readR2RImage(file);
-  REQUIRE_FALSE(image.ok());
-  return image.error();
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-void put32(Bytes& file, std::uint64_t at, std::uint32_t value) {
-  for (int i = 0; i < 4; ++i) file[static_cast<std::size_t>(at) + i] = static_cast<std::uint8_t>(value >> (8 * i));
-}
-
-const MethodBody& methodAt(const R2RImage& image, std::uint32_t token) {
-  for (const MethodBody& m : image.methods) {
-    if (m.token == token && !m.instantiated) return m;
-  }
-  FAIL("no method");
-  return image.methods.front();
-}
 
 // Nibble varints (FORMAT.md §3.3), low half of each byte first.
 Bytes nibbleBytes(const std::vector<std::uint32_t>& values) {

@@ -7,6 +7,7 @@
 #include "file_io.hpp"
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
+#include "il_entry_json.hpp"
 #include "json_object.hpp"
 #include "r2r_components.hpp"
 #include "report.hpp"
@@ -91,34 +92,14 @@ std::string ilText(std::uint32_t il) {
   return special.empty() ? shortHex(il) : std::string(special);
 }
 
-std::string ilJson(std::uint32_t il) {
-  const std::string_view special = il::specialIlName(il);
-  if (special.empty()) return std::to_string(il);
-  std::string out;
-  appendJsonString(special, out);
-  return out;
-}
-
-std::string instantiationText(const r2r::MethodBody& m) {
+// The body's instantiation as `--instantiation` takes it (`<int32>`).
+std::string instantiationOf(const r2r::MethodBody& m) {
   if (!m.instantiated) return "";
-  std::string out;
-  if (!m.typeArguments.empty()) {
-    out += " type <";
-    for (std::size_t i = 0; i < m.typeArguments.size(); ++i) {
-      if (i) out += ", ";
-      out += m.typeArguments[i];
-    }
-    out += ">";
-  }
-  if (!m.methodArguments.empty()) {
-    out += " method <";
-    for (std::size_t i = 0; i < m.methodArguments.size(); ++i) {
-      if (i) out += ", ";
-      out += m.methodArguments[i];
-    }
-    out += ">";
-  }
-  return out;
+  il::Instantiation inst;
+  inst.typeArguments = m.typeArguments;
+  inst.methodArguments = m.methodArguments;
+  inst.unboxingStub = (m.signatureFlags & r2r::method_sig::kUnboxingStub) != 0;
+  return il::instantiationText(inst);
 }
 
 std::string stringArrayJson(const std::vector<std::string>& items) {
@@ -140,7 +121,35 @@ struct Located {
   bool noBounds = false;              // the method has no bounds: no IL offset is known
 };
 
-Located locate(const r2r::R2RImage& image, const std::vector<std::optional<Owner>>& owners, std::uint32_t rva) {
+// Each method's API entries, made the first time one of its addresses is
+// asked for: a profile's many samples of one method cost one conversion.
+// Empty for a method without (readable) bounds.
+class ApiTables {
+ public:
+  explicit ApiTables(const r2r::R2RImage& image) : image_(image), tables_(image.methods.size()) {}
+  const std::optional<std::vector<il::ApiEntry>>& of(std::size_t method) {
+    std::optional<std::vector<il::ApiEntry>>& table = tables_[method];
+    if (!table && !done_[method]) {
+      done_[method] = true;
+      const r2r::MethodBody& m = image_.methods[method];
+      const ByteSpan bounds = m.bounds.first(m.bounds.size() - m.boundsTrailing);
+      if (!bounds.empty()) {
+        if (const Expected<il::BoundsView> view = il::openBounds(bounds, image_.profile.bounds)) {
+          table = il::boundsToApi(view->toVector(), m.codeSize);
+        }
+      }
+    }
+    return table;
+  }
+
+ private:
+  const r2r::R2RImage& image_;
+  std::vector<std::optional<std::vector<il::ApiEntry>>> tables_;
+  std::vector<bool> done_ = std::vector<bool>(tables_.size());
+};
+
+Located locate(const r2r::R2RImage& image, const std::vector<std::optional<Owner>>& owners, ApiTables& tables,
+               std::uint32_t rva) {
   Located l;
   l.rva = rva;
   const std::optional<std::size_t> f = functionAt(image, rva);
@@ -149,18 +158,13 @@ Located locate(const r2r::R2RImage& image, const std::vector<std::optional<Owner
   l.method = &m;
   l.part = owners[*f]->part;
   l.offset = nativeOffsetOf(image, m, *f, rva);
-  if (m.bounds.empty()) {
-    l.noBounds = true;
-    return l;
-  }
-  const Expected<il::BoundsView> view =
-      il::openBounds(m.bounds.first(m.bounds.size() - m.boundsTrailing), image.profile.bounds);
-  if (!view) {
+  const std::optional<std::vector<il::ApiEntry>>& api = tables.of(owners[*f]->method);
+  if (!api) {
     l.noBounds = true;
     return l;
   }
   // A native offset in [start, end) of an entry: which IL the instruction came from.
-  for (const il::ApiEntry& e : il::boundsToApi(view->toVector(), m.codeSize)) {
+  for (const il::ApiEntry& e : *api) {
     if (e.nativeStartOffset <= l.offset && l.offset < e.nativeEndOffset) l.entries.push_back(e);
   }
   return l;
@@ -176,8 +180,8 @@ void printText(const Located& l, const metadata::AssemblyTypeNames* names) {
   std::cout << "method " << hex32(m.token);
   if (!l.component.empty()) std::cout << " of " << l.component;
   if (names && l.component.empty()) std::cout << ' ' << names->methodName(m.token);
-  std::cout << instantiationText(m) << ", " << partName(l.part) << " +" << shortHex(l.offset) << " of " << m.codeSize
-            << " bytes: ";
+  if (m.instantiated) std::cout << ' ' << instantiationOf(m);
+  std::cout << ", " << partName(l.part) << " +" << shortHex(l.offset) << " of " << m.codeSize << " bytes: ";
   if (l.noBounds) {
     std::cout << "no bounds\n";
     return;
@@ -216,15 +220,8 @@ std::string locatedJson(const Located& l, const metadata::AssemblyTypeNames* nam
   if (l.noBounds) return out + ", \"il\": null}";
   out += ", \"il\": [";
   for (std::size_t i = 0; i < l.entries.size(); ++i) {
-    const il::ApiEntry& e = l.entries[i];
     if (i) out += ", ";
-    out += "{\"il\": ";
-    out += ilJson(e.ilOffset);
-    out += ", \"nativeStart\": ";
-    out += std::to_string(e.nativeStartOffset);
-    out += ", \"nativeEnd\": ";
-    out += std::to_string(e.nativeEndOffset);
-    out += "}";
+    appendEntryJson(l.entries[i].ilOffset, l.entries[i].nativeStartOffset, l.entries[i].nativeEndOffset, out);
   }
   return out + "]}";
 }
@@ -255,10 +252,11 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
   }
   const std::vector<std::string> components = componentNames(*image, file);
   const std::vector<std::optional<Owner>> owners = ownersOf(*image);
+  ApiTables tables(*image);
   std::size_t unknown = 0;
   if (report.json()) report.object().beginArray("addresses");
   for (const std::string& text : options.rvas) {
-    Located l = locate(*image, owners, *parseU32(text));
+    Located l = locate(*image, owners, tables, *parseU32(text));
     if (l.method != nullptr && !components.empty()) l.component = components[l.method->component];
     if (l.method == nullptr) ++unknown;
     if (report.json()) report.object().arrayRaw(locatedJson(l, names.get()));

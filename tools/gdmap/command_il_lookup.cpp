@@ -5,6 +5,7 @@
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
 #include "il_description_input.hpp"
+#include "il_entry_json.hpp"
 #include "input_kind.hpp"
 #include "report.hpp"
 
@@ -36,25 +37,12 @@ std::string hresultName(gdmap_hresult hr) {
   }
 }
 
-// {"il": 5 | "prolog", "nativeStart": 10, "nativeEnd": 17}
-void appendEntryJson(const gdmap_il_to_native_map& e, std::string& out) {
-  out += "{\"il\": ";
-  const std::string_view special = il::specialIlName(e.ilOffset);
-  if (special.empty()) {
-    out += std::to_string(e.ilOffset);
-  } else {
-    appendJsonString(special, out);
-  }
-  out += ", \"nativeStart\": " + std::to_string(e.nativeStartOffset) +
-         ", \"nativeEnd\": " + std::to_string(e.nativeEndOffset) + "}";
-}
-
 std::string entriesJson(const std::vector<gdmap_il_to_native_map>& entries) {
   if (entries.empty()) return "[]";
   std::string out = "[";
   for (std::size_t i = 0; i < entries.size(); ++i) {
     out += i == 0 ? "\n    " : ",\n    ";
-    appendEntryJson(entries[i], out);
+    appendEntryJson(entries[i].ilOffset, entries[i].nativeStartOffset, entries[i].nativeEndOffset, out);
   }
   out += "\n  ]";
   return out;

@@ -301,9 +301,9 @@ void addIlCheckCommand(CLI::App& il, int& status) {
   auto [command, options, json] = addCommand(
       il, "check", "Validate a blob and say whether its bytes are canonical; exit 0 when valid", runIlCheck, status);
   command.footer(
-      "Every rule of the form's strict reader (FORMAT.md 3.3) is checked; a problem is located by byte, nibble "
-      "or bit and field (header.count, bounds[3].native, entries[2]). Non-minimal varints and wider-than-needed "
-      "widths are valid but not canonical: warnings, errors with --strict.");
+      "Every rule of the form's strict reader (docs/il-map.md, \"Valid and canonical\") is checked; a problem is "
+      "located by byte, nibble or bit and field (header.count, bounds[3].native, entries[2]). Non-minimal varints and "
+      "wider-than-needed widths are valid but not canonical: warnings, errors with --strict.");
   addOperand(command, "BLOB", options.blob, kBlobOperand);
   addFormOption(command, "--format", options.format, "The blob's form");
   addStrictFlag(command, options.strict,

@@ -24,7 +24,8 @@ document's source rather than hidden in this test:
                                        written to the scratch folder
   <!-- doc-test: setup                 shell commands run (they must
   cp examples/maps/basic.gdmap map.gdmap   succeed; their output is not
-  -->                                  compared) before the next session
+  -->                                  compared) before the next block,
+                                       wherever the comment stands
   <!-- doc-test: terminal -->          the session's commands write to a
                                        terminal, not a pipe
   <!-- doc-test: replace REGEX TEXT --> what legitimately varies: REGEX
@@ -93,7 +94,7 @@ def markdown_blocks(text):
                 raise SystemExit(f"line {start}: a ``` fence is not closed")
             blocks.append(Block(start + 1, body, pending))
             pending = []
-        elif line.strip() and pending:
+        elif line.strip() and any(kind != "setup" for kind, _, _ in pending):
             raise SystemExit(f"line {pending[0][2]}: a doc-test comment is followed by text, not a ``` block")
         i += 1
     if pending:

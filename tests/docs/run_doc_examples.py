@@ -174,8 +174,11 @@ def matches(expected, actual):
 def run(command, folder, environment, terminal):
     """(status, output lines) of one command."""
     if not terminal:
-        done = subprocess.run(["bash", "-c", command], cwd=folder, env=environment, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT_SECONDS)
+        try:
+            done = subprocess.run(["bash", "-c", command], cwd=folder, env=environment, stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            return None, [f"(no end after {TIMEOUT_SECONDS} s)"]
         return done.returncode, done.stdout.decode("utf-8", "replace").split("\n")
     controller, device = pty.openpty()
     process = subprocess.Popen(["bash", "-c", command], cwd=folder, env=environment, stdin=subprocess.DEVNULL,

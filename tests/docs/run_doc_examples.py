@@ -202,7 +202,7 @@ def run(command, folder, environment, terminal):
     return status, output.decode("utf-8", "replace").replace("\r\n", "\n").split("\n")
 
 
-def check_document(path, gdmap, root):
+def check_document(path, gdmap, root, counted):
     """The failures of one document, each a message naming its line."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
@@ -235,6 +235,7 @@ def check_document(path, gdmap, root):
                 continue
             replacements = [shlex.split(argument) for kind, argument, _ in block.markers if kind == "replace"]
             for command in commands_of(block):
+                counted[0] += 1
                 status, actual = run(command.text, folder, environment, "terminal" in kinds)
                 while actual and not actual[-1].strip():
                     actual.pop()
@@ -257,13 +258,15 @@ def main():
         raise SystemExit(__doc__)
     gdmap, root = sys.argv[1], os.path.abspath(sys.argv[2])
     failures = []
+    counted = [0]
     for path in sys.argv[3:]:
-        failures += check_document(os.path.abspath(path), gdmap, root)
+        failures += check_document(os.path.abspath(path), gdmap, root, counted)
     for failure in failures:
         print(failure + "\n", file=sys.stderr)
     if failures:
-        print(f"{len(failures)} example(s) differ from what gdmap prints", file=sys.stderr)
+        print(f"{len(failures)} of {counted[0]} example(s) differ from what gdmap prints", file=sys.stderr)
         return 1
+    print(f"{counted[0]} examples of {len(sys.argv) - 3} documents print what the documents say")
     return 0
 
 

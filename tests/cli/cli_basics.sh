@@ -41,7 +41,7 @@ cat "$root/examples/maps/basic.gdmap" | "$gdmap" lookup /dev/stdin 0x1010 >"$wor
 expect 2 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 0x1g
 has err "[usage]"
 expect 2 "$gdmap" check "$work/no-such-file"
-has err "no-such-file: cannot open"
+has err "no-such-file: error: cannot open"
 has err "[input-unreadable]"
 
 # A 4-byte map claiming 2^31-1 entries is an error, not an allocation.

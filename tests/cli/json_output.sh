@@ -122,7 +122,7 @@ is '.diagnostics[0].rule == "usage"'
 # Any bytes in a name or message give valid JSON: control characters are
 # escaped, bytes that are not UTF-8 replaced.
 json 2 "$gdmap" check --json "$work/$(printf 'bad\001\377name')"
-is '.diagnostics[0].message | contains("bad\u0001\ufffdname")'
+is '.diagnostics[0].file | contains("bad\u0001\ufffdname")'
 
 # Text mode names the rule too.
 status=0

@@ -36,13 +36,13 @@ cp "$map" map.gdmap
 # a symlink: refused (output-is-input, status 2), the input unchanged.
 for output in desc.json ./desc.json "$work/d/../d/desc.json"; do
   expect 2 "$gdmap" build desc.json -o "$output"
-  has err "$output: is the input file"
+  has err "$output: error: is the input file"
   has err "[output-is-input]"
   cmp -s desc.json "$desc" || fail "build -o $output changed its input"
 done
 ln desc.json hardlink.json
 expect 2 "$gdmap" build desc.json -o hardlink.json
-has err "hardlink.json: is the input file"
+has err "hardlink.json: error: is the input file"
 cmp -s desc.json "$desc" || fail "build -o HARDLINK changed its input"
 ln -s desc.json symlink.json
 expect 2 "$gdmap" build desc.json -o symlink.json

@@ -57,7 +57,8 @@ void lineAndColumn(std::string_view text, std::size_t offset, std::size_t& line,
   }
 }
 
-// The largest end <= `end` that does not split a UTF-8 character of `text`.
+// The largest end <= `end` that does not split a UTF-8 character of `text`
+// (backing up over continuation bytes).
 std::size_t characterBoundary(std::string_view text, std::size_t end) {
   while (end > 0 && end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
   return end;
@@ -108,10 +109,7 @@ Diagnostic textDiagnostic(const Error& error, std::string_view text, std::size_t
 std::string quoteInput(std::string_view text, std::size_t maxBytes) {
   bool cut = false;
   if (text.size() > maxBytes) {
-    std::size_t end = maxBytes;
-    // Back up over UTF-8 continuation bytes so a character is never split.
-    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-    text = text.substr(0, end);
+    text = text.substr(0, characterBoundary(text, maxBytes));
     cut = true;
   }
   std::string out = "'";

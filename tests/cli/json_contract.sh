@@ -49,6 +49,7 @@ run 2 sig-encode sig encode --json --names "$missing" int32
 run 2 sig-encode sig encode --json --bogus
 run 0 sig-decode sig decode --json 1d08
 run 1 sig-decode sig decode --json zz
+run 2 sig-decode sig decode --json --names "$missing" 08
 
 run 0 build build "$maps/basic.json" -o "$work/b.gdmap" --json
 run 1 build build "$work/bad.json" -o "$work/b2.gdmap" --json
@@ -59,6 +60,7 @@ run 2 build build --json
 run 0 dump dump "$maps/basic.gdmap" -o "$work/d.json" --json
 run 1 dump dump "$work/broken.gdmap" -o "$work/d2.json" --json
 run 2 dump dump "$missing" -o "$work/d3.json" --json
+run 2 dump dump "$maps/basic.gdmap" --json
 
 run 0 check check "$maps/basic.gdmap" --json
 run 1 check check "$work/broken.gdmap" --json
@@ -81,6 +83,7 @@ run 2 lookup lookup "$maps/basic.gdmap" 0x1g --json
 run 0 hexdump hexdump "$maps/basic.gdmap" --json
 run 1 hexdump hexdump "$work/broken.gdmap" --json
 run 2 hexdump hexdump "$missing" --json
+run 2 hexdump hexdump --json
 
 run 0 diff diff "$maps/basic.gdmap" "$maps/basic.json" --json
 run 1 diff diff "$maps/basic.gdmap" "$maps/shared.gdmap" --json
@@ -96,33 +99,41 @@ run 2 il-build il build "$il" --format zip --json
 run 0 il-dump il dump "$work/we.nibble" --format nibble -o "$work/we-dump.json" --json
 run 1 il-dump il dump "$work/bad.nibble" --format nibble -o "$work/bad-dump.json" --json
 run 2 il-dump il dump "$missing" --format nibble -o "$work/x.json" --json
+run 2 il-dump il dump "$work/we.nibble" --format nibble --json
 
 run 0 il-check il check "$work/we.nibble" --format nibble --json
 run 1 il-check il check "$work/bad.nibble" --format nibble --json
 run 2 il-check il check "$missing" --format nibble --json
+run 2 il-check il check "$work/we.nibble" --format nibble --json --max-diagnostics -1
 
 run 0 il-verify il verify "$il" "$work/we.nibble" --format nibble --method 0x06000001 --json
 run 1 il-verify il verify "$il" "$work/bad.nibble" --format nibble --method 0x06000001 --json
 run 1 il-verify il verify "$work/bad-il.json" "$work/we.nibble" --format nibble --json
 run 2 il-verify il verify "$il" "$missing" --format nibble --method 0x06000001 --json
+run 2 il-verify il verify - - --format nibble --json
 
 run 0 il-convert il convert "$work/we.nibble" --from nibble --to packed3 -o "$work/we.packed3" --json
 run 1 il-convert il convert "$work/bad.nibble" --from nibble --to packed3 -o "$work/x.packed3" --json
 run 2 il-convert il convert "$missing" --from nibble --to packed3 -o "$work/x.packed3" --json
+run 2 il-convert il convert "$work/we.nibble" --from nibble --to packed3 --json
 
 run 0 il-lookup il lookup "$il" --method 0x06000001 --json
 run 1 il-lookup il lookup "$il" --method 0x06000099 --json
 run 1 il-lookup il lookup "$work/bad-il.json" --method 0x06000001 --json
 run 2 il-lookup il lookup "$missing" --method 0x06000001 --json
+run 2 il-lookup il lookup "$il" --native 4 --il 0 --json
 
 run 0 il-hexdump il hexdump "$work/we.nibble" --format nibble --json
 run 1 il-hexdump il hexdump "$work/bad.nibble" --format nibble --json
 run 2 il-hexdump il hexdump "$missing" --format nibble --json
+run 2 il-hexdump il hexdump "$work/we.nibble" --json
 
 run 1 il-extract il extract "$maps/basic.gdmap" -o "$work/x.json" --json
 run 2 il-extract il extract "$missing" -o "$work/x.json" --json
+run 2 il-extract il extract "$missing" --json
 run 1 il-locate il locate "$maps/basic.gdmap" 0x1000 --json
 run 2 il-locate il locate "$missing" 0x1000 --json
+run 2 il-locate il locate "$missing" --json
 if [ -f "$data/System.Threading.Tasks.Extensions.dll" ]; then
   img=$data/System.Threading.Tasks.Extensions.dll
   run 0 il-extract il extract "$img" -o "$work/tte.json" --json

@@ -57,6 +57,13 @@ void lineAndColumn(std::string_view text, std::size_t offset, std::size_t& line,
   }
 }
 
+// The largest end <= `end` that does not split a UTF-8 character of `text`
+// (backing up over continuation bytes).
+std::size_t characterBoundary(std::string_view text, std::size_t end) {
+  while (end > 0 && end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return end;
+}
+
 }  // namespace
 
 const char* severityName(Severity severity) {
@@ -102,10 +109,7 @@ Diagnostic textDiagnostic(const Error& error, std::string_view text, std::size_t
 std::string quoteInput(std::string_view text, std::size_t maxBytes) {
   bool cut = false;
   if (text.size() > maxBytes) {
-    std::size_t end = maxBytes;
-    // Back up over UTF-8 continuation bytes so a character is never split.
-    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-    text = text.substr(0, end);
+    text = text.substr(0, characterBoundary(text, maxBytes));
     cut = true;
   }
   std::string out = "'";
@@ -131,8 +135,29 @@ std::string quoteInput(std::string_view text, std::size_t maxBytes) {
   return out;
 }
 
+std::string shownPath(std::string_view path) {
+  if (path.size() <= kMaxShownPathBytes) return std::string(path);
+  constexpr std::size_t kTail = 40;
+  const std::size_t headEnd = characterBoundary(path, kMaxShownPathBytes - kTail);
+  std::size_t tailStart = path.size() - kTail;
+  while (tailStart < path.size() && (static_cast<unsigned char>(path[tailStart]) & 0xC0) == 0x80) ++tailStart;
+  std::string out(path.substr(0, headEnd));
+  out += "\xE2\x80\xA6";  // U+2026, the ellipsis
+  out.append(path.substr(tailStart));
+  out += " (" + std::to_string(path.size()) + " bytes)";
+  return out;
+}
+
+std::string shownMessage(std::string_view message) {
+  if (message.size() <= kMaxShownMessageBytes) return std::string(message);
+  std::string out(message.substr(0, characterBoundary(message, kMaxShownMessageBytes)));
+  out += "...";
+  return out;
+}
+
 std::string formatDiagnostic(const Diagnostic& d, const std::string& fileName) {
-  const std::string& file = fileName.empty() ? d.file : fileName;
+  const std::string file = shownPath(fileName.empty() ? d.file : fileName);
+  const std::string path = shownPath(d.path);
   std::string out;
   if (!file.empty()) {
     out += file;
@@ -144,14 +169,14 @@ std::string formatDiagnostic(const Diagnostic& d, const std::string& fileName) {
   // A text input is located by line and column; a byte offset is only
   // worth showing for binaries.
   const bool showByte = d.offset != Diagnostic::npos && d.line == 0;
-  if (!d.path.empty()) out += d.path;
+  if (!path.empty()) out += path;
   if (showByte) {
-    out += d.path.empty() ? "byte " : " (byte ";
+    out += path.empty() ? "byte " : " (byte ";
     appendHex32(static_cast<std::uint32_t>(d.offset), out);
-    if (!d.path.empty()) out += ')';
+    if (!path.empty()) out += ')';
   }
-  if (!d.path.empty() || showByte) out += ": ";
-  out += d.message;
+  if (!path.empty() || showByte) out += ": ";
+  out += shownMessage(d.message);
   if (!d.rule.empty()) out += " [" + d.rule + ']';
   return out;
 }
@@ -200,13 +225,13 @@ void appendDiagnosticJson(const Diagnostic& d, std::string& out) {
   out += "\", \"rule\": ";
   appendJsonString(d.rule, out);
   out += ", \"message\": ";
-  appendJsonString(d.message, out);
+  appendJsonString(shownMessage(d.message), out);
   if (!d.file.empty()) {
     out += ", \"file\": ";
-    appendJsonString(d.file, out);
+    appendJsonString(shownPath(d.file), out);
   }
   out += ", \"path\": ";
-  appendJsonString(d.path, out);
+  appendJsonString(shownPath(d.path), out);
   out += ", \"offset\": ";
   out += d.offset == Diagnostic::npos ? std::string("null") : std::to_string(d.offset);
   if (d.line != 0) {

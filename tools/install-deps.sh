@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages gdmap needs that are missing.
 #   tools/install-deps.sh build   compiler, CMake and the libraries
-#   tools/install-deps.sh test    the same plus jq (JSON output tests), xxd (the docs' examples) and Mono (ilasm and the framework
-#                                 assemblies the corpus tests read)
+#   tools/install-deps.sh test    the same plus jq and python3-jsonschema (JSON output tests), xxd (the docs'
+#                                 examples) and Mono (ilasm and the framework assemblies the corpus tests read)
 set -euo pipefail
 packages=(g++ make cmake nlohmann-json3-dev doctest-dev libcli11-dev)
-[ "${1:-build}" = test ] && packages+=(mono-devel jq xxd)
+[ "${1:-build}" = test ] && packages+=(mono-devel jq xxd python3-jsonschema)
 
 missing=()
 for p in "${packages[@]}"; do

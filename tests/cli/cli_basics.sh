@@ -41,8 +41,35 @@ cat "$root/examples/maps/basic.gdmap" | "$gdmap" lookup /dev/stdin 0x1010 >"$wor
 expect 2 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 0x1g
 has err "[usage]"
 expect 2 "$gdmap" check "$work/no-such-file"
-has err "no-such-file: cannot open"
+has err "no-such-file: error: cannot open"
 has err "[input-unreadable]"
+
+# The parser's own usage errors are said as every diagnostic is (issue 20):
+# "gdmap: error: ... [usage]", then where help is.
+expect 2 "$gdmap" check
+has err "gdmap: error: MAP is required [usage]"
+has err "Run \`gdmap check --help\` for more information."
+expect 2 "$gdmap" check "$root/examples/maps/basic.gdmap" extra
+has err "gdmap: error: The following argument was not expected: extra [usage]"
+expect 2 "$gdmap" sig
+has err "gdmap: error: A subcommand is required [usage]"
+has err "Run \`gdmap sig --help\`"
+expect 2 "$gdmap" check --max-diagnostics -1 "$root/examples/maps/basic.gdmap"
+has err "gdmap: error: --max-diagnostics: '-1' is not a count (a decimal number, 0 or more) [usage]"
+expect 2 "$gdmap" il check "$root/examples/maps/basic.gdmap" --format nibble --max-diagnostics=-5
+has err "is not a count"
+# gdmap and gdmap il alone: their commands, a line each, and where help is.
+expect 2 "$gdmap"
+has err "usage: gdmap <command> [<args>]"
+has err "  check     Validate a map against every rule of the format"
+has err "Run \`gdmap <command> --help\`"
+expect 2 "$gdmap" il
+has err "usage: gdmap il <command> [<args>]"
+has err "  extract   Write the IL-to-native bounds of every method of a ReadyToRun image as JSON"
+# An I/O error is about its file: it starts the line.
+expect 2 "$gdmap" build "$root/examples/maps/basic.json" -o "$work/no/such/folder/map.gdmap"
+has err "$work/no/such/folder/map.gdmap: error: cannot create"
+has err "[output-unwritable]"
 
 # A 4-byte map claiming 2^31-1 entries is an error, not an allocation.
 printf '\xff\xff\xff\x7f' >"$work/huge.gdmap"

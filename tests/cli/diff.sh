@@ -93,10 +93,11 @@ has out "... 200 more differences (--all lists them)"
 expect 1 "$gdmap" diff --all "$work/many-a.json" "$work/many-b.json"
 [ "$(grep -c '^  changed' "$work/out")" = 300 ] || fail "--all did not list every difference"
 
-# Errors: status 2 (unreadable, an invalid description, both on stdin).
+# Errors: status 2 (unreadable, both on stdin); an invalid description is
+# invalid input, status 1, as from build and verify.
 expect 2 "$gdmap" diff "$maps/basic.gdmap" "$work/missing.gdmap"
 printf '{"dictionaries": [{"rva": 1, "types": ["int32<"]}]}' >"$work/bad.json"
-expect 2 "$gdmap" diff "$maps/basic.gdmap" "$work/bad.json"
+expect 1 "$gdmap" diff "$maps/basic.gdmap" "$work/bad.json"
 has err "type-text-syntax"
 expect 2 "$gdmap" diff --json - -
 is 'j["identical"] is None and j["diagnostics"][0]["rule"] == "usage"'

@@ -183,12 +183,12 @@ for f in $forms; do
   has out "identical"
 done
 expect 0 "$gdmap" il verify "$desc" "$w/we.api" --format api --method 0x06000001 --json
-is '.identical == true and .expectedSize == 60 and .actualSize == 60 and .firstDifference == null and .diagnostics == []'
+is '.identical == true and .expectedSize == 60 and .actualSize == 60 and .firstOffset == null and .diagnostics == []'
 # api: entries[2].nativeEndOffset (17) is at byte 32
 cp "$w/we.api" "$w/changed.api"
 printf '\x12' | dd of="$w/changed.api" bs=1 seek=32 conv=notrunc status=none
 expect 1 "$gdmap" il verify "$desc" "$w/changed.api" --format api --method 0x06000001 --json
-is '.identical == false and .firstDifference == 32 and .field == "entries[2].nativeEndOffset"
+is '.identical == false and .firstOffset == 32 and .field == "entries[2].nativeEndOffset"
     and .diagnostics[0].rule == "map-differs" and .diagnostics[0].offset == 32
     and (.diagnostics[0].message | contains("expected 17, found 18"))'
 # nibble: byte 2 holds bounds[1]'s native delta (4) in its low half
@@ -200,11 +200,11 @@ has err "expected 4, found 5"
 has err "[map-differs]"
 # the same bounds in other bytes
 expect 1 "$gdmap" il verify "$desc" "$w/noncanonical.nibble" --format nibble --method 0x06000001 --json
-is '.firstDifference == 0 and .field == "header.count" and .actualSize == 13
+is '.firstOffset == 0 and .field == "header.count" and .actualSize == 13
     and (.diagnostics[0].message | contains("same bounds, not canonical bytes"))'
 # a blob that does not decode: its reader's error
 expect 1 "$gdmap" il verify "$desc" "$w/trailing.nibble" --format nibble --method 0x06000001 --json
-is '.identical == false and .firstDifference == 12 and any(.diagnostics[]; .rule == "il-trailing-bytes")'
+is '.identical == false and .firstOffset == 12 and any(.diagnostics[]; .rule == "il-trailing-bytes")'
 expect 2 "$gdmap" il verify - - --format nibble
 expect 1 "$gdmap" il verify "$desc" "$w/we.nibble" --format nibble --method 0x06000007 --json
 is '.identical == null and .diagnostics[0].rule == "il-method-not-found"'

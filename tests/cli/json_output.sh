@@ -52,7 +52,8 @@ is '.truncated == true and .errors == 599 and (.diagnostics | length) == 6
     and .diagnostics[-1].rule == "too-many-diagnostics" and .diagnostics[-1].severity == "note"
     and (.diagnostics[-1].message | startswith("594 more problem(s) not listed, after the first 5; 599 error(s)"))'
 json 2 "$gdmap" check --json "$work/no-such.gdmap"
-is '.valid == null and .diagnostics[0].rule == "input-unreadable" and (.diagnostics[0].message | contains("no-such.gdmap"))'
+is '.valid == null and .errors == 1 and .warnings == 0 and .canonicalReasons == null
+    and .diagnostics[0].rule == "input-unreadable" and (.diagnostics[0].file | endswith("no-such.gdmap"))'
 
 # build
 json 0 "$gdmap" build --json "$maps/basic.json" -o "$work/basic.gdmap"
@@ -121,13 +122,13 @@ is '.diagnostics[0].rule == "usage"'
 # Any bytes in a name or message give valid JSON: control characters are
 # escaped, bytes that are not UTF-8 replaced.
 json 2 "$gdmap" check --json "$work/$(printf 'bad\001\377name')"
-is '.diagnostics[0].message | contains("bad\u0001\ufffdname")'
+is '.diagnostics[0].file | contains("bad\u0001\ufffdname")'
 
 # Text mode names the rule too.
 status=0
 "$gdmap" check "$work/no-such.gdmap" 2>"$work/err" || status=$?
 [ "$status" -eq 2 ] || fail "check of a missing file exited $status"
-grep -qF "no-such.gdmap: cannot open" "$work/err" && grep -qF "[input-unreadable]" "$work/err" ||
+grep -qF "no-such.gdmap: error: cannot open" "$work/err" && grep -qF "[input-unreadable]" "$work/err" ||
   fail "text: $(cat "$work/err")"
 
 echo "json output: every command, one shape"

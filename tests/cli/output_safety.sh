@@ -36,13 +36,13 @@ cp "$map" map.gdmap
 # a symlink: refused (output-is-input, status 2), the input unchanged.
 for output in desc.json ./desc.json "$work/d/../d/desc.json"; do
   expect 2 "$gdmap" build desc.json -o "$output"
-  has err "$output: is the input file"
+  has err "$output: error: is the input file"
   has err "[output-is-input]"
   cmp -s desc.json "$desc" || fail "build -o $output changed its input"
 done
 ln desc.json hardlink.json
 expect 2 "$gdmap" build desc.json -o hardlink.json
-has err "hardlink.json: is the input file"
+has err "hardlink.json: error: is the input file"
 cmp -s desc.json "$desc" || fail "build -o HARDLINK changed its input"
 ln -s desc.json symlink.json
 expect 2 "$gdmap" build desc.json -o symlink.json
@@ -102,16 +102,16 @@ expect 0 "$gdmap" build desc.json -o /dev/null
 [ -c /dev/null ] || fail "/dev/null is no longer a character device"
 if [ -c /dev/full ]; then
   expect 2 "$gdmap" dump map.gdmap -o /dev/full
-  has err "/dev/full: cannot write"
+  has err "/dev/full: error: cannot write"
   has err "[output-unwritable]"
   [ -c /dev/full ] || fail "/dev/full is no longer a character device"
   # stdout that cannot be written: status 2, said once.
   status=0; "$gdmap" build desc.json >/dev/full 2>"$work/err" || status=$?
   [ "$status" -eq 2 ] || fail "build >/dev/full exited $status"
-  [ "$(grep -c 'stdout: cannot write \[output-unwritable\]' "$work/err")" -eq 1 ] || fail "build >/dev/full: $(cat "$work/err")"
+  [ "$(grep -c 'stdout: error: cannot write \[output-unwritable\]' "$work/err")" -eq 1 ] || fail "build >/dev/full: $(cat "$work/err")"
   status=0; "$gdmap" sig encode int32 --json >/dev/full 2>"$work/err" || status=$?
   [ "$status" -eq 2 ] || fail "sig encode --json >/dev/full exited $status"
-  has err "stdout: cannot write"
+  has err "stdout: error: cannot write"
 fi
 
 # 5. Unwritable places: the message names the user's path, the existing
@@ -126,7 +126,7 @@ has err "$work/no-such-folder/out.gdmap: "
 names_no_temporary
 mkdir "$work/dir-output"
 expect 2 "$gdmap" build desc.json -o "$work/dir-output"
-has err "$work/dir-output: cannot write: Is a directory"
+has err "$work/dir-output: error: cannot write: Is a directory"
 if [ "$(id -u)" -ne 0 ]; then
   # Permissions do not stop root: these run for other users only.
   mkdir "$work/locked"
@@ -141,7 +141,7 @@ if [ "$(id -u)" -ne 0 ]; then
   printf 'old' >"$work/readonly.gdmap"
   chmod 444 "$work/readonly.gdmap"
   expect 2 "$gdmap" build desc.json -o "$work/readonly.gdmap"
-  has err "$work/readonly.gdmap: cannot write"
+  has err "$work/readonly.gdmap: error: cannot write"
   [ "$(cat "$work/readonly.gdmap")" = old ] || fail "a read-only output was replaced"
 fi
 

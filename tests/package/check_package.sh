@@ -6,7 +6,7 @@
 #   nlohmann_json made unfindable: a reader-only program does not need it;
 # - an unknown component makes find_package fail, naming the component;
 # - the man page and the bash completion are installed where man(1) and
-#   bash-completion look, and load.
+#   bash-completion look, and load; the JSON Schemas under share/gdmap.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 prefix=$(realpath "$1")
@@ -46,4 +46,8 @@ done
 grep -q '^\.TH GDMAP 1' "$man_page" || { echo "FAIL: $man_page is not a man page" >&2; exit 1; }
 bash -c 'source "$1" && complete -p gdmap' _ "$completion" >/dev/null ||
   { echo "FAIL: $completion does not register a completion for gdmap" >&2; exit 1; }
+echo "== the JSON Schemas"
+for f in gdmap-description gdmap-il-description output/gdmap-output-common output/gdmap-check output/gdmap-il-lookup; do
+  [ -s "$prefix/share/gdmap/schema/$f.schema.json" ] || { echo "FAIL: schema $f is not installed" >&2; exit 1; }
+done
 echo "package checks passed"

@@ -161,6 +161,42 @@ TEST_CASE("diagnostic: quoteInput caps, escapes, and never passes bad UTF-8 thro
   CHECK(gdmap::quoteInput(accents, 3) == "'x\xC3\xA9'...");
 }
 
+TEST_CASE("diagnostic: a path, pointer or file name from the input is shown capped, in text and JSON") {
+  CHECK(gdmap::shownPath("/dictionaries/3/types/1") == "/dictionaries/3/types/1");
+  const std::string exact(gdmap::kMaxShownPathBytes, 'k');
+  CHECK(gdmap::shownPath(exact) == exact);
+  // A 1 MB key: its first bytes, the ellipsis, the last (the index the
+  // pointer ends with), the full length.
+  const std::string pointer = "/instantiations/" + std::string(1'000'000, 'N') + "/17";
+  const std::string shown = gdmap::shownPath(pointer);
+  CHECK(shown.size() < 2 * gdmap::kMaxShownPathBytes);
+  CHECK(shown.rfind("/instantiations/NNN", 0) == 0);
+  CHECK(shown.find("NNN\xE2\x80\xA6NNN") != std::string::npos);
+  CHECK(shown.find("/17 (" + std::to_string(pointer.size()) + " bytes)") != std::string::npos);
+  // Neither end splits a character.
+  std::string accents;
+  for (int i = 0; i < 200; ++i) accents += "\xC3\xA9";
+  const std::string shownAccents = gdmap::shownPath(accents);
+  std::string json;
+  gdmap::appendJsonString(shownAccents, json);
+  CHECK(json.find("\\ufffd") == std::string::npos);
+
+  Diagnostic d;
+  d.rule = "unknown-key";
+  d.path = pointer;
+  d.file = std::string(300, 'f');
+  d.message = std::string(100'000, 'm');
+  const std::string text = gdmap::formatDiagnostic(d);
+  CHECK(text.size() < 2 * gdmap::kMaxShownPathBytes + gdmap::kMaxShownMessageBytes + 100);
+  CHECK(text.find("(300 bytes): error: /instantiations/") != std::string::npos);
+  CHECK(text.find(shown) != std::string::npos);
+  const std::string object = gdmap::diagnosticJson(d);
+  CHECK(object.size() < 2 * gdmap::kMaxShownPathBytes + gdmap::kMaxShownMessageBytes + 200);
+  CHECK(object.find(shown) != std::string::npos);
+  // The diagnostic itself keeps the exact pointer, for a program to follow.
+  CHECK(d.path == pointer);
+}
+
 TEST_CASE("diagnostic: severity names") {
   CHECK(std::string(gdmap::severityName(Severity::Error)) == "error");
   CHECK(std::string(gdmap::severityName(Severity::Warning)) == "warning");

@@ -17,10 +17,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gdmap::cli {
 namespace {
@@ -104,9 +106,23 @@ void addStrictFlag(CLI::App& command, bool& strict, const std::string& help) {
   command.add_flag("--strict", strict, help);
 }
 
+// A check of an option's text by one of il_arguments.hpp's problem
+// functions: a malformed value is a usage error while parsing.
+CLI::Validator checkedBy(std::string (*problem)(const std::string&)) {
+  return CLI::Validator([problem](std::string& text) { return problem(text); }, "");
+}
+
+// A count, as decimal digits: CLI11 would read "-1" into a std::size_t as
+// its largest value.
+std::string countProblem(const std::string& text) {
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) return {};
+  return "'" + text + "' is not a count (a decimal number, 0 or more)";
+}
+
 void addMaxDiagnosticsOption(CLI::App& command, std::size_t& value, const char* typeName = nullptr) {
-  CLI::Option* option =
-      command.add_option("--max-diagnostics", value, "Stop listing problems after this many")->default_val(100);
+  CLI::Option* option = command.add_option("--max-diagnostics", value, "Stop listing problems after this many")
+                            ->default_val(100)
+                            ->check(checkedBy(countProblem));
   if (typeName != nullptr) option->type_name(typeName);
 }
 
@@ -119,12 +135,6 @@ void addAllFlag(CLI::App& command, DiffListing& listing) {
 void addContextFlag(CLI::App& command, DiffListing& listing) {
   command.add_flag("--context", listing.context,
                    "With a changed dictionary, show its whole list of types on each side");
-}
-
-// A check of an option's text by one of il_arguments.hpp's problem
-// functions: a malformed value is a usage error while parsing.
-CLI::Validator checkedBy(std::string (*problem)(const std::string&)) {
-  return CLI::Validator([problem](std::string& text) { return problem(text); }, "");
 }
 
 // A number option (decimal or 0x hex below 2^32), kept as its text.
@@ -485,19 +495,54 @@ bool wantsJson(int argc, char** argv) {
   return false;
 }
 
-// A command line the parser refused: CLI11's message, or the nearest name
-// to a mistyped one, in the form asked for.
+// The command the parser had entered when it stopped ("gdmap il build"):
+// the one whose --help says what it takes.
+const CLI::App& levelReached(const CLI::App& app) {
+  const CLI::App* level = &app;
+  for (std::vector<CLI::App*> parsed = level->get_subcommands(); !parsed.empty(); parsed = level->get_subcommands())
+    level = parsed.front();
+  return *level;
+}
+
+std::string commandPath(const CLI::App& level) {
+  std::string path = level.get_name();
+  for (const CLI::App* up = level.get_parent(); up != nullptr; up = up->get_parent())
+    path = up->get_name() + " " + path;
+  return path;
+}
+
+// A command line the parser refused, as every diagnostic is said: "gdmap:
+// error: MESSAGE [usage]" (or the JSON object with it), with the nearest
+// name to a mistyped one when there is one, then where help is; status 2.
 int usageError(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
   const bool json = wantsJson(argc, argv);
   const auto suggestion = suggestForArguments(syntaxOf(app), argc, argv);
-  if (!suggestion && !json) {
-    app.exit(e);
-    return kUsageOrIo;
-  }
   Report report(json);
   const int code = report.fail(kUsageOrIo, rules::kUsage, suggestion ? suggestion->message() : e.what());
-  if (!json) std::cerr << "Run `" << suggestion->command << " --help` for more information.\n";
+  if (!json)
+    std::cerr << "Run `" << (suggestion ? suggestion->command : commandPath(levelReached(app)))
+              << " --help` for more information.\n";
   return report.finish(code);
+}
+
+// `gdmap` or `gdmap il` alone: what there is to run, as git lists it, and
+// where help is; status 2 (nothing was done).
+int commandList(const CLI::App& level) {
+  const std::string path = commandPath(level);
+  std::string text = "usage: " + path + " <command> [<args>]\n\nCommands:\n";
+  for (const CLI::App* sub : level.get_subcommands([](const CLI::App*) { return true; })) {
+    // The first clause of its help: a line each.
+    std::string help = sub->get_description();
+    const std::size_t end = help.find_first_of(":;\n");
+    if (end != std::string::npos) help.resize(help.find_last_not_of(' ', end - 1) + 1);
+    std::string name = sub->get_name();
+    name.resize(std::max<std::size_t>(name.size(), 10), ' ');
+    text += "  " + name + help + "\n";
+  }
+  text +=
+      "\nRun `" + path + " <command> --help` for a command's options and operands, `" + path + " --help` for more.\n";
+  std::cerr << text;
+  return kUsageOrIo;
 }
 
 }  // namespace
@@ -521,6 +566,9 @@ int runCommandLine(int argc, char** argv) {
   addIlCommand(app, status);
   addHexdumpCommand(app, status);
   addDiffCommand(app, status);
+  // Nothing asked: the list of commands (the `il` level's after `il`).
+  if (argc == 1) return commandList(app);
+  if (argc == 2 && std::strcmp(argv[1], "il") == 0) return commandList(*app.get_subcommand("il"));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -41,7 +41,7 @@ int build(const BuildOptions& options, Report& report) {
 
 int runBuild(const BuildOptions& options, Report& report) {
   report.nameInput(options.description);
-  return runToOutput(build, options, report);
+  return runToOutput(build, options, report, {"output", "size"});
 }
 
 }  // namespace gdmap::cli

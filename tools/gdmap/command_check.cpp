@@ -19,13 +19,7 @@ namespace {
 
 int check(const CheckCommandOptions& options, Report& report) {
   auto input = openInput(options.map, report);
-  if (!input) {
-    if (report.json()) {
-      report.object().string("file", options.map == "-" ? "stdin" : options.map);
-      report.object().null("valid");  // no verdict
-    }
-    return kUsageOrIo;
-  }
+  if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
   const ByteSpan bytes = input->bytes();
   CheckOptions checkOptions;
@@ -37,21 +31,20 @@ int check(const CheckCommandOptions& options, Report& report) {
 
   if (report.json()) {
     JsonObject& out = report.object();
-    out.string("file", name);
     writeCheckCounts(checked, out);
     if (checked.errors == 0) {
       out.boolean("canonical", canonical.canonical);
       for (Diagnostic& d : canonical.reasons)
         if (d.file.empty()) d.file = name;
       out.raw("canonicalReasons", diagnosticsJson(canonical.reasons, 2));
-    } else {
-      out.null("canonical");
     }
+    report.countUnlisted(checked.diagnostics, checked.errors, checked.warnings);
     report.add(std::move(checked.diagnostics), name);
     if (!checked.valid) noteJsonNotMap(*input, report);
     return checked.valid ? kSuccess : kInvalid;
   }
 
+  report.countUnlisted(checked.diagnostics, checked.errors, checked.warnings);
   report.add(std::move(checked.diagnostics), name);
   if (!checked.valid) noteJsonNotMap(*input, report);
   std::cout << name << ": " << (checked.valid ? "valid" : "invalid") << " (" << checkCounts(checked) << ")";
@@ -67,6 +60,9 @@ int check(const CheckCommandOptions& options, Report& report) {
 
 }  // namespace
 
-int runCheck(const CheckCommandOptions& options, Report& report) { return check(options, report); }
+int runCheck(const CheckCommandOptions& options, Report& report) {
+  report.nameInput(options.map);
+  return runToVerdict(check, options, report, {"valid", "truncated", "canonical", "canonicalReasons"});
+}
 
 }  // namespace gdmap::cli

@@ -16,20 +16,20 @@
 namespace gdmap::cli {
 namespace {
 
-int diff(const DiffOptions& options, Report& report, bool& compared) {
+int diff(const DiffOptions& options, Report& report) {
   if (options.a == "-" && options.b == "-")
     return report.fail(kUsageOrIo, rules::kUsage, "only one of A and B can be '-'");
-  // An operand that cannot be compared (unreadable, or an invalid
-  // description) is an error, status 2: status 1 says "they differ".
+  // An operand that cannot be compared: an unreadable file is status 2,
+  // an invalid description status 1 (invalid input, as build and verify
+  // say it).
   std::unique_ptr<TypeNames> names;
   if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
   int status = kSuccess;
   const std::optional<DiffOperand> a = loadDiffOperand(options.a, report, status, names.get());
-  if (!a) return kUsageOrIo;
+  if (!a) return status;
   const std::optional<DiffOperand> b = loadDiffOperand(options.b, report, status, names.get());
-  if (!b) return kUsageOrIo;
+  if (!b) return status;
   const MapDiff d = diffMaps(a->bytes(), b->bytes(), mapDiffOptions(options.listing, names.get()));
-  compared = true;
   if (d.unreadableA) report.add(byteLevelNote(*d.unreadableA, a->bytes(), a->name()));
   if (d.unreadableB) report.add(byteLevelNote(*d.unreadableB, b->bytes(), b->name()));
   if (report.json()) {
@@ -55,7 +55,9 @@ int diff(const DiffOptions& options, Report& report, bool& compared) {
 int runDiff(const DiffOptions& options, Report& report) {
   report.nameInput(options.a, "a");
   report.nameInput(options.b, "b");
-  return runToVerdict(diff, options, report, "identical");
+  return runToVerdict(diff, options, report,
+                      {"kindA", "kindB", "identical", "structural", "sameContent", "total", "listed", "counts",
+                       "differences", "bytes"});
 }
 
 }  // namespace gdmap::cli

@@ -42,6 +42,7 @@ int dump(const DumpOptions& options, Report& report) {
     for (Diagnostic& d : checked.diagnostics) {
       if (d.severity == Severity::Error) d.severity = Severity::Warning;
     }
+    report.countUnlisted(checked.diagnostics, checked.errors, checked.warnings);
     report.add(std::move(checked.diagnostics), name);
     noteJsonNotMap(*input, report);
     if (!output->write([map, names](const OutputEmit& emit) { return dumpExactDescription(map, emit, names.get()); },
@@ -78,7 +79,7 @@ int dump(const DumpOptions& options, Report& report) {
 
 int runDump(const DumpOptions& options, Report& report) {
   report.nameInput(options.map);
-  return runToOutput(dump, options, report, kInvalid);
+  return runToOutput(dump, options, report, {"output"}, kInvalid);
 }
 
 }  // namespace gdmap::cli

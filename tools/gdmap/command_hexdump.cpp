@@ -72,6 +72,7 @@ int hexdump(const HexdumpOptions& options, Report& report) {
         names.get());
     out.endArray();
     out.boolean("valid", check.valid);
+    report.countUnlisted(check.diagnostics, check.errors, check.warnings);
     report.add(std::move(check.diagnostics), name);
     if (!check.valid) noteJsonNotMap(*input, report);
     return check.valid ? kSuccess : kInvalid;
@@ -102,6 +103,7 @@ int hexdump(const HexdumpOptions& options, Report& report) {
       },
       names.get());
   if (!writeRest(text)) return report.stdoutFailed();
+  report.countUnlisted(check.diagnostics, check.errors, check.warnings);
   report.add(std::move(check.diagnostics), name);
   if (!check.valid) noteJsonNotMap(*input, report);
   return check.valid ? kSuccess : kInvalid;
@@ -111,7 +113,7 @@ int hexdump(const HexdumpOptions& options, Report& report) {
 
 int runHexdump(const HexdumpOptions& options, Report& report) {
   report.nameInput(options.map);
-  return hexdump(options, report);
+  return runToVerdict(hexdump, options, report, {"size", "ranges", "valid"});
 }
 
 }  // namespace gdmap::cli

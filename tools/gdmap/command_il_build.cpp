@@ -66,7 +66,7 @@ int build(const IlBuildOptions& options, Report& report) {
 int runIlBuild(const IlBuildOptions& options, Report& report) {
   report.nameInput(options.description);
   if (report.json()) report.object().string("format", options.format);
-  return runToOutput(build, options, report);
+  return runToOutput(build, options, report, {"method", "output", "size"});
 }
 
 }  // namespace gdmap::cli

@@ -28,14 +28,7 @@ std::size_t contentSize(ByteSpan blob, il::BoundsForm form) {
 
 int check(const IlCheckOptions& options, Report& report) {
   auto input = openInput(options.blob, report);
-  if (!input) {
-    if (report.json()) {
-      report.object().string("file", options.blob == "-" ? "stdin" : options.blob);
-      report.object().string("format", options.format);
-      report.object().null("valid");  // no verdict
-    }
-    return kUsageOrIo;
-  }
+  if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
   const ByteSpan bytes = input->bytes();
   const il::BoundsForm form = formOf(options.format);
@@ -60,23 +53,19 @@ int check(const IlCheckOptions& options, Report& report) {
 
   if (report.json()) {
     JsonObject& out = report.object();
-    out.string("file", name);
-    out.string("format", options.format);
     writeCheckCounts(checked, out);
     if (decodes) {
       out.number("count", size);
       out.boolean("canonical", canonical);
       out.raw("canonicalReasons", diagnosticsJson(reasons, 2));
-    } else {
-      out.null("count");
-      out.null("canonical");
-      out.null("canonicalReasons");
     }
+    report.countUnlisted(checked.diagnostics, checked.errors, checked.warnings);
     report.add(std::move(checked.diagnostics), name);
     if (!decodes) noteJsonNotIlBlob(*input, report);
     return status;
   }
 
+  report.countUnlisted(checked.diagnostics, checked.errors, checked.warnings);
   report.add(std::move(checked.diagnostics), name);
   if (!decodes) noteJsonNotIlBlob(*input, report);
   std::cout << name << ": " << (checked.valid ? "valid" : "invalid") << " (" << options.format << ", ";
@@ -87,6 +76,10 @@ int check(const IlCheckOptions& options, Report& report) {
 
 }  // namespace
 
-int runIlCheck(const IlCheckOptions& options, Report& report) { return check(options, report); }
+int runIlCheck(const IlCheckOptions& options, Report& report) {
+  report.nameInput(options.blob);
+  if (report.json()) report.object().string("format", options.format);
+  return runToVerdict(check, options, report, {"valid", "truncated", "count", "canonical", "canonicalReasons"});
+}
 
 }  // namespace gdmap::cli

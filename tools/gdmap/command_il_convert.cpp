@@ -88,7 +88,7 @@ int runIlConvert(const IlConvertOptions& options, Report& report) {
     report.object().string("from", options.from);
     report.object().string("to", options.to);
   }
-  return runToOutput(convert, options, report);
+  return runToOutput(convert, options, report, {"count", "output", "size"});
 }
 
 }  // namespace gdmap::cli

@@ -73,7 +73,7 @@ int dump(const IlDumpOptions& options, Report& report) {
 int runIlDump(const IlDumpOptions& options, Report& report) {
   report.nameInput(options.blob);
   if (report.json()) report.object().string("format", options.format);
-  return runToOutput(dump, options, report, kInvalid);
+  return runToOutput(dump, options, report, {"token", "valid", "count", "canonical", "raw", "output"}, kInvalid);
 }
 
 }  // namespace gdmap::cli

@@ -376,7 +376,10 @@ int extract(const IlExtractOptions& options, Report& report) {
 
 int runIlExtract(const IlExtractOptions& options, Report& report) {
   report.nameInput(options.image);
-  return runToOutput(extract, options, report);
+  return runToOutput(extract, options, report,
+                     {"boundsForm", "machine", "peMachine", "majorVersion", "minorVersion", "bodies", "methods",
+                      "methodDefs", "instantiations", "unboxingStubs", "blobs", "methodsSharingBlobs", "nonCanonical",
+                      "splitMethods", "fatDebugInfo", "boundsWithTrailingBytes", "skipped", "output"});
 }
 
 }  // namespace gdmap::cli

@@ -80,6 +80,7 @@ int hexdump(const IlHexdumpOptions& options, Report& report) {
       out.arrayRaw(element);
     }
     out.endArray();
+    report.countUnlisted(annotation.check.diagnostics, annotation.check.errors, annotation.check.warnings);
     report.add(std::move(annotation.check.diagnostics), name);
     return status;
   }
@@ -97,6 +98,7 @@ int hexdump(const IlHexdumpOptions& options, Report& report) {
     writeIfFull(text);
   }
   if (!writeRest(text)) return report.stdoutFailed();
+  report.countUnlisted(annotation.check.diagnostics, annotation.check.errors, annotation.check.warnings);
   report.add(std::move(annotation.check.diagnostics), name);
   return status;
 }
@@ -106,7 +108,7 @@ int hexdump(const IlHexdumpOptions& options, Report& report) {
 int runIlHexdump(const IlHexdumpOptions& options, Report& report) {
   report.nameInput(options.blob);
   if (report.json()) report.object().string("format", options.format);
-  return hexdump(options, report);
+  return runToVerdict(hexdump, options, report, {"size", "valid", "ranges"});
 }
 
 }  // namespace gdmap::cli

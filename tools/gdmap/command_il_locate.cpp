@@ -273,7 +273,7 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
 
 int runIlLocate(const IlLocateOptions& options, Report& report) {
   report.nameInput(options.image);
-  return locateCommand(options, report);
+  return runToVerdict(locateCommand, options, report, {"addresses", "unknown"});
 }
 
 }  // namespace gdmap::cli

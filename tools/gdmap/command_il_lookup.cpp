@@ -200,7 +200,7 @@ int notFound(gdmap_hresult hr, std::uint32_t token, std::size_t methods, const s
   return kInvalid;
 }
 
-int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
+int lookup(const IlLookupOptions& options, Report& report) {
   auto input = openInput(options.description, report);
   if (!input) return kUsageOrIo;
   auto methods = loadIlDescription(*input, report);
@@ -216,7 +216,6 @@ int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
   auto table = il::buildMethodTable(*methods);
   if (!table) return tableError(table.error(), originalIndex, *input, report);
   Answer answer = callTwice(*table, asked->token, options.capacity);
-  answered = true;
   filterEntries(options, answer.entries);
   writeAnswer(answer, asked->token, !options.native.empty() || !options.il.empty(), report);
   if (answer.ok()) return kSuccess;
@@ -227,7 +226,7 @@ int lookup(const IlLookupOptions& options, Report& report, bool& answered) {
 
 int runIlLookup(const IlLookupOptions& options, Report& report) {
   report.nameInput(options.description);
-  return runToVerdict(lookup, options, report, "hr");
+  return runToVerdict(lookup, options, report, {"method", "hr", "count", "capacity", "copied", "truncated", "entries"});
 }
 
 }  // namespace gdmap::cli

@@ -22,7 +22,7 @@ namespace {
 
 std::string bytes(std::size_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
 
-int verify(const IlVerifyOptions& options, Report& report, bool& compared) {
+int verify(const IlVerifyOptions& options, Report& report) {
   if (options.description == "-" && options.blob == "-")
     return report.fail(kUsageOrIo, rules::kUsage, "only one of DESCRIPTION and BLOB can be '-'");
   auto description = openInput(options.description, report);
@@ -55,16 +55,13 @@ int verify(const IlVerifyOptions& options, Report& report, bool& compared) {
     const il::BoundsCanonicalReport read = il::checkBoundsCanonical(input->bytes(), form, 1);
     if (!read.valid && !read.reasons.empty()) d.field = read.reasons.front().path;
   }
-  compared = true;
   if (report.json()) {
     JsonObject& out = report.object();
     out.boolean("identical", d.identical);
     out.number("expectedSize", d.expectedSize);
     out.number("actualSize", d.actualSize);
-    if (d.identical) {
-      out.null("firstDifference");
-    } else {
-      out.number("firstDifference", d.firstOffset);
+    if (!d.identical) {
+      out.number("firstOffset", d.firstOffset);
       out.string("field", d.field);
     }
   }
@@ -90,8 +87,10 @@ int verify(const IlVerifyOptions& options, Report& report, bool& compared) {
 
 int runIlVerify(const IlVerifyOptions& options, Report& report) {
   report.nameInput(options.blob);
+  report.nameInput(options.description, "description");
   if (report.json()) report.object().string("format", options.format);
-  return runToVerdict(verify, options, report, "identical");
+  return runToVerdict(verify, options, report,
+                      {"method", "identical", "expectedSize", "actualSize", "firstOffset", "field"});
 }
 
 }  // namespace gdmap::cli

@@ -30,7 +30,7 @@ int brokenMap(Report& report, const Error& error, std::string path, const std::s
   return kInvalid;
 }
 
-int lookup(const LookupOptions& options, Report& report, bool& answered) {
+int lookup(const LookupOptions& options, Report& report) {
   std::unique_ptr<TypeNames> names;
   if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
   const auto rva = parseU32(options.rva);  // decimal or 0x hex, below 2^32
@@ -56,7 +56,6 @@ int lookup(const LookupOptions& options, Report& report, bool& answered) {
   if (!found) return brokenMap(report, found.error(), {}, name, input->bytes());
   const std::optional<std::uint32_t> index = *found;
   if (!index) {
-    answered = true;
     if (report.json()) {
       report.object().boolean("found", false);
       return report.fail(kInvalid, rules::kRvaNotFound, "no dictionary at RVA " + hex32(*rva), name);
@@ -81,7 +80,6 @@ int lookup(const LookupOptions& options, Report& report, bool& answered) {
   auto types = decodeItemTypes(*item);
   if (!types) return brokenMap(report, types.error(), where + " -> " + heapPath(entry.offset), name, input->bytes());
 
-  answered = true;
   if (report.json()) {
     JsonObject& out = report.object();
     out.boolean("found", true);
@@ -109,7 +107,7 @@ int lookup(const LookupOptions& options, Report& report, bool& answered) {
 
 int runLookup(const LookupOptions& options, Report& report) {
   report.nameInput(options.map);
-  return runToVerdict(lookup, options, report, "found");
+  return runToVerdict(lookup, options, report, {"rva", "found", "path", "types"});
 }
 
 }  // namespace gdmap::cli

@@ -157,13 +157,11 @@ int convertLines(const Converter& converter, Report& report) {
     results.convert(line, converter, stdinName, lineNumber);
   }
   const int status = results.finish();
-  if (std::cin.bad()) return report.fail(kUsageOrIo, rules::kInputUnreadable, "stdin: cannot read");
+  if (std::cin.bad()) return report.fail(kUsageOrIo, rules::kInputUnreadable, "cannot read", "stdin");
   return status;
 }
 
-}  // namespace
-
-int runSig(const SigOptions& options, Report& report) {
+int sig(const SigOptions& options, Report& report) {
   std::unique_ptr<TypeNames> names;
   if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
   const auto convert = options.direction == SigOptions::Direction::Encode ? encodeItem : decodeItem;
@@ -171,6 +169,12 @@ int runSig(const SigOptions& options, Report& report) {
     return convert(item, out, failure, raw);
   };
   return options.items.empty() ? convertLines(converter, report) : convertOperands(options.items, converter, report);
+}
+
+}  // namespace
+
+int runSig(const SigOptions& options, Report& report) {
+  return runToVerdict(sig, options, report, {"results", "items", "failed"});
 }
 
 }  // namespace gdmap::cli

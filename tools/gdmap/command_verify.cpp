@@ -25,7 +25,7 @@ std::string sizes(const MapDifference& d) {
          std::to_string(d.expectedSize) + " bytes, found " + std::to_string(d.actualSize);
 }
 
-int verify(const VerifyOptions& options, Report& report, bool& compared) {
+int verify(const VerifyOptions& options, Report& report) {
   if (options.description == "-" && options.map == "-")
     return report.fail(kUsageOrIo, rules::kUsage, "only one of DESCRIPTION and MAP can be '-'");
   std::unique_ptr<TypeNames> names;
@@ -44,7 +44,6 @@ int verify(const VerifyOptions& options, Report& report, bool& compared) {
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
   const MapDifference d = compareMaps(loaded.map, input->bytes());
-  compared = true;
   if (!d.identical) noteJsonNotMap(*input, report);
   // The cause and every difference, by dictionary (the description's map
   // is A, the file is B).
@@ -89,7 +88,12 @@ int verify(const VerifyOptions& options, Report& report, bool& compared) {
 }  // namespace
 
 int runVerify(const VerifyOptions& options, Report& report) {
-  return runToVerdict(verify, options, report, "identical");
+  report.nameInput(options.map);
+  report.nameInput(options.description, "description");
+  return runToVerdict(
+      verify, options, report,
+      {"identical", "expectedSize", "actualSize", "firstOffset", "field", "expected", "found", "differingBytes",
+       "cause", "structural", "sameContent", "total", "listed", "counts", "differences", "bytes"});
 }
 
 }  // namespace gdmap::cli

@@ -28,6 +28,7 @@ LoadedDescription loadDescription(const InputBytes& input, Report& report, const
   // not the input's: exit status 2, as for any internal error.
   const bool internal =
       std::ranges::any_of(built.diagnostics, [](const Diagnostic& d) { return d.rule == rules::kDescriptionMismatch; });
+  report.countUnlisted(built.diagnostics, built.errorCount, built.warningCount);
   report.add(std::move(built.diagnostics), input.displayName(), input.text());
   LoadedDescription loaded;
   if (built.map) loaded.map = std::move(*built.map);

@@ -45,6 +45,17 @@ Expected<Bytes> readStream(const std::string& path) {
   return bytes;
 }
 
+// An I/O error as a diagnostic about `file` (an input's or an output's
+// name): io/ words its message "FILE: cannot open: ...", and the diagnostic
+// already starts with the file.
+int failOn(Report& report, const std::string& file, const Error& e, const char* rule) {
+  std::string message = e.message;
+  if (message.size() > file.size() + 2 && message.compare(0, file.size(), file) == 0 &&
+      message.compare(file.size(), 2, ": ") == 0)
+    message.erase(0, file.size() + 2);
+  return report.fail(kUsageOrIo, e.rule.empty() ? rule : e.rule.c_str(), std::move(message), file);
+}
+
 }  // namespace
 
 Expected<InputBytes> InputBytes::open(const std::string& path, FileAccess access) {
@@ -82,8 +93,7 @@ std::string_view InputBytes::text() const {
 std::optional<InputBytes> openInput(const std::string& path, Report& report, FileAccess access) {
   auto input = InputBytes::open(path, access);
   if (!input) {
-    const Error& e = input.error();
-    report.fail(kUsageOrIo, e.rule.empty() ? rules::kInputUnreadable : e.rule.c_str(), e.message);
+    failOn(report, path == "-" ? "stdin" : path, input.error(), rules::kInputUnreadable);
     return std::nullopt;
   }
   return std::move(input).value();
@@ -105,8 +115,7 @@ std::optional<Output> Output::resolve(const std::string& path, OutputKind kind,
     if (identity) known.push_back(*identity);
   auto file = OutputFile::resolve(path, known);
   if (!file) {
-    const Error& e = file.error();
-    report.fail(kUsageOrIo, e.rule.empty() ? rules::kOutputUnwritable : e.rule.c_str(), e.message);
+    failOn(report, path, file.error(), rules::kOutputUnwritable);
     return std::nullopt;
   }
   out.file_.emplace(std::move(file).value());
@@ -131,7 +140,7 @@ bool Output::write(const OutputProducer& produce, Report& report) const {
   if (!file_) {
     if (binary && ::isatty(STDOUT_FILENO)) {
       report.fail(kUsageOrIo, rules::kBinaryToTerminal,
-                  "refusing to write a binary map to a terminal: use -o FILE or redirect stdout");
+                  "refusing to write a binary map to a terminal: use -o FILE or redirect stdout", "stdout");
       return false;
     }
     bool stdoutFailed = false;
@@ -147,8 +156,7 @@ bool Output::write(const OutputProducer& produce, Report& report) const {
       return false;
     }
     if (!produced) {
-      report.fail(kUsageOrIo, produced.error().rule.empty() ? rules::kOutputUnwritable : produced.error().rule.c_str(),
-                  produced.error().message);
+      failOn(report, "stdout", produced.error(), rules::kOutputUnwritable);
       return false;
     }
     return true;
@@ -156,8 +164,7 @@ bool Output::write(const OutputProducer& produce, Report& report) const {
   OutputOptions options;
   options.refuseTerminal = binary;
   if (auto written = file_->write(produce, options); !written) {
-    const Error& e = written.error();
-    report.fail(kUsageOrIo, e.rule.empty() ? rules::kOutputUnwritable : e.rule.c_str(), e.message);
+    failOn(report, file_->path(), written.error(), rules::kOutputUnwritable);
     return false;
   }
   return true;

@@ -55,6 +55,7 @@ std::string boundPointer(std::size_t method, const Error& error) {
 
 std::optional<std::vector<il::Method>> loadIlDescription(const InputBytes& input, Report& report) {
   il::IlDescriptionParse parsed = il::parseIlDescription(input.text());
+  report.countUnlisted(parsed.diagnostics, parsed.errorCount, parsed.warningCount);
   report.add(std::move(parsed.diagnostics), input.displayName(), input.text());
   if (!parsed.methods) return std::nullopt;
   return std::move(*parsed.methods);

@@ -2,6 +2,8 @@
 
 #include <gdmap/schema/diagnostic.hpp>
 
+#include <algorithm>
+
 namespace gdmap::cli {
 namespace {
 constexpr std::size_t kFlushBytes = std::size_t{1} << 16;
@@ -10,8 +12,16 @@ constexpr std::size_t kFlushBytes = std::size_t{1} << 16;
 void JsonObject::key(std::string_view name) {
   buffer_ += anyField_ ? ",\n  " : "{\n  ";
   anyField_ = true;
+  keys_.emplace_back(name);
   appendJsonString(name, buffer_);
   buffer_ += ": ";
+}
+
+bool JsonObject::has(std::string_view key) const { return std::ranges::find(keys_, key) != keys_.end(); }
+
+void JsonObject::nullUnwritten(std::initializer_list<std::string_view> keys) {
+  for (const std::string_view k : keys)
+    if (!has(k)) null(k);
 }
 
 void JsonObject::string(std::string_view key, std::string_view value) {

@@ -5,9 +5,11 @@
 // they are written. Strings go through gdmap::appendJsonString, so any
 // input bytes give valid JSON.
 #include <cstdint>
+#include <initializer_list>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gdmap::cli {
 
@@ -32,6 +34,14 @@ class JsonObject {
   void arrayRaw(std::string_view json);
   void endArray();
 
+  // Whether a field `key` has been written (Report fills in the fields of
+  // the common envelope, docs/json.md, that a command did not write).
+  bool has(std::string_view key) const;
+
+  // Writes null for each of `keys` not written yet: a verdict's fields are
+  // there whatever the outcome (docs/json.md), null when not reached.
+  void nullUnwritten(std::initializer_list<std::string_view> keys);
+
   // Closes the object and flushes; false when stdout could not be written.
   bool close();
 
@@ -44,6 +54,7 @@ class JsonObject {
   std::string buffer_;
   bool anyField_ = false;
   bool anyElement_ = false;
+  std::vector<std::string> keys_;  // a few per object: arrays hold the bulk
 };
 
 }  // namespace gdmap::cli

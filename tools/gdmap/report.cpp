@@ -11,18 +11,6 @@
 namespace gdmap::cli {
 namespace {
 
-// No message is longer than this, whatever a library put in it: a message
-// that quotes its input unbounded must not make the report unbounded.
-constexpr std::size_t kMaxMessageBytes = 4096;
-
-void capMessage(std::string& message) {
-  if (message.size() <= kMaxMessageBytes) return;
-  std::size_t end = kMaxMessageBytes;
-  while (end > 0 && (static_cast<unsigned char>(message[end]) & 0xC0) == 0x80) --end;
-  message.resize(end);
-  message += "...";
-}
-
 void printText(const Diagnostic& d) {
   // A diagnostic about no input is the program's own: "gdmap: error: ...".
   std::cerr << formatDiagnostic(d, d.file.empty() ? "gdmap" : "") << '\n';
@@ -54,7 +42,6 @@ void Report::add(Diagnostic d) {
     return;
   }
   ++listed_;
-  capMessage(d.message);
   if (json_) {
     kept_.push_back(std::move(d));
   } else {
@@ -90,6 +77,17 @@ int Report::fail(int status, const char* rule, std::string message, std::string 
   return status;
 }
 
+void Report::countUnlisted(const std::vector<Diagnostic>& listed, std::size_t errors, std::size_t warnings) {
+  std::size_t listedErrors = 0;
+  std::size_t listedWarnings = 0;
+  for (const Diagnostic& d : listed) {
+    if (d.severity == Severity::Error) ++listedErrors;
+    if (d.severity == Severity::Warning) ++listedWarnings;
+  }
+  if (errors > listedErrors) errors_ += errors - listedErrors;
+  if (warnings > listedWarnings) warnings_ += warnings - listedWarnings;
+}
+
 int Report::finish(int status) {
   if (notListed_ != 0) {
     Diagnostic note = notListedNote(notListed_, listed_, errors_, warnings_);
@@ -103,6 +101,8 @@ int Report::finish(int status) {
   }
   bool written = true;
   if (json_) {
+    if (!object_.has("errors")) object_.number("errors", errors_);
+    if (!object_.has("warnings")) object_.number("warnings", warnings_);
     object_.raw("diagnostics", diagnosticsJson(kept_, 2));
     kept_.clear();
     written = object_.close();
@@ -119,7 +119,8 @@ int Report::stdoutFailed() {
     // Nowhere else to say it: stderr, in text, whatever the mode.
     Diagnostic d;
     d.rule = rules::kOutputUnwritable;
-    d.message = "stdout: cannot write";
+    d.file = "stdout";
+    d.message = "cannot write";
     printText(d);
   }
   return kUsageOrIo;

@@ -3,7 +3,9 @@
 //   text:   each diagnostic on stderr as it comes (formatDiagnostic), data
 //           and verdicts as the command prints them;
 //   --json: one object on stdout, the command's own fields first, then
-//           "diagnostics": [{severity, rule, message, ...location}].
+//           "errors" and "warnings" (every one counted, listed or not;
+//           unless the command wrote them) and "diagnostics":
+//           [{severity, rule, message, ...location}] (docs/json.md).
 // Either way at most `maxListed` diagnostics are shown; the rest are
 // counted and a final too-many-diagnostics note says how many, so a batch
 // run over a million bad lines costs a bounded report. (checkMap() and
@@ -14,6 +16,7 @@
 #include <gdmap/schema/diagnostic.hpp>
 
 #include <cstddef>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -48,6 +51,11 @@ class Report {
   // command can `return report.fail(...)`.
   int fail(int status, const char* rule, std::string message, std::string file = {});
 
+  // A list its producer capped (parseDescription, checkMap), about to be
+  // added: `errors` and `warnings` are the producer's totals, and what the
+  // list does not hold is counted here too.
+  void countUnlisted(const std::vector<Diagnostic>& listed, std::size_t errors, std::size_t warnings);
+
   std::size_t errors() const { return errors_; }
 
   // stdout could not be written (output-unwritable): said once, on stderr
@@ -71,27 +79,30 @@ class Report {
   bool stdoutFailed_ = false;
 };
 
-// Runs `command` (a command's body, which says whether it reached its
-// verdict); in JSON mode, when it did not, the verdict's field `key` is null
-// rather than left out.
+// Runs `command` (a command's body); in JSON mode each of the verdict's
+// fields `keys` it did not write (the verdict not reached, or a field not
+// meaningful for the outcome: no firstOffset when identical) is null
+// rather than left out (docs/json.md).
 template <class Options>
-int runToVerdict(int (*command)(const Options&, Report&, bool& reached), const Options& options, Report& report,
-                 const char* key) {
-  bool reached = false;
-  const int status = command(options, report, reached);
-  if (report.json() && !reached) report.object().null(key);
+int runToVerdict(int (*command)(const Options&, Report&), const Options& options, Report& report,
+                 std::initializer_list<std::string_view> keys) {
+  const int status = command(options, report);
+  if (report.json()) report.object().nullUnwritten(keys);
   return status;
 }
 
 // Runs `command` (the body of a command that writes an output); in JSON
 // mode the field "written" says whether it did: for a status up to
 // `writtenUpTo` (kInvalid for a command that writes invalid input all the
-// same).
+// same). Its fields `keys` not written are null, as runToVerdict's.
 template <class Options>
 int runToOutput(int (*command)(const Options&, Report&), const Options& options, Report& report,
-                int writtenUpTo = kSuccess) {
+                std::initializer_list<std::string_view> keys, int writtenUpTo = kSuccess) {
   const int status = command(options, report);
-  if (report.json()) report.object().boolean("written", status <= writtenUpTo);
+  if (report.json()) {
+    report.object().nullUnwritten(keys);
+    report.object().boolean("written", status <= writtenUpTo);
+  }
   return status;
 }
 

@@ -62,11 +62,28 @@ Diagnostic textDiagnostic(const Error& error, std::string_view text, std::size_t
 inline constexpr std::size_t kMaxQuotedBytes = 40;
 std::string quoteInput(std::string_view text, std::size_t maxBytes = kMaxQuotedBytes);
 
+// A path, JSON pointer or file name as a diagnostic shows it: whole up to
+// kMaxShownPathBytes, else its first bytes, "…", its last bytes and its full
+// length ("/instantiations/NNNN…NNNN/17 (50021 bytes)"), each end cut at a
+// UTF-8 character boundary. Pointers are built from the input's keys, so a
+// key of a megabyte would otherwise make every line about it a megabyte;
+// the tail keeps the index a pointer ends with. Diagnostic::path itself
+// stays exact for API users, who can follow it.
+inline constexpr std::size_t kMaxShownPathBytes = 160;
+std::string shownPath(std::string_view path);
+
+// A message as a diagnostic shows it: at most kMaxShownMessageBytes (cut at
+// a UTF-8 character boundary, "..." when cut), whatever a library put in it.
+inline constexpr std::size_t kMaxShownMessageBytes = 512;
+std::string shownMessage(std::string_view message);
+
 // The text form, one line without a newline:
 //   "map.gdmap: error: directory[3].offset (byte 0x0000001c): offset 0x40 is past the heap's end [offset-outside-heap]"
 //   "d.json:2:7: error: /x: unknown key \"x\" in the description [unknown-key]"
 // `fileName` names the input when not empty, else `d.file` does; with
-// neither, the line starts at the severity.
+// neither, the line starts at the severity. The file and the path are shown
+// by shownPath, the message by shownMessage, so a line is bounded whatever
+// the input.
 std::string formatDiagnostic(const Diagnostic& d, const std::string& fileName = {});
 
 // `text` as a JSON string literal (with its quotes) appended to `out`:
@@ -78,7 +95,8 @@ void appendJsonString(std::string_view text, std::string& out);
 // The JSON form of one diagnostic, an object on one line with the keys in
 // this order: "severity", "rule", "message", then the location: "file"
 // (when known), "path" (always, "" when none), "offset" (null when none),
-// "line" and "column" (only for text inputs).
+// "line" and "column" (only for text inputs). Bounded as formatDiagnostic
+// is (shownPath, shownMessage).
 void appendDiagnosticJson(const Diagnostic& d, std::string& out);
 std::string diagnosticJson(const Diagnostic& d);
 

@@ -537,12 +537,11 @@ class TypeParser {
   TextCursor cur_;
   const TypeNames* names_;
   Error error_;
-  // Where the last function pointer closed with a trailing '...' has it.
-  // When a type ends with a trailing sentinel (endsWithSentinel), that is
-  // its own: nothing after that pointer's ')' in the type's text (suffixes,
-  // '>', the ')' of pointers it is the last parameter of) holds a '...' of
-  // a parameter list, and no pointer closing after it inside the type has a
-  // trailing one, or that one would end the type.
+  // The offset of the trailing '...' of the function pointer that closed
+  // last with one. When a type ends with a trailing sentinel
+  // (endsWithSentinel), this is it: in the type's text only suffixes, '>'
+  // and the ')' of pointers without a trailing '...' (else theirs would end
+  // the type) come after that pointer's ')'.
   std::size_t trailingSentinelAt_ = 0;
 };
 

@@ -1,5 +1,7 @@
 #include <gdmap/schema/type.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <utility>
 
 namespace gdmap {
@@ -76,31 +78,59 @@ Type Type::functionPointer(FunctionPointerInfo info, Type returnType, std::vecto
   return t;
 }
 
-bool takesFollowingSentinel(const Type& type) {
-  // Walk down the types whose bytes end with their last operand's bytes.
-  const Type* t = &type;
-  for (;;) {
-    switch (t->element) {
-      case ElementType::Ptr:
-      case ElementType::ByRef:
-      case ElementType::SzArray:
-      case ElementType::Pinned:
-      case ElementType::CModReqd:
-      case ElementType::CModOpt:
-      case ElementType::GenericInst: break;
-      case ElementType::FnPtr: {
-        const FunctionPointerInfo& m = t->method;
-        if (callconv::isVarArg(m.callingConvention) && !m.sentinel) return true;
-        // A trailing SENTINEL is its last byte; otherwise the last parameter
-        // (or the return type, with none) ends it.
-        if (!t->operands.empty() && m.sentinel == t->operands.size() - 1) return false;
-        break;
-      }
-      default: return false;  // ends with a token, a number or an array shape
-    }
-    if (t->operands.empty()) return false;
-    t = &t->operands.back();
+namespace {
+
+// The operand whose bytes end `type`'s bytes, or nullptr when a token, a
+// number or an array shape ends them. A FNPTR's last operand ends it unless
+// it has a trailing sentinel (callers look at that first).
+const Type* lastOperand(const Type& type) {
+  switch (type.element) {
+    case ElementType::Ptr:
+    case ElementType::ByRef:
+    case ElementType::SzArray:
+    case ElementType::Pinned:
+    case ElementType::CModReqd:
+    case ElementType::CModOpt:
+    case ElementType::GenericInst:
+    case ElementType::FnPtr: return type.operands.empty() ? nullptr : &type.operands.back();
+    default: return nullptr;
   }
+}
+
+bool hasTrailingSentinel(const Type& fnptr) {
+  return !fnptr.operands.empty() && fnptr.method.sentinel == fnptr.operands.size() - 1;
+}
+
+}  // namespace
+
+bool takesFollowingSentinel(const Type& type) {
+  for (const Type* t = &type; t != nullptr; t = lastOperand(*t)) {
+    if (t->element != ElementType::FnPtr) continue;
+    if (callconv::isVarArg(t->method.callingConvention) && !t->method.sentinel) return true;
+    if (hasTrailingSentinel(*t)) return false;
+  }
+  return false;
+}
+
+bool endsWithSentinel(const Type& type) {
+  for (const Type* t = &type; t != nullptr; t = lastOperand(*t)) {
+    if (t->element == ElementType::FnPtr && hasTrailingSentinel(*t)) return true;
+  }
+  return false;
+}
+
+SentinelConflict sentinelConflict(const Type& fnptr, std::uint32_t boundary) {
+  const std::size_t parameterCount = fnptr.operands.size() - 1;
+  const FunctionPointerInfo& m = fnptr.method;
+  if (m.sentinel && *m.sentinel > parameterCount) return SentinelConflict::PastEnd;
+  // operands[boundary] is the parameter before the boundary, or the return type.
+  if (boundary < parameterCount) {
+    return endsWithSentinel(fnptr.operands[boundary]) ? SentinelConflict::TrailingBeforeParameter
+                                                      : SentinelConflict::None;
+  }
+  if (m.sentinel != boundary) return SentinelConflict::None;
+  if (!callconv::isVarArg(m.callingConvention)) return SentinelConflict::TrailingNotVarArg;
+  return takesFollowingSentinel(fnptr.operands[boundary]) ? SentinelConflict::TakenByType : SentinelConflict::None;
 }
 
 }  // namespace gdmap

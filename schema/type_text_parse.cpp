@@ -236,13 +236,6 @@ class TypeParser {
         if (out.method.sentinel) {
           return fail(at, "a parameter list holds at most one sentinel '...'", rules::kInvalidSentinel);
         }
-        // operands.back() is the parameter before it, or the return type.
-        if (takesFollowingSentinel(out.operands.back())) {
-          return fail(at,
-                      "this '...' right after a vararg function pointer that has none of its own would be "
-                      "read back as that function pointer's (write it there, or give that one its own)",
-                      rules::kInvalidSentinel);
-        }
         out.method.sentinel = static_cast<std::uint32_t>(out.operands.size() - 1);
         sentinelAt = at;
       } else {
@@ -255,22 +248,43 @@ class TypeParser {
         if (!parseType(ancestors + 1, parameter, partHeight)) return false;
         height = std::max(height, partHeight + 1);
         out.operands.push_back(std::move(parameter));
+        // Now the boundary before this parameter is known to be one.
+        if (!sentinelsFit(out, static_cast<std::uint32_t>(out.operands.size() - 2), sentinelAt)) return false;
       }
       if (cur_.tryChar(',')) continue;
-      if (cur_.tryChar(')')) return trailingSentinelFits(out, sentinelAt);
+      if (cur_.tryChar(')')) {
+        if (!sentinelsFit(out, static_cast<std::uint32_t>(out.operands.size() - 1), sentinelAt)) return false;
+        if (out.method.sentinel == out.operands.size() - 1) trailingSentinelAt_ = sentinelAt;
+        return true;
+      }
       return failFound(cur_.offset(), "expected ',' or ')' after a parameter");
     }
   }
 
-  // A '...' with nothing after it belongs to a vararg signature only: after
-  // the last parameter of any other, a 0x41 is the enclosing list's.
-  bool trailingSentinelFits(const Type& fnptr, std::size_t sentinelAt) {
-    const FunctionPointerInfo& m = fnptr.method;
-    if (!m.sentinel || *m.sentinel != fnptr.operands.size() - 1 || callconv::isVarArg(m.callingConvention)) {
-      return true;
+  // The sentinel rule (type.hpp) at one boundary of the list, once it is
+  // known whether a parameter follows it: the same sentinelConflict the
+  // encoder checks, located at the '...' it is about.
+  bool sentinelsFit(const Type& fnptr, std::uint32_t boundary, std::size_t sentinelAt) {
+    switch (sentinelConflict(fnptr, boundary)) {
+      case SentinelConflict::None:
+      case SentinelConflict::PastEnd: return true;  // the parser never places one there
+      case SentinelConflict::TrailingNotVarArg:
+        return fail(sentinelAt,
+                    "a '...' with nothing after it is allowed only in a vararg signature ('method vararg ...')",
+                    rules::kInvalidSentinel);
+      case SentinelConflict::TakenByType:
+        return fail(sentinelAt,
+                    "this '...' right after a vararg function pointer that has none of its own would be "
+                    "read back as that function pointer's (write it there, or give that one its own)",
+                    rules::kInvalidSentinel);
+      case SentinelConflict::TrailingBeforeParameter:
+        return fail(trailingSentinelAt_,
+                    "this '...' ends a parameter list right before a parameter of the enclosing list, so it "
+                    "would be read back as the enclosing list's sentinel, as System.Reflection.Metadata reads "
+                    "it (write it in the enclosing list, or drop it)",
+                    rules::kInvalidSentinel);
     }
-    return fail(sentinelAt, "a '...' with nothing after it is allowed only in a vararg signature ('method vararg ...')",
-                rules::kInvalidSentinel);
+    return true;
   }
 
   // [instance] [explicit] [generic(N)] (in any order, each once), then the
@@ -523,6 +537,12 @@ class TypeParser {
   TextCursor cur_;
   const TypeNames* names_;
   Error error_;
+  // The offset of the trailing '...' of the function pointer that closed
+  // last with one. When a type ends with a trailing sentinel
+  // (endsWithSentinel), this is it: in the type's text only suffixes, '>'
+  // and the ')' of pointers without a trailing '...' (else theirs would end
+  // the type) come after that pointer's ')'.
+  std::size_t trailingSentinelAt_ = 0;
 };
 
 }  // namespace

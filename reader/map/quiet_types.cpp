@@ -20,7 +20,9 @@ class QuietReader {
   // One type. `argument`: it stands where a generic argument must be
   // instantiable (the checker's ArgumentScanner positions): not inside a
   // pointer's pointee, a byref's referent or a function pointer signature.
-  bool type(bool argument) {
+  // `parameterFollows`: an enclosing FNPTR list reads a parameter right
+  // after it (the walker's flag of that name).
+  bool type(bool argument, bool parameterFollows) {
     if (pos_ >= bytes_.size()) return false;
     const std::uint8_t e = bytes_[pos_++];
     if ((e >= 0x02 && e <= 0x0E) || e == 0x18 || e == 0x19 || e == 0x1C) return true;
@@ -29,19 +31,19 @@ class QuietReader {
       case 0x01:  // VOID
       case 0x16:  // TYPEDBYREF
         return !argument;
-      case 0x0F: return type(false);                    // PTR
-      case 0x10:                                        // BYREF
-      case 0x45: return !argument && type(false);       // PINNED
-      case 0x1D: return type(argument);                 // SZARRAY
-      case 0x1F:                                        // CMOD_REQD
-      case 0x20: return token(true) && type(argument);  // CMOD_OPT
-      case 0x11:                                        // VALUETYPE
-      case 0x12: return token(false);                   // CLASS
-      case 0x13:                                        // VAR
-      case 0x1E: return unsignedInt(value);             // MVAR
+      case 0x0F: return type(false, parameterFollows);                    // PTR
+      case 0x10:                                                          // BYREF
+      case 0x45: return !argument && type(false, parameterFollows);       // PINNED
+      case 0x1D: return type(argument, parameterFollows);                 // SZARRAY
+      case 0x1F:                                                          // CMOD_REQD
+      case 0x20: return token(true) && type(argument, parameterFollows);  // CMOD_OPT
+      case 0x11:                                                          // VALUETYPE
+      case 0x12: return token(false);                                     // CLASS
+      case 0x13:                                                          // VAR
+      case 0x1E: return unsignedInt(value);                               // MVAR
       case 0x14: return array(argument);
-      case 0x15: return genericInstance(argument);
-      case 0x1B: return functionPointer();
+      case 0x15: return genericInstance(argument, parameterFollows);
+      case 0x1B: return functionPointer(parameterFollows);
       default: return false;
     }
   }
@@ -98,7 +100,7 @@ class QuietReader {
     std::uint32_t rank = 0;
     std::uint32_t count = 0;
     std::uint32_t size = 0;
-    if (!type(argument) || !unsignedInt(rank) || rank == 0 || rank > Limits::maxArrayRank) return false;
+    if (!type(argument, false) || !unsignedInt(rank) || rank == 0 || rank > Limits::maxArrayRank) return false;
     if (!unsignedInt(count) || count > rank) return false;
     for (std::uint32_t i = 0; i < count; ++i) {
       if (!unsignedInt(size)) return false;
@@ -111,7 +113,7 @@ class QuietReader {
   }
 
   // GENERICINST (CLASS|VALUETYPE) TypeDefOrRefEncoded count argument+.
-  bool genericInstance(bool argument) {
+  bool genericInstance(bool argument, bool parameterFollows) {
     if (pos_ >= bytes_.size() || (bytes_[pos_] != 0x11 && bytes_[pos_] != 0x12)) return false;
     ++pos_;
     std::uint32_t count = 0;
@@ -119,22 +121,23 @@ class QuietReader {
     // Each argument takes a byte: a count beyond the bytes left fails on
     // the way, after at most that many steps.
     for (std::uint32_t i = 0; i < count; ++i) {
-      if (!type(argument)) return false;
+      if (!type(argument, i + 1 == count && parameterFollows)) return false;
     }
     return true;
   }
 
   // FNPTR convention [genericCount] paramCount return param*, with the
   // walker's sentinel rule: one SENTINEL before any parameter, or after the
-  // last in a vararg signature that has none yet.
-  bool functionPointer() {
+  // last in a vararg signature that has none yet when no enclosing list
+  // reads a parameter next.
+  bool functionPointer(bool parameterFollows) {
     if (pos_ >= bytes_.size()) return false;
     const std::uint8_t convention = bytes_[pos_++];
     std::uint32_t count = 0;
     if (!callconv::isValid(convention)) return false;
     if ((convention & callconv::kGeneric) != 0 && !unsignedInt(count)) return false;
-    if (!unsignedInt(count) || !type(false)) return false;
-    const bool mayEndWithSentinel = callconv::isVarArg(convention);
+    if (!unsignedInt(count) || !type(false, count > 0 || parameterFollows)) return false;
+    const bool mayEndWithSentinel = callconv::isVarArg(convention) && !parameterFollows;
     bool sawSentinel = false;
     for (std::uint32_t i = 0; i <= count; ++i) {
       const bool last = i == count;
@@ -144,7 +147,7 @@ class QuietReader {
         sawSentinel = true;
       }
       if (last) break;
-      if (!type(false)) return false;
+      if (!type(false, i + 1 < count || parameterFollows)) return false;
     }
     return true;
   }
@@ -161,7 +164,7 @@ bool isQuietTypeList(ByteSpan item, std::size_t typesStart, std::uint32_t count)
   if (item.size() >= kMaxQuietItem || typesStart > item.size() || count > item.size() - typesStart) return false;
   QuietReader reader(item, typesStart);
   for (std::uint32_t k = 0; k < count; ++k) {
-    if (!reader.type(true)) return false;
+    if (!reader.type(true, false)) return false;
   }
   return reader.position() == item.size();
 }

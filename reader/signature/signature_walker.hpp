@@ -91,7 +91,7 @@ class SignatureWalker {
       : bytes_(bytes), pos_(offset), notes_(notes), sink_(sink) {}
 
   // Walks one Type from the start offset. On failure error() says why.
-  bool walk(Node& out) { return readType(out, 1); }
+  bool walk(Node& out) { return readType(out, 1, false); }
 
   std::size_t offset() const { return pos_; }
   const Error& error() const { return error_; }
@@ -177,16 +177,19 @@ class SignatureWalker {
     return true;
   }
 
-  bool readSubtype(SignatureField f, std::uint32_t index, Node& parent, unsigned depth) {
+  // `parameterFollows`: an enclosing FNPTR list reads a parameter right
+  // after this type's bytes, so a 0x41 there is that list's sentinel and no
+  // FNPTR ending this type takes it as its trailing one.
+  bool readSubtype(SignatureField f, std::uint32_t index, Node& parent, unsigned depth, bool parameterFollows) {
     sink_.enter(f, index);
     Node child{};
-    if (!readType(child, depth + 1)) return false;
+    if (!readType(child, depth + 1, parameterFollows)) return false;
     sink_.leave();
     sink_.operand(parent, std::move(child));
     return true;
   }
 
-  bool readType(Node& out, unsigned depth) {
+  bool readType(Node& out, unsigned depth, bool parameterFollows) {
     const std::size_t begin = pos_;
     sink_.typeAt(begin);
     if (left() == 0)
@@ -205,14 +208,16 @@ class SignatureWalker {
       case ElementType::Ptr:
       case ElementType::ByRef:
       case ElementType::SzArray:
-      case ElementType::Pinned: sink_.element(out, element); return readSubtype(SignatureField::Inner, 0, out, depth);
+      case ElementType::Pinned:
+        sink_.element(out, element);
+        return readSubtype(SignatureField::Inner, 0, out, depth, parameterFollows);
       case ElementType::CModReqd:
       case ElementType::CModOpt: {
         sink_.element(out, element);
         Token modifier;
         if (!readToken(SignatureField::Modifier, true, modifier)) return false;
         sink_.token(out, modifier);
-        return readSubtype(SignatureField::Inner, 0, out, depth);
+        return readSubtype(SignatureField::Inner, 0, out, depth, parameterFollows);
       }
       case ElementType::Class:
       case ElementType::ValueType: {
@@ -231,8 +236,10 @@ class SignatureWalker {
         return true;
       }
       case ElementType::Array: sink_.element(out, element); return readArray(out, depth);
-      case ElementType::GenericInst: sink_.element(out, element); return readGenericInstance(out, depth);
-      case ElementType::FnPtr: sink_.element(out, element); return readFunctionPointer(out, depth);
+      case ElementType::GenericInst:
+        sink_.element(out, element);
+        return readGenericInstance(out, depth, parameterFollows);
+      case ElementType::FnPtr: sink_.element(out, element); return readFunctionPointer(out, depth, parameterFollows);
       case ElementType::Sentinel:
         return fail(begin, "SENTINEL (0x41) may only stand in a FNPTR parameter list", rules::kInvalidSentinel);
       default:
@@ -243,7 +250,7 @@ class SignatureWalker {
 
   // ARRAY Type ArrayShape (II.23.2.13).
   bool readArray(Node& out, unsigned depth) {
-    if (!readSubtype(SignatureField::Inner, 0, out, depth)) return false;
+    if (!readSubtype(SignatureField::Inner, 0, out, depth, false)) return false;
     const std::size_t rankAt = pos_;
     std::uint32_t rank = 0;
     if (!readUInt(SignatureField::Rank, 0, rank)) return false;
@@ -303,7 +310,7 @@ class SignatureWalker {
   }
 
   // GENERICINST (CLASS | VALUETYPE) TypeDefOrRefEncoded GenArgCount Type+.
-  bool readGenericInstance(Node& out, unsigned depth) {
+  bool readGenericInstance(Node& out, unsigned depth, bool parameterFollows) {
     const std::size_t headAt = pos_;
     std::uint8_t head = 0;
     if (!readLeadByte(SignatureField::GenericType, "GENERICINST needs CLASS or VALUETYPE", head)) return false;
@@ -326,14 +333,14 @@ class SignatureWalker {
     if (count == 0)
       return fail(countAt, "GENERICINST needs at least one type argument", rules::kInvalidGenericInstance);
     for (std::uint32_t i = 0; i < count; ++i) {
-      if (!readSubtype(SignatureField::Arguments, i, out, depth)) return false;
+      if (!readSubtype(SignatureField::Arguments, i, out, depth, i + 1 == count && parameterFollows)) return false;
     }
     return true;
   }
 
   // FNPTR MethodDefSig/MethodRefSig (II.23.2.1-2): the calling convention,
   // [GenParamCount], ParamCount, RetType, Param* with at most one SENTINEL.
-  bool readFunctionPointer(Node& out, unsigned depth) {
+  bool readFunctionPointer(Node& out, unsigned depth, bool parameterFollows) {
     const std::size_t conventionAt = pos_;
     std::uint8_t convention = 0;
     if (!readLeadByte(SignatureField::CallingConvention, "FNPTR needs a calling convention", convention)) return false;
@@ -355,16 +362,19 @@ class SignatureWalker {
                    parameterCount)) {
       return false;
     }
-    if (!readSubtype(SignatureField::Return, 0, out, depth)) return false;
+    if (!readSubtype(SignatureField::Return, 0, out, depth, parameterCount > 0 || parameterFollows)) return false;
 
-    // A sentinel may stand before any parameter (no type starts with 0x41,
-    // so there it is always this list's). After the last parameter only a
-    // vararg signature that has none yet takes it, as its trailing sentinel
-    // (ilasm writes `1B 05 01 08 08 41`); any other leaves the 0x41 to the
-    // enclosing parameter list. takesFollowingSentinel (type.hpp) is the
-    // same rule seen from the encoder, which rejects models that would
+    // The sentinel rule (type.hpp), as System.Reflection.Metadata's
+    // SignatureDecoder reads it: before a parameter this list still has to
+    // read, a 0x41 is its sentinel (no type starts with 0x41), even right
+    // after a nested pointer's last parameter. After the last parameter only
+    // a vararg signature that has none yet takes it, as its trailing
+    // sentinel (ilasm writes `1B 05 01 08 08 41`), and only when no
+    // enclosing list reads a parameter next; otherwise the 0x41 is left to
+    // the enclosing list. sentinelConflict (type.hpp) is the same rule seen
+    // from the encoder and the text parser, which refuse models that would
     // read back otherwise.
-    const bool mayEndWithSentinel = callconv::isVarArg(convention);
+    const bool mayEndWithSentinel = callconv::isVarArg(convention) && !parameterFollows;
     bool sawSentinel = false;
     for (std::uint32_t i = 0; i <= parameterCount; ++i) {
       const bool last = i == parameterCount;
@@ -381,7 +391,9 @@ class SignatureWalker {
         }
       }
       if (i == parameterCount) break;
-      if (!readSubtype(SignatureField::Parameters, i, out, depth)) return false;
+      if (!readSubtype(SignatureField::Parameters, i, out, depth, i + 1 < parameterCount || parameterFollows)) {
+        return false;
+      }
     }
     return true;
   }

@@ -19,6 +19,21 @@ status=0; "$gdmap" sig decode '15 12 49 01 08' '1D' >"$work/out" 2>"$work/err" |
 [ -z "$(sed -n 2p "$work/out")" ] || fail "failed operand did not give an empty line"
 has err "argument 2"
 
+# Issue #20: ilasm's bytes for a `...` right after a nested vararg pointer,
+# before a parameter of the outer list, which is where
+# System.Reflection.Metadata reads it; the text with the `...` inside the
+# nested list instead would give the same bytes, and is the located error.
+issue20='method vararg class 0x0100000a<!0&, valuetype 0x01000007> *(method instance explicit vararg native uint *(class 0x01000009, uint8)*, ..., class 0x0100000a<method instance explicit unmanaged cdecl !1 *(uint32), string[-1...3,1...]>) modopt(0x01000008)'
+issue20_hex=20211b050215122902101300111d0f1b65021912250541151229021b6101130109140e020105027f02
+expect 0 "$gdmap" sig encode "$issue20"
+[ "$(cat "$work/out")" = "$issue20_hex" ] || fail "sig encode of issue #20: $(cat "$work/out")"
+expect 0 "$gdmap" sig decode "$issue20_hex"
+[ "$(cat "$work/out")" = "$issue20" ] || fail "sig decode of issue #20: $(cat "$work/out")"
+expect 1 "$gdmap" sig encode 'method vararg void *(method vararg void *(...), int32)'
+has err "argument 1:1:43"
+has err "[invalid-sentinel]"
+has err "right before a parameter of the enclosing list"
+
 # stdin mode: one result per line, failed lines empty, errors name the line and column.
 printf 'int32\nint32[\nstring\n' | { "$gdmap" sig encode >"$work/out" 2>"$work/err" || echo $? >"$work/status"; }
 [ "$(cat "$work/status")" = 1 ] || fail "stdin encode with a bad line did not exit 1"

@@ -29,7 +29,7 @@ class RandomTypeGenerator {
   // convention, modifiers and `pinned` at any level.
   Type next() {
     nodesLeft_ = maxNodes_;
-    return type(maxDepth_);
+    return type(maxDepth_, false);
   }
 
   // A number in [0, bound); bound must be > 0.
@@ -90,28 +90,31 @@ class RandomTypeGenerator {
 
   // Function arguments are evaluated in an unspecified order, so every
   // draw that feeds one call is sequenced in its own statement.
-  Type type(unsigned depthLeft) {
+  // `parameterFollows`: an enclosing function pointer has a parameter right
+  // after this type, so no function pointer ending it may have a trailing
+  // sentinel (the decoder reads that 0x41 as the enclosing list's).
+  Type type(unsigned depthLeft, bool parameterFollows) {
     if (nodesLeft_ > 0) --nodesLeft_;
     if (depthLeft <= 1 || nodesLeft_ == 0 || chance(3)) return leaf();
     switch (below(12)) {
-      case 0: return Type::pointer(type(depthLeft - 1));
-      case 1: return Type::byRef(type(depthLeft - 1));
-      case 2: return Type::szArray(type(depthLeft - 1));
+      case 0: return Type::pointer(type(depthLeft - 1, parameterFollows));
+      case 1: return Type::byRef(type(depthLeft - 1, parameterFollows));
+      case 2: return Type::szArray(type(depthLeft - 1, parameterFollows));
       case 3: {
-        Type element = type(depthLeft - 1);
+        Type element = type(depthLeft - 1, false);
         return Type::array(std::move(element), shape());
       }
-      case 4: return Type::pinned(type(depthLeft - 1));
+      case 4: return Type::pinned(type(depthLeft - 1, parameterFollows));
       case 5:
       case 6: {
         const bool required = chance(2);
         const Token modifier = typeToken(true);
-        return Type::modified(required, modifier, type(depthLeft - 1));
+        return Type::modified(required, modifier, type(depthLeft - 1, parameterFollows));
       }
       case 7:
-      case 8: return genericInstance(depthLeft);
+      case 8: return genericInstance(depthLeft, parameterFollows);
       case 9:
-      case 10: return functionPointer(depthLeft);
+      case 10: return functionPointer(depthLeft, parameterFollows);
       default: return leaf();
     }
   }
@@ -126,10 +129,11 @@ class RandomTypeGenerator {
     }
   }
 
-  Type genericInstance(unsigned depthLeft) {
+  Type genericInstance(unsigned depthLeft, bool parameterFollows) {
     std::vector<Type> arguments;
     const std::size_t count = 1 + below(3);
-    for (std::size_t i = 0; i < count; ++i) arguments.push_back(type(depthLeft - 1));
+    for (std::size_t i = 0; i < count; ++i)
+      arguments.push_back(type(depthLeft - 1, i + 1 == count && parameterFollows));
     const bool valueTypeHead = chance(2);
     return Type::genericInstance(valueTypeHead, typeToken(false), std::move(arguments));
   }
@@ -149,7 +153,7 @@ class RandomTypeGenerator {
     return s;
   }
 
-  Type functionPointer(unsigned depthLeft) {
+  Type functionPointer(unsigned depthLeft, bool parameterFollows) {
     static constexpr std::array<std::uint8_t, 7> kKinds = {callconv::kDefault,  callconv::kCdecl,    callconv::kStdCall,
                                                            callconv::kThisCall, callconv::kFastCall, callconv::kVarArg,
                                                            callconv::kUnmanaged};
@@ -157,18 +161,24 @@ class RandomTypeGenerator {
     // Each flag on or off independently: all eight flag combinations occur.
     info.callingConvention = static_cast<std::uint8_t>(kKinds[below(kKinds.size())] | below(8) << 4);
     if (info.callingConvention & callconv::kGeneric) info.genericParameterCount = compressedUInt();
-    Type returnType = type(depthLeft - 1);
-    std::vector<Type> parameters;
     const std::size_t count = below(5);
-    for (std::size_t i = 0; i < count; ++i) parameters.push_back(type(depthLeft - 1));
+    Type returnType = type(depthLeft - 1, count > 0 || parameterFollows);
+    std::vector<Type> parameters;
+    for (std::size_t i = 0; i < count; ++i)
+      parameters.push_back(type(depthLeft - 1, i + 1 < count || parameterFollows));
     // Vararg signatures get a sentinel more often: only they may end with one.
     const bool vararg = callconv::isVarArg(info.callingConvention);
     if (chance(vararg ? 2 : 4)) {
       const auto position = static_cast<std::uint32_t>(below(count + 1));
       const Type& before = position == 0 ? returnType : parameters[position - 1];
-      // Where a sentinel would read back as part of another list the
-      // encoder rejects the model (type.hpp, takesFollowingSentinel).
-      if ((position < count || vararg) && !takesFollowingSentinel(before)) info.sentinel = position;
+      // Before a parameter a sentinel is always this list's, even right
+      // after a vararg pointer without one (System.Reflection.Metadata
+      // reads it so). After the last parameter it reads back as this
+      // list's only in a vararg signature, with no enclosing parameter
+      // after it and no type before it that takes it (type.hpp's rule).
+      if (position < count || (vararg && !parameterFollows && !takesFollowingSentinel(before))) {
+        info.sentinel = position;
+      }
     }
     return Type::functionPointer(info, std::move(returnType), std::move(parameters));
   }

@@ -106,4 +106,12 @@ TEST_CASE("a quiet item still gets the full check for what the fast path cannot 
   // A vararg function pointer's trailing sentinel: `1B 05 01 08 08 41`.
   const Bytes varargSentinel = {0x1B, 0x05, 0x01, 0x08, 0x08, 0x41};
   CHECK(judge(itemOf(varargSentinel, 1)).quiet == judge(itemOf(varargSentinel, 1)).fullSilentAndValid);
+  // Issue #20: before the outer list's parameter a 0x41 after a nested open
+  // vararg pointer is the outer list's; a second one there is an error.
+  const Bytes outerSentinel = {0x1B, 0x05, 0x02, 0x01, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x08};
+  CHECK(judge(itemOf(outerSentinel, 1)).quiet);
+  CHECK(judge(itemOf(outerSentinel, 1)).fullSilentAndValid);
+  const Bytes twoBeforeParameter = {0x1B, 0x05, 0x02, 0x01, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x41, 0x08};
+  CHECK_FALSE(judge(itemOf(twoBeforeParameter, 1)).quiet);
+  CHECK_FALSE(judge(itemOf(twoBeforeParameter, 1)).fullSilentAndValid);
 }

@@ -145,6 +145,9 @@ TEST_CASE("roundtrip: the random types cover every element type and form") {
   std::set<std::uint32_t> ranks;
   bool fullShape = false;  // as many sizes as dimensions, above 4
   std::set<std::uint8_t> trailingSentinelKinds;
+  // A sentinel right after a vararg pointer without one, before a parameter
+  // (the sentinel rule of System.Reflection.Metadata: the list's own).
+  bool sentinelAfterOpenVarArg = false;
   std::vector<const Type*> stack;
   std::vector<Type> keep;
   for (int i = 0; i < 20000; ++i) keep.push_back(generator.next());
@@ -155,8 +158,11 @@ TEST_CASE("roundtrip: the random types cover every element type and form") {
     elements.insert(static_cast<std::uint8_t>(t->element));
     if (t->element == ElementType::FnPtr) {
       conventions.insert(t->method.callingConvention);
-      if (t->method.sentinel)
+      if (t->method.sentinel) {
         sentinelFromEnd.insert(static_cast<std::uint32_t>(t->operands.size() - 1) - *t->method.sentinel);
+        sentinelAfterOpenVarArg |= *t->method.sentinel + 1 < t->operands.size() &&
+                                   gdmap::takesFollowingSentinel(t->operands[*t->method.sentinel]);
+      }
     }
     if (t->element == ElementType::Class || t->element == ElementType::CModOpt || t->element == ElementType::CModReqd) {
       tables.insert(t->token.table());
@@ -186,6 +192,7 @@ TEST_CASE("roundtrip: the random types cover every element type and form") {
   CHECK(fullShape);
   // Only vararg signatures end with a sentinel.
   CHECK(trailingSentinelKinds == std::set<std::uint8_t>{gdmap::callconv::kVarArg});
+  CHECK(sentinelAfterOpenVarArg);
 }
 
 TEST_CASE("roundtrip: integers in their longest form decode to the same model") {

@@ -126,10 +126,32 @@ std::vector<Vector> specVectors() {
                Type::genericInstance(
                    false, kTypeRef12,
                    {prim(ElementType::Void), Type::byRef(i4()), prim(ElementType::TypedByRef), Type::pinned(i4())})});
-  v.push_back({"nested function pointers with sentinels",
-               {0x1B, 0x05, 0x02, 0x01, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x41, 0x08},
+  // Issue #20: before a parameter the outer list still has to read, a 0x41
+  // is the outer list's sentinel even right after a vararg pointer that has
+  // none (System.Reflection.Metadata's SignatureDecoder reads it so).
+  v.push_back({"sentinel before a parameter after a nested open vararg pointer",
+               {0x1B, 0x05, 0x02, 0x01, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x08},
                Type::functionPointer(convention(0x05, 1), prim(ElementType::Void),
-                                     {Type::functionPointer(convention(0x05, 0), prim(ElementType::Void), {}), i4()})});
+                                     {Type::functionPointer(convention(0x05), prim(ElementType::Void), {}), i4()})});
+  // Issue #20 as ilasm assembles it: method vararg class 0x0100000a<!0&,
+  // valuetype 0x01000007> *(method instance explicit vararg native uint
+  // *(class 0x01000009, uint8)*, ..., class 0x0100000a<method instance
+  // explicit unmanaged cdecl !1 *(uint32), string[-1...3,1...]>)
+  // modopt(0x01000008).
+  const Type generic = Type::genericInstance(false, Token{0x0100000A},
+                                             {Type::byRef(Type::typeVariable(0)), Type::valueType(Token{0x01000007})});
+  const Type openVarArg = Type::pointer(Type::functionPointer(
+      convention(0x65), prim(ElementType::U), {Type::classType(Token{0x01000009}), prim(ElementType::U1)}));
+  const Type last =
+      Type::genericInstance(false, Token{0x0100000A},
+                            {Type::functionPointer(convention(0x61), Type::typeVariable(1), {prim(ElementType::U4)}),
+                             Type::array(prim(ElementType::String), shape(2, {5}, {-1, 1}))});
+  v.push_back({"issue #20: ilasm's sentinel after a nested vararg pointer",
+               {0x20, 0x21, 0x1B, 0x05, 0x02, 0x15, 0x12, 0x29, 0x02, 0x10, 0x13, 0x00, 0x11, 0x1D,
+                0x0F, 0x1B, 0x65, 0x02, 0x19, 0x12, 0x25, 0x05, 0x41, 0x15, 0x12, 0x29, 0x02, 0x1B,
+                0x61, 0x01, 0x13, 0x01, 0x09, 0x14, 0x0E, 0x02, 0x01, 0x05, 0x02, 0x7F, 0x02},
+               Type::modified(false, Token{0x01000008},
+                              Type::functionPointer(convention(0x05, 1), generic, {openVarArg, last}))});
   // Issue #7, defect 1: a non-vararg pointer with no parameters, then the
   // outer (vararg) list's sentinel: the 0x41 is the outer one's.
   v.push_back({"non-vararg function pointer before the outer sentinel",
@@ -336,6 +358,13 @@ TEST_CASE("codec: decoder rejects malformed array shapes") {
 TEST_CASE("codec: decoder rejects two sentinels") {
   expectRejected({0x1B, 0x05, 0x02, 0x01, 0x41, 0x08, 0x41, 0x08}, 6, "only one SENTINEL", "invalid-sentinel");
   expectRejected({0x1B, 0x05, 0x01, 0x01, 0x41, 0x41, 0x08}, 5, "only one SENTINEL", "invalid-sentinel");
+  // Issue #20: before the outer list's parameter both 0x41 are its own (a
+  // nested pointer takes no trailing sentinel where its enclosing list
+  // reads a parameter next), as System.Reflection.Metadata reads them.
+  expectRejected({0x1B, 0x05, 0x02, 0x01, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x41, 0x08}, 9, "only one SENTINEL",
+                 "invalid-sentinel");
+  expectRejected({0x1B, 0x05, 0x01, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x41, 0x08}, 8, "only one SENTINEL",
+                 "invalid-sentinel");
   // After the last parameter a list that has its sentinel leaves a 0x41 to
   // the enclosing list; with none, it is left over.
   const gdmap::Expected<Type> blob = gdmap::decodeTypeBlob(Bytes{0x1B, 0x05, 0x01, 0x01, 0x41, 0x08, 0x41});
@@ -512,13 +541,11 @@ TEST_CASE("codec: encoder rejects bad function pointers") {
 }
 
 TEST_CASE("codec: encoder rejects a sentinel that would read back as a nested one") {
-  // method vararg void *(method vararg void *(), ..., int32) would be
-  // written 1B 05 02 01 1B 05 00 01 41 08, which reads as the inner
-  // pointer's own trailing sentinel.
+  // method vararg void *(method vararg void *()*, ...) would be written
+  // 1B 05 01 01 0F 1B 05 00 01 41: after the last parameter the innermost
+  // open vararg pointer takes the 0x41 as its own trailing sentinel.
   const Type inner = Type::functionPointer(convention(0x05), prim(ElementType::Void), {});
   const std::string message = "sentinel: a SENTINEL right after a vararg function pointer type that has no SENTINEL";
-  expectEncodeRejected(Type::functionPointer(convention(0x05, 1), prim(ElementType::Void), {inner, i4()}), message,
-                       "invalid-sentinel");
   expectEncodeRejected(Type::functionPointer(convention(0x05, 1), prim(ElementType::Void), {Type::pointer(inner)}),
                        message, "invalid-sentinel");
   expectEncodeRejected(Type::functionPointer(convention(0x05, 0), inner, {}), message, "invalid-sentinel");
@@ -526,26 +553,58 @@ TEST_CASE("codec: encoder rejects a sentinel that would read back as a nested on
   const Type wrapped = Type::functionPointer(convention(0x00), prim(ElementType::Void), {i4(), inner});
   expectEncodeRejected(Type::functionPointer(convention(0x05, 1), prim(ElementType::Void), {wrapped}), message,
                        "invalid-sentinel");
-  // The decoder reads those bytes the other way, and that model encodes.
-  const Bytes ambiguous = {0x1B, 0x05, 0x02, 0x01, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x08};
-  const Type innerTakesIt =
-      Type::functionPointer(convention(0x05), prim(ElementType::Void),
-                            {Type::functionPointer(convention(0x05, 0), prim(ElementType::Void), {}), i4()});
-  const gdmap::Expected<Type> decoded = gdmap::decodeTypeBlob(ambiguous);
-  REQUIRE(decoded.ok());
-  CHECK(*decoded == innerTakesIt);
-  CHECK(*gdmap::encodeType(innerTakesIt) == ambiguous);
-  // A non-vararg inner pointer, or one with its own sentinel anywhere,
-  // leaves the 0x41 to the outer list: no ambiguity.
+  // Before a parameter the same 0x41 is the outer list's (issue #20).
+  const Type outerHasIt = Type::functionPointer(convention(0x05, 1), prim(ElementType::Void), {inner, i4()});
+  const Bytes bytes = {0x1B, 0x05, 0x02, 0x01, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x08};
+  CHECK(*gdmap::encodeType(outerHasIt) == bytes);
+  CHECK(*gdmap::decodeTypeBlob(bytes) == outerHasIt);
+  // A non-vararg inner pointer, or one with its sentinel before a
+  // parameter, leaves the 0x41 to the outer list however it ends.
   for (const Type& closed : {Type::functionPointer(convention(0x00), prim(ElementType::Void), {}),
-                             Type::functionPointer(convention(0x05, 0), prim(ElementType::Void), {}),
                              Type::functionPointer(convention(0x05, 0), prim(ElementType::Void), {i4()})}) {
-    const Type outer = Type::functionPointer(convention(0x05, 1), prim(ElementType::Void), {closed, i4()});
-    const gdmap::Expected<Bytes> encoded = gdmap::encodeType(outer);
+    for (const std::optional<std::uint32_t> sentinel :
+         {std::optional<std::uint32_t>(1), std::optional<std::uint32_t>(2)}) {
+      const Type outer = Type::functionPointer(convention(0x05, sentinel), prim(ElementType::Void), {i4(), closed});
+      const gdmap::Expected<Bytes> encoded = gdmap::encodeType(outer);
+      REQUIRE(encoded.ok());
+      const gdmap::Expected<Type> back = gdmap::decodeTypeBlob(*encoded);
+      REQUIRE(back.ok());
+      CHECK(*back == outer);
+    }
+  }
+}
+
+TEST_CASE("codec: encoder rejects a trailing sentinel that an enclosing list would read (issue #20)") {
+  // method vararg void *(method vararg void *(...), int32) would be
+  // written 1B 05 02 01 1B 05 00 01 41 08, which reads back with the 0x41
+  // as the outer list's sentinel before int32.
+  const Type trailing = Type::functionPointer(convention(0x05, 0), prim(ElementType::Void), {});
+  const std::string message =
+      "ends with a function pointer's trailing SENTINEL, which a decoder reads as the "
+      "SENTINEL of this parameter list since parameter ";
+  expectEncodeRejected(Type::functionPointer(convention(0x05), prim(ElementType::Void), {trailing, i4()}),
+                       "parameters[0]: " + message + "1 follows", "invalid-sentinel");
+  // Through a pointer and the last argument of a generic, as a return type,
+  // and with a sentinel of the outer list's own (a second one there).
+  const Type deep = Type::genericInstance(false, kTypeRef12, {i4(), Type::pointer(trailing)});
+  expectEncodeRejected(Type::functionPointer(convention(0x00), prim(ElementType::Void), {i4(), deep, i4()}),
+                       "parameters[1]: " + message + "2 follows", "invalid-sentinel");
+  expectEncodeRejected(Type::functionPointer(convention(0x05), trailing, {i4()}), "return: " + message + "0 follows",
+                       "invalid-sentinel");
+  expectEncodeRejected(Type::functionPointer(convention(0x05, 1), prim(ElementType::Void), {trailing, i4()}),
+                       "parameters[0]: " + message + "1 follows", "invalid-sentinel");
+  // Deeper: the trailing sentinel ends a pointer that is itself the last
+  // parameter of an open vararg pointer.
+  const Type open = Type::functionPointer(convention(0x05), prim(ElementType::Void), {trailing});
+  expectEncodeRejected(Type::functionPointer(convention(0x00), prim(ElementType::Void), {open, i4()}),
+                       "parameters[0]: " + message + "1 follows", "invalid-sentinel");
+  // Where no parameter follows, the trailing sentinel reads back as it is.
+  for (const Type& fine :
+       {Type::functionPointer(convention(0x00), prim(ElementType::Void), {i4(), trailing}),
+        Type::genericInstance(false, kTypeRef12, {trailing, i4()}), Type::array(trailing, shape(1, {}, {}))}) {
+    const gdmap::Expected<Bytes> encoded = gdmap::encodeType(fine);
     REQUIRE(encoded.ok());
-    const gdmap::Expected<Type> back = gdmap::decodeTypeBlob(*encoded);
-    REQUIRE(back.ok());
-    CHECK(*back == outer);
+    CHECK(*gdmap::decodeTypeBlob(*encoded) == fine);
   }
 }
 
@@ -722,6 +781,8 @@ TEST_CASE("codec: every type rule in docs/errors.md has its documented example")
   CHECK(decodeRule({0x1B, 0x06, 0x00, 0x08}) == "invalid-calling-convention");
   CHECK(decodeRule({0x1B, 0x05, 0x01, 0x01, 0x41, 0x41, 0x08}) == "invalid-sentinel");
   CHECK(parseRule("method void *(int32, ...)") == "invalid-sentinel");
+  CHECK(decodeRule({0x1B, 0x05, 0x02, 0x01, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x41, 0x08}) == "invalid-sentinel");
+  CHECK(parseRule("method vararg void *(method vararg void *(...), int32)") == "invalid-sentinel");
   CHECK(decodeRule(ptrChain(256)) == "type-nesting-too-deep");
   CHECK(decodeRule({0x14, 0x08, 0x21, 0x00, 0x00}) == "array-rank-too-large");
   CHECK(parseRule("method void *()[rank(65)]") == "array-rank-too-large");

@@ -355,7 +355,7 @@ TEST_CASE("text: a trailing sentinel belongs to a vararg signature only (issue #
   // ... as the outer return type, with only a sentinel after it.
   checkBytes("method vararg method void *() *(...)", "1b 05 00 1b 00 00 01 41");
   // A vararg pointer that has its own sentinel, then the outer one.
-  checkBytes("method vararg void *(method vararg void *(...), ..., int32)", "1b 05 02 01 1b 05 00 01 41 41 08");
+  checkBytes("method vararg void *(method vararg void *(...), ...)", "1b 05 01 01 1b 05 00 01 41 41");
   checkBytes("method vararg void *(method vararg void *(..., int32), ..., int32)",
              "1b 05 02 01 1b 05 01 01 41 08 41 08");
   // A sentinel before a parameter is fine in any signature.
@@ -368,16 +368,48 @@ TEST_CASE("text: a trailing sentinel belongs to a vararg signature only (issue #
              "invalid-sentinel");
   checkError("method unmanaged cdecl void *(...)", 30, "only in a vararg signature", "invalid-sentinel");
   checkError("method vararg void *(method void *(...), int32)", 35, "only in a vararg signature", "invalid-sentinel");
-  // The one ambiguous place: right after a vararg pointer that has no
+  // After the last parameter, right after a vararg pointer that has no
   // sentinel of its own, a 0x41 would read back as that pointer's.
-  checkError("method vararg void *(method vararg void *(), ..., int32)", 45,
+  checkError("method vararg void *(method vararg void *()*, ...)", 46,
              "right after a vararg function pointer that has none of its own", "invalid-sentinel");
-  checkError("method vararg void *(method vararg void *()*, ...)", 46, "right after a vararg function pointer",
-             "invalid-sentinel");
   checkError("method vararg method vararg void *() *(...)", 39, "right after a vararg function pointer",
              "invalid-sentinel");
   // Written where the decoder reads it, the same bytes have a text.
-  checkBytes("method vararg void *(method vararg void *(...), int32)", "1b 05 02 01 1b 05 00 01 41 08");
+  checkBytes("method vararg void *(method vararg void *(...)*)", "1b 05 01 01 0f 1b 05 00 01 41");
+}
+
+TEST_CASE("text: a sentinel before a parameter is the list's own, as System.Reflection.Metadata reads it (issue #20)") {
+  // ilasm's text and bytes: the `...` after the nested vararg pointer is
+  // the outer list's, since a parameter follows it.
+  const std::string issue =
+      "method vararg class 0x0100000a<!0&, valuetype 0x01000007> *(method instance explicit vararg native uint "
+      "*(class 0x01000009, uint8)*, ..., class 0x0100000a<method instance explicit unmanaged cdecl !1 *(uint32), "
+      "string[-1...3,1...]>) modopt(0x01000008)";
+  const std::string bytes = "20211b050215122902101300111d0f1b65021912250541151229021b6101130109140e020105027f02";
+  const Expected<Type> parsed = parseType(issue);
+  REQUIRE_MESSAGE(parsed.ok(), parsed.error().message);
+  CHECK(toHex(*encodeType(*parsed)) == bytes);
+  const Expected<Type> decoded = decodeTypeBlob(parseHex(bytes).value());
+  REQUIRE(decoded.ok());
+  CHECK(*decoded == *parsed);
+  CHECK(formatType(*decoded) == issue);
+  // The smallest form of it, as a return type too.
+  checkBytes("method vararg void *(method vararg void *(), ..., int32)", "1b 05 02 01 1b 05 00 01 41 08");
+  checkBytes("method vararg method vararg void *() *(..., int32)", "1b 05 01 1b 05 00 01 41 08");
+
+  // Now ambiguous: a trailing `...` of a pointer that a parameter of the
+  // enclosing list follows reads back as the enclosing list's sentinel
+  // (the bytes above), or with the enclosing list's own as a second one.
+  const char* message = "this '...' ends a parameter list right before a parameter of the enclosing list";
+  checkError("method vararg void *(method vararg void *(...), int32)", 42, message, "invalid-sentinel");
+  checkError("method vararg void *(method vararg void *(...), ..., int32)", 42, message, "invalid-sentinel");
+  checkError("method vararg method vararg void *(...) *(int32)", 35, message, "invalid-sentinel");
+  // Through the pointer's suffixes, a generic's last argument and a
+  // pointer it is the last parameter of.
+  checkError("method void *(class 0x01000001<int32, method vararg void *(int32, ...)*[]> modopt(0x01000002), int32)",
+             66, message, "invalid-sentinel");
+  checkError("method void *(method vararg void *(method vararg void *(int32, ...)), int32)", 63, message,
+             "invalid-sentinel");
 }
 
 TEST_CASE("text: generic arguments and parameters stop at the count limit") {

@@ -228,30 +228,37 @@ class TypeEncoder {
     return true;
   }
 
-  // Where the decoder would read the SENTINEL back (signature_walker.hpp):
-  // before a parameter always; after the last one only in a vararg
-  // signature; and never right after a type that takes it for its own.
-  bool sentinelFits(const Type& t) {
+  // Where the decoder would read a SENTINEL back (type.hpp, the sentinel
+  // rule): each boundary of the list, before a parameter and after the last.
+  bool sentinelsFit(const Type& t) {
     const FunctionPointerInfo& m = t.method;
-    const std::size_t parameterCount = t.operands.size() - 1;
-    const std::uint32_t at = *m.sentinel;
-    if (at > parameterCount) {
-      return fail("sentinel", std::nullopt,
-                  "SENTINEL before parameter " + std::to_string(at) + " of " + std::to_string(parameterCount),
-                  rules::kInvalidSentinel);
-    }
-    if (at == parameterCount && !callconv::isVarArg(m.callingConvention)) {
-      return fail("sentinel", std::nullopt,
-                  "a SENTINEL after the last parameter is allowed only in a vararg signature (calling "
-                  "convention kind 5); here a 0x41 would be read as the enclosing parameter list's",
-                  rules::kInvalidSentinel);
-    }
-    // operands[at] is the parameter before it, or the return type.
-    if (takesFollowingSentinel(t.operands[at])) {
-      return fail("sentinel", std::nullopt,
-                  "a SENTINEL right after a vararg function pointer type that has no SENTINEL of its own "
-                  "would be read as that function pointer's",
-                  rules::kInvalidSentinel);
+    const auto parameterCount = static_cast<std::uint32_t>(t.operands.size() - 1);
+    for (std::uint32_t boundary = 0; boundary <= parameterCount; ++boundary) {
+      switch (sentinelConflict(t, boundary)) {
+        case SentinelConflict::None: break;
+        case SentinelConflict::PastEnd:
+          return fail(
+              "sentinel", std::nullopt,
+              "SENTINEL before parameter " + std::to_string(*m.sentinel) + " of " + std::to_string(parameterCount),
+              rules::kInvalidSentinel);
+        case SentinelConflict::TrailingNotVarArg:
+          return fail("sentinel", std::nullopt,
+                      "a SENTINEL after the last parameter is allowed only in a vararg signature (calling "
+                      "convention kind 5); here a 0x41 would be read as the enclosing parameter list's",
+                      rules::kInvalidSentinel);
+        case SentinelConflict::TakenByType:
+          return fail("sentinel", std::nullopt,
+                      "a SENTINEL right after a vararg function pointer type that has no SENTINEL of its own "
+                      "would be read as that function pointer's",
+                      rules::kInvalidSentinel);
+        case SentinelConflict::TrailingBeforeParameter:
+          return fail(boundary == 0 ? "return" : "parameters",
+                      boundary == 0 ? std::nullopt : std::optional<std::uint32_t>(boundary - 1),
+                      "ends with a function pointer's trailing SENTINEL, which a decoder reads as the SENTINEL of "
+                      "this parameter list since parameter " +
+                          std::to_string(boundary) + " follows",
+                      rules::kInvalidSentinel);
+      }
     }
     return true;
   }
@@ -281,7 +288,7 @@ class TypeEncoder {
                       std::to_string(Limits::maxFunctionPointerParameters),
                   rules::kCountTooLarge);
     }
-    if (m.sentinel && !sentinelFits(t)) return false;
+    if (!sentinelsFit(t)) return false;
     byte(static_cast<std::uint8_t>(ElementType::FnPtr));
     byte(m.callingConvention);
     if (generic && !unsignedValue("genericParameterCount", std::nullopt, m.genericParameterCount)) return false;

@@ -66,8 +66,9 @@ struct FunctionPointerInfo {
   std::uint32_t genericParameterCount = 0;
   // Where SENTINEL (`...`) stands: before parameter[*sentinel]; equal to the
   // parameter count when nothing follows it (ilasm writes that form too),
-  // which only a vararg signature may do: after the last parameter of any
-  // other signature a 0x41 belongs to the enclosing parameter list.
+  // which only a vararg signature may do, and only where no parameter of an
+  // enclosing list follows it: elsewhere a 0x41 after the last parameter
+  // belongs to the enclosing parameter list (the sentinel rule below).
   std::optional<std::uint32_t> sentinel;
   friend bool operator==(const FunctionPointerInfo&, const FunctionPointerInfo&) = default;
 };
@@ -108,12 +109,40 @@ struct Type {
   static Type functionPointer(FunctionPointerInfo info, Type returnType, std::vector<Type> parameters);
 };
 
-// Whether a SENTINEL byte (0x41) written right after the bytes of `type`
-// would be read as part of `type`: true when those bytes end with the
-// parameter list of a vararg FNPTR that has no SENTINEL of its own (a
-// decoder gives a 0x41 after the last parameter to the innermost such
-// pointer, as its trailing SENTINEL). The encoder and the text parser refuse
-// a SENTINEL in that place, since the bytes would mean another type.
+// Where a SENTINEL (0x41) stands in bytes, every decoder agrees, and
+// System.Reflection.Metadata is the reference: before a parameter a list
+// still has to read, a 0x41 is always that list's sentinel, even right after
+// a nested function pointer's last parameter. Only after the last parameter,
+// where no enclosing list reads a parameter next, does a vararg FNPTR that
+// has none yet take a 0x41 as its trailing sentinel (ilasm's
+// `1B 05 01 08 08 41`); the innermost such pointer takes it. The two
+// functions below and sentinelConflict are that rule seen from a model;
+// reader/signature/signature_walker.hpp is the same rule seen from bytes.
+
+// Whether a trailing SENTINEL written right after the bytes of `type` would
+// be read as part of `type`: true when those bytes end with the parameter
+// list of a vararg FNPTR that has no SENTINEL of its own.
 bool takesFollowingSentinel(const Type& type);
+
+// Whether the bytes of `type` end with a FNPTR's trailing SENTINEL: before
+// a parameter of an enclosing list that 0x41 would be read as that list's.
+bool endsWithSentinel(const Type& type);
+
+// What would read back otherwise at `boundary` of the FNPTR `fnptr`'s
+// parameter list: before parameter[boundary], or after the last parameter
+// when boundary is the parameter count.
+enum class SentinelConflict : std::uint8_t {
+  None,
+  // method.sentinel is past the last parameter.
+  PastEnd,
+  // A trailing sentinel in a signature that is not vararg.
+  TrailingNotVarArg,
+  // A trailing sentinel right after a type that takes it (takesFollowingSentinel).
+  TakenByType,
+  // The type before a parameter ends with its own trailing sentinel
+  // (endsWithSentinel), which would be read as this list's.
+  TrailingBeforeParameter,
+};
+SentinelConflict sentinelConflict(const Type& fnptr, std::uint32_t boundary);
 
 }  // namespace gdmap

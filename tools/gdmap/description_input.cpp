@@ -1,6 +1,7 @@
 #include "description_input.hpp"
 
 #include "exit_status.hpp"
+#include "input_kind.hpp"
 #include "progress.hpp"
 
 #include <gdmap/description/description_json.hpp>
@@ -28,7 +29,12 @@ LoadedDescription loadDescription(const InputBytes& input, Report& report, const
   // not the input's: exit status 2, as for any internal error.
   const bool internal =
       std::ranges::any_of(built.diagnostics, [](const Diagnostic& d) { return d.rule == rules::kDescriptionMismatch; });
+  // Type text in names that nothing resolves: a dump made with --names.
+  const bool unresolvedNames = names == nullptr && std::ranges::any_of(built.diagnostics, [](const Diagnostic& d) {
+                                 return d.rule == rules::kTypeTextSyntax;
+                               });
   report.add(std::move(built.diagnostics), input.displayName(), input.text());
+  if (unresolvedNames) noteNamesNeeded(input, report);
   LoadedDescription loaded;
   if (built.map) loaded.map = std::move(*built.map);
   else loaded.status = internal ? kUsageOrIo : kInvalid;

@@ -149,10 +149,10 @@ has out " -> ...class 0x01000013<int64>>>"
 deep=$(printf '.arguments[0]%.0s' $(seq 15))
 has out "at type[0]$deep: int32 -> int64"
 expect 1 "$gdmap" diff --json "$work/deepA.json" "$work/deepB.json"
-is 'len(j["differences"]) == 1 and j["differences"][0]["a"] != j["differences"][0]["b"]
+is '(len(j["differences"]) == 1 and j["differences"][0]["a"] != j["differences"][0]["b"]
     and "int32" in j["differences"][0]["a"] and "int64" in j["differences"][0]["b"]
     and j["differences"][0]["subPath"] == ".arguments[0]" * 15
-    and j["differences"][0]["partA"] == "int32" and j["differences"][0]["partB"] == "int64"'
+    and j["differences"][0]["partA"] == "int32" and j["differences"][0]["partB"] == "int64")'
 "$gdmap" build "$work/deepB.json" -o "$work/deepB.gdmap"
 expect 1 "$gdmap" verify "$work/deepA.json" "$work/deepB.gdmap"
 has err "cause: dictionary 0x1000: type[0]$deep is int32 in the description, int64 in the map"

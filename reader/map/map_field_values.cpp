@@ -14,7 +14,9 @@ std::string cappedHex(ByteSpan bytes) {
 
 std::string cappedHexAround(ByteSpan bytes, std::size_t at) {
   if (bytes.size() <= kMaxQuotedBytes) return toHex(bytes);
-  const std::size_t from = std::min(at > kMaxQuotedBytes / 4 ? at - kMaxQuotedBytes / 4 : 0, bytes.size() - 1);
+  // As cappedHex() when `at` is in the first three quarters.
+  const std::size_t from =
+      std::min(at <= kMaxQuotedBytes - kMaxQuotedBytes / 4 ? 0 : at - kMaxQuotedBytes / 4, bytes.size() - 1);
   const std::size_t to = std::min(bytes.size(), from + kMaxQuotedBytes);
   return (from > 0 ? "..." : "") + toHex(bytes.subspan(from, to - from)) + (to < bytes.size() ? "..." : "") + " (" +
          std::to_string(bytes.size()) + " bytes)";
@@ -40,15 +42,15 @@ std::pair<std::string, std::string> cappedPair(const std::string& a, const std::
   const std::size_t shorter = std::min(a.size(), b.size());
   std::size_t prefix = 0;
   while (prefix < shorter && a[prefix] == b[prefix]) ++prefix;
-  std::size_t suffix = 0;
-  while (suffix < shorter - prefix && a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix]) ++suffix;
-  // A quarter of the room before the difference, the rest for it and after.
-  std::size_t start = prefix > limit / 4 ? prefix - limit / 4 : 0;
+  // From the start when the difference is in the first three quarters,
+  // else from a quarter of the room before it: the first differing
+  // character is in both windows (or ends one of them).
+  std::size_t start = prefix <= limit - limit / 4 ? 0 : prefix - limit / 4;
   while (start > 0 && continues(a, start)) --start;
   const auto cut = [&](const std::string& t) {
-    std::size_t firstEnd = std::min(t.size(), prefix + 1);  // the first differing character is always shown
+    std::size_t firstEnd = std::min(t.size(), prefix + 1);
     while (continues(t, firstEnd)) ++firstEnd;
-    std::size_t end = std::min({t.size(), t.size() - suffix + limit / 4, start + limit});
+    std::size_t end = std::min(t.size(), start + limit);
     while (continues(t, end)) --end;
     end = std::max(end, firstEnd);
     return (start > 0 ? "..." : "") + t.substr(start, end - start) + (end < t.size() ? "..." : "");

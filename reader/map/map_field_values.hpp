@@ -16,14 +16,15 @@ inline constexpr std::size_t kMaxQuotedText = 80;
 
 // Hex of at most kMaxQuotedBytes bytes, "... (N bytes)" after.
 std::string cappedHex(ByteSpan bytes);
-// The same around bytes[at] (where two values first differ): from a few
-// bytes before it, "..." where cut, "(N bytes)" when cut.
+// The same, showing bytes[at] (where two values first differ): from the
+// start, or from a few bytes before it; "..." where cut.
 std::string cappedHexAround(ByteSpan bytes, std::size_t at);
 // At most `limit` characters, "..." after.
 std::string cappedText(std::string text, std::size_t limit = kMaxQuotedText);
 // Two texts, each as is when both fit in `limit` characters, else cut to
-// about `limit` around the first character where they differ, "..." where
-// cut: two texts that differ never come out the same.
+// `limit` from their start or, when they differ further in, from a little
+// before the first character where they differ; "..." where cut: two texts
+// that differ never come out the same.
 std::pair<std::string, std::string> cappedPair(const std::string& a, const std::string& b,
                                                std::size_t limit = kMaxQuotedText);
 // "0x80000003 (3 entries, sorted)".

@@ -69,10 +69,10 @@ void printTable(std::uint32_t token, const std::string& header, const std::vecto
   std::cout << out.str();
 }
 
-// --native X at or past the method's code: no entry can hold it, and the
-// answer says why rather than only "0 matching".
-// `methods` is the table's (one body per token), `originalIndex` where
-// each was in the description.
+// --native X at or past the method's code: no entry can hold it, and a
+// note at its codeSize says why rather than only "0 matching". `methods`
+// are the table's (one body per token), `originalIndex` where each was in
+// the description.
 void notePastCode(const IlLookupOptions& options, std::uint32_t token, const std::vector<il::Method>& methods,
                   const std::vector<std::size_t>& originalIndex, const InputBytes& input, Report& report) {
   const std::optional<std::uint32_t> x = optionalU32(options.native);

@@ -152,8 +152,10 @@ class Annotator {
       });
       if (!delta || r.remaining() == 0) return;
       if (!varint(r, boundField(i, "il"), ilMeaning) || r.remaining() == 0) return;
-      if (!varint(r, boundField(i, "source"),
-                  [](std::uint32_t s) { return hex8(static_cast<std::uint8_t>(s)) + ": " + sourceText(s); }))
+      if (!varint(r, boundField(i, "source"), [](std::uint32_t s) {
+            // The whole value: a varint holds up to 32 bits, not a byte.
+            return (s <= 0xFF ? hex8(static_cast<std::uint8_t>(s)) : shortHex(s)) + ": " + sourceText(s);
+          }))
         return;
     }
     padNibble(r, "padding");

@@ -231,7 +231,11 @@ void checkItems(ByteSpan map, MapAnalysis& a, DiagnosticSink& sink) {
   std::size_t retryBudget = 2 * heapSize + 4096;
   for (CheckedItem& item : a.items) {
     if (item.heapOffset > covered) reportGap(sink, a.heapStart, covered, item.heapOffset);
+    const std::size_t budgetBefore = retryBudget;
     item.end = checkItem(map, a.heapStart, item, retryBudget, sink);
+    ++a.itemsDecoded;
+    a.itemBytesRead += budgetBefore - retryBudget;
+    if (item.end != 0) a.itemBytesRead += item.end - (a.heapStart + item.heapOffset);
     // An item whose length cannot be read is taken to reach the heap's end:
     // no gap is claimed where its bytes might be.
     const std::size_t end = item.end != 0 ? item.end - a.heapStart : heapSize;

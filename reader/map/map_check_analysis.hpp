@@ -33,6 +33,11 @@ struct MapAnalysis {
   std::uint32_t firstUnorderedEntry = 0xFFFFFFFF;
   std::uint32_t unorderedItem = 0;
   std::uint32_t expectedItem = 0;
+  // The work of decoding items, counted so tests can tell linear from
+  // quadratic without a clock: items whose header and types were read, and
+  // the bytes read doing so (re-reads past an item's end included).
+  std::size_t itemsDecoded = 0;
+  std::size_t itemBytesRead = 0;
 };
 inline constexpr std::uint32_t kNoEntry = 0xFFFFFFFF;
 

@@ -17,6 +17,8 @@ namespace gdmap {
 namespace {
 
 using detail::cappedHex;
+using detail::cappedHexAround;
+using detail::cappedPair;
 using detail::cappedText;
 using detail::headerValue;
 using detail::MapField;
@@ -61,6 +63,21 @@ std::string fieldValue(ByteSpan map, const MapField& f) {
   return cappedHex(map.subspan(f.begin, end - f.begin));
 }
 
+// A type both maps hold that differs at byte `first`: each side quoted
+// around that byte, its text cut where the two texts differ, so that two
+// long types that differ deep inside never read the same. Left as
+// fieldValue() quoted them when a side does not decode.
+void typeValues(ByteSpan expected, ByteSpan actual, const MapField& f, std::size_t first, MapDifference& d) {
+  std::size_t endExpected = f.begin, endActual = f.begin;
+  const Expected<Type> e = decodeType(expected, endExpected);
+  const Expected<Type> a = decodeType(actual, endActual);
+  if (!e || !a) return;
+  const auto [textExpected, textActual] = cappedPair(formatType(*e), formatType(*a));
+  d.expected =
+      cappedHexAround(expected.subspan(f.begin, endExpected - f.begin), first - f.begin) + " (" + textExpected + ")";
+  d.found = cappedHexAround(actual.subspan(f.begin, endActual - f.begin), first - f.begin) + " (" + textActual + ")";
+}
+
 }  // namespace
 
 std::string mapFieldPath(ByteSpan map, std::size_t offset) { return detail::locateMapField(map, offset).path(); }
@@ -101,6 +118,7 @@ MapDifference compareMaps(ByteSpan expected, ByteSpan actual) {
   if (first == actual.size())
     d.found = "end of map (expected " + plural(expected.size() - first, "more byte", "more bytes") + ")";
   else d.found = fieldValue(actual, f);
+  if (f.kind == MapFieldKind::ItemType && first < actual.size()) typeValues(expected, actual, f, first, d);
   return d;
 }
 

@@ -14,8 +14,10 @@
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
 #include "map_field_values.hpp"
+#include "map_type_difference.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <unordered_map>
 #include <variant>
 
@@ -23,6 +25,7 @@ namespace gdmap {
 namespace {
 
 using detail::cappedHex;
+using detail::cappedPair;
 using detail::cappedText;
 
 // A dictionary's whole list of types is quoted up to this many characters.
@@ -325,13 +328,19 @@ class Differ {
       e.kind = MapDiffKind::Changed;
       if (!format) continue;
       e.path = typeIndexPath(k);
-      if (inX) {
-        e.a = elementText(tx.types[k], names_);
+      if (inX && inY && std::holds_alternative<Type>(tx.types[k]) && std::holds_alternative<Type>(ty.types[k])) {
+        typeChange(std::get<Type>(tx.types[k]), std::get<Type>(ty.types[k]), e);
         e.offsetA = tx.starts[k];
-      }
-      if (inY) {
-        e.b = elementText(ty.types[k], names_);
         e.offsetB = ty.starts[k];
+      } else {
+        if (inX) {
+          e.a = elementText(tx.types[k], names_);
+          e.offsetA = tx.starts[k];
+        }
+        if (inY) {
+          e.b = elementText(ty.types[k], names_);
+          e.offsetB = ty.starts[k];
+        }
       }
       if (found.size() == 1 && context_) {
         e.contextA = listText(tx, names_);
@@ -339,6 +348,20 @@ class Differ {
       }
     }
     return found;
+  }
+
+  // Two types that differ: each cut around the difference however long
+  // they are, and the part inside them that differs.
+  void typeChange(const Type& x, const Type& y, MapDiffEntry& e) const {
+    std::string textA, textB;
+    formatType(x, textA, names_);
+    formatType(y, textB, names_);
+    std::tie(e.a, e.b) = cappedPair(textA, textB);
+    detail::TypeDifference d = detail::firstTypeDifference(x, y, names_);
+    if (d.path.empty()) return;
+    e.subPath = std::move(d.path);
+    e.partA = std::move(d.a);
+    e.partB = std::move(d.b);
   }
 
   void both(std::size_t ka, std::size_t kb) {

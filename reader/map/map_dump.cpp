@@ -11,6 +11,7 @@
 #include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
+#include "map_match_work.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -151,8 +152,10 @@ std::string bytesText(ByteSpan bytes) {
 
 // Whether the item holds the types of `inst` (compared as models, so a map
 // with non-minimal integers still holds its content).
-Status itemMatches(const ItemView& item, const InstantiationDescription& inst) {
+Status itemMatches(const ItemView& item, const InstantiationDescription& inst, detail::MatchWork& work) {
   Expected<std::vector<Type>> types = decodeItemTypes(item);
+  ++work.itemsCompared;
+  if (types) work.typesDecoded += types->size();
   if (types && *types == inst.types) return Success{};
   return Error{item.start,
                "types " + (types ? typesText(*types) : "that do not decode (" + types.error().message + ")") +
@@ -163,6 +166,11 @@ Status itemMatches(const ItemView& item, const InstantiationDescription& inst) {
 }  // namespace
 
 Status matchesDescription(ByteSpan map, const MapDescription& description) {
+  detail::MatchWork work;
+  return detail::matchesDescription(map, description, work);
+}
+
+Status detail::matchesDescription(ByteSpan map, const MapDescription& description, MatchWork& work) {
   Expected<MapView> opened = MapView::open(map);
   if (!opened) return opened.error();
   const MapView& view = *opened;
@@ -209,6 +217,7 @@ Status matchesDescription(ByteSpan map, const MapDescription& description) {
     const InstantiationDescription& inst = description.instantiations[dict.instantiation];
     if (inst.raw) {
       // Raw bytes need not carry a truthful length: compare them in place.
+      ++work.itemsCompared;
       const std::size_t start = view.heapStart() + std::size_t{e.offset};
       const ByteSpan raw = *inst.raw;
       if (start > map.size() || map.size() - start < raw.size() ||
@@ -221,7 +230,7 @@ Status matchesDescription(ByteSpan map, const MapDescription& description) {
     }
     Expected<ItemView> item = view.item(e.offset);
     if (!item) return Error{item.error().offset, pointer() + ": " + item.error().message, item.error().rule};
-    if (Status s = itemMatches(*item, inst); !s)
+    if (Status s = itemMatches(*item, inst, work); !s)
       return Error{s.error().offset, pointer() + ": " + s.error().message, s.error().rule};
   }
   return Success{};

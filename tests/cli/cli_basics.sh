@@ -125,6 +125,8 @@ expect 0 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 4096
 [ "$(cat "$work/out")" = 'class 0x01000012<int32>' ] || fail "lookup by decimal RVA: $(cat "$work/out")"
 expect 1 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 0x1004
 has err "no dictionary at RVA 0x00001004"
+# A miss carries its rule in text as in JSON (issue 20).
+has err "basic.gdmap: error: no dictionary at RVA 0x00001004 [rva-not-found]"
 expect 2 "$gdmap" lookup "$root/examples/maps/basic.gdmap" 0x1g
 # A broken item is an error naming the entry, the item and the byte.
 expect 1 "$gdmap" lookup "$root/examples/maps/malformed-raw.gdmap" 0x2010

@@ -130,4 +130,38 @@ head -1 "$work/err" | grep -q "broken.gdmap: differs at byte 0x00000008, directo
   || fail "verify's first line is not the verdict: $(head -1 "$work/err")"
 has err "cause: the map does not read as a map (directory[0] -> heap@0x40"
 has err "[diff-byte-level]"
+# Issue 20: a change deep in a long nested generic is shown where it is:
+# each side cut around the change (never two identical heads), the
+# sub-path inside the type and the two parts, in text and JSON; verify's
+# first difference quotes both types around the differing byte too.
+python3 - "$work" <<'PY'
+import json, sys
+def nested(leaf):
+    t = leaf
+    for i in range(15):
+        t = "class 0x%08x<%s>" % (0x01000012 if i == 14 else 0x01000013, t)
+    return t
+for name, leaf in (("deepA", "int32"), ("deepB", "int64")):
+    json.dump({"dictionaries": [{"rva": 4096, "types": [nested(leaf), "string"]}]}, open("%s/%s.json" % (sys.argv[1], name), "w"))
+PY
+expect 1 "$gdmap" diff "$work/deepA.json" "$work/deepB.json"
+has out "changed  dictionary 0x1000: type[0]: ...class 0x01000013<int32>>>"
+has out " -> ...class 0x01000013<int64>>>"
+deep=$(printf '.arguments[0]%.0s' $(seq 15))
+has out "at type[0]$deep: int32 -> int64"
+expect 1 "$gdmap" diff --json "$work/deepA.json" "$work/deepB.json"
+is '(len(j["differences"]) == 1 and j["differences"][0]["a"] != j["differences"][0]["b"]
+    and "int32" in j["differences"][0]["a"] and "int64" in j["differences"][0]["b"]
+    and j["differences"][0]["subPath"] == ".arguments[0]" * 15
+    and j["differences"][0]["partA"] == "int32" and j["differences"][0]["partB"] == "int64")'
+"$gdmap" build "$work/deepB.json" -o "$work/deepB.gdmap"
+expect 1 "$gdmap" verify "$work/deepA.json" "$work/deepB.gdmap"
+has err "cause: dictionary 0x1000: type[0]$deep is int32 in the description, int64 in the map"
+python3 - "$work/err" <<'PY' || fail "verify quotes the two types alike"
+import re, sys
+first = open(sys.argv[1]).read().splitlines()[0]
+expected, found = re.search(r"expected (.*), found (.*) \(1 differing byte", first).groups()
+assert expected != found and "int32" in expected and "int64" in found, first
+PY
+
 echo "diff: all checks passed"

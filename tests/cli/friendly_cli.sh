@@ -72,6 +72,40 @@ has err "it looks like a binary IL-to-native map, not a JSON IL description"
 expect 1 "$gdmap" il verify "$maps/basic.gdmap" "$il" --format api
 has err "did you mean \`gdmap il verify --format FORM $il $maps/basic.gdmap\`?"
 
+# Issue 20: a PE image where a description is expected points at il extract;
+# JSON given to il extract or il hexdump says so; a description in type
+# names built without --names suggests --names.
+image=$root/tests/data/r2r/Microsoft.Win32.Primitives.dll
+expect 1 "$gdmap" il build "$image" --format nibble
+has err "it looks like a PE image, not a JSON IL description; did you mean \`gdmap il extract $image\`? [wrong-input-kind]"
+expect 1 "$gdmap" il lookup "$image"
+has err "did you mean \`gdmap il extract $image\`?"
+expect 1 "$gdmap" il extract "$il" -o "$work/never.json"
+has err "it looks like a JSON IL description, not a PE image; did you mean \`gdmap il build --format FORM $il\`?"
+expect 1 "$gdmap" il extract "$il" --names -o "$work/never.json"
+has err "[names-not-assembly]"
+has err "not a PE image"
+expect 1 "$gdmap" il hexdump "$il" --format nibble
+has err "it looks like a JSON IL description, not a binary IL-to-native map; did you mean \`gdmap il build $il\`?"
+expect 1 "$gdmap" il hexdump --json "$il" --format nibble
+has out '"rule": "wrong-input-kind"'
+# a blob that is valid gets no note
+"$gdmap" il build "$il" --format nibble --method 0x06000001 -o "$work/we.nibble"
+expect 0 "$gdmap" il hexdump "$work/we.nibble" --format nibble
+lacks err "looks like"
+printf '{"dictionaries": [{"rva": 4096, "types": ["class [System.Runtime]System.Threading.Tasks.Task`1<int32>"]}]}\n' >"$work/named.json"
+expect 1 "$gdmap" build "$work/named.json" -o "$work/never.gdmap"
+has err "[type-text-syntax]"
+has err "named.json: note: its types are written by name (\`class [System.Runtime]System.Threading.Tasks.Task\`1\`)"
+has err "did you mean to add \`--names ASSEMBLY\`"
+has err "[names-needed]"
+expect 1 "$gdmap" verify "$work/named.json" "$maps/basic.gdmap"
+has err "[names-needed]"
+# A syntax error in token text gets no such note.
+printf '{"dictionaries": [{"rva": 4096, "types": ["class 0x01000012 <"]}]}\n' >"$work/tokens.json"
+expect 1 "$gdmap" build "$work/tokens.json" -o "$work/never.gdmap"
+lacks err "names-needed"
+
 # --- a JSON syntax error: the line, and a caret under the column (text only).
 printf '{\n  "dictionaries": [\n    { "rva": 0x10, "raw": "00" }\n  ]\n}\n' >"$work/bad.json"
 expect 1 "$gdmap" build "$work/bad.json"

@@ -126,6 +126,24 @@ grep -q '^  00000002  6    4     42 48 *bounds\[0\].il *stored 1 = il+3: il prol
   fail "il hexdump packed2: bounds[0].il (bits 22-25) not as docs/il-map.md shows it"
 grep -q '^  0000000a  2    6     00 *padding *6 bits, zero$' "$work/il.packed3.txt" ||
   fail "il hexdump packed3: the padding bits 82-87 not shown"
+# Issue 20: a source varint of four nibbles is shown whole (01 b3 bd 00:
+# source 0x758, as il check says), not as its low byte.
+printf '\001\263\275\000' >"$work/source.nibble"
+"$gdmap" il hexdump "$work/source.nibble" --format nibble >"$work/source.txt" 2>/dev/null || true
+grep -q '^! 00000001  4    16    b3 bd 00 *bounds\[0\]\.source *0x758: native_end_offset_unknown|call_instruction|' \
+  "$work/source.txt" || { cat "$work/source.txt" >&2; fail "il hexdump: source 0x758 not shown whole"; }
+# A field of six bytes (an 11-nibble varint) keeps the field column clear:
+# every field starts where the header's "field" does.
+printf '\001\373\377\377\377\377\007' >"$work/wide.nibble"
+"$gdmap" il hexdump "$work/wide.nibble" --format nibble >"$work/wide.txt"
+grep -q '  fb ff ff ff ff 07  bounds\[0\]\.il ' "$work/wide.txt" || { cat "$work/wide.txt" >&2; fail "il hexdump: 6 bytes run into the field"; }
+python3 - "$work/wide.txt" <<'PY' || fail "il hexdump: the field column is not aligned"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+column = lines[0].index("field")
+for line in lines[1:]:
+    assert line[column - 2:column] == "  " and line[column] != " ", line
+PY
 python3 - "$work" <<'PY'
 import random, sys
 rng = random.Random(8)

@@ -245,7 +245,9 @@ has err "[il-trailing-bytes]"
 expect 0 "$gdmap" il lookup "$desc" --method 0x06000001
 has out "0x06000001: S_OK, count 5"
 [ "$(grep -cE '^(prolog|0x0|0x5|0x9|epilog) ' "$w/out")" -eq 5 ] || fail "lookup table rows: $(cat "$w/out")"
-grep -qE '^0x5 +10 +17$' "$w/out" || fail "lookup row of IL 0x5: $(cat "$w/out")"
+# text gives every offset in hex, IL and native alike (issue 20)
+grep -qE '^0x5 +0xa +0x11$' "$w/out" || fail "lookup row of IL 0x5: $(cat "$w/out")"
+grep -qE '^epilog +0x1e +0x28$' "$w/out" || fail "lookup row of the epilog: $(cat "$w/out")"
 expect 0 "$gdmap" il lookup "$desc" --method 0x06000001 --json
 is '.hr == "S_OK" and .count == 5 and .truncated == false and .diagnostics == []
     and .entries == [{"il": "prolog", "nativeStart": 0, "nativeEnd": 4}, {"il": 0, "nativeStart": 4, "nativeEnd": 10},
@@ -270,7 +272,17 @@ is '.count == 5 and .entries == [{"il": 5, "nativeStart": 10, "nativeEnd": 17}]'
 expect 0 "$gdmap" il lookup "$desc" --method 0x06000001 --native 0x1e --json
 is '.entries == [{"il": "epilog", "nativeStart": 30, "nativeEnd": 40}]'
 expect 0 "$gdmap" il lookup "$desc" --method 0x06000001 --native 40 --json
-is '.hr == "S_OK" and .entries == []'
+is '.hr == "S_OK" and .entries == [] and (.diagnostics | length) == 1
+    and .diagnostics[0].severity == "note" and .diagnostics[0].rule == "il-native-past-code"
+    and .diagnostics[0].path == "/methods/0/codeSize"
+    and (.diagnostics[0].message | contains("native offset 0x28 is past the code of method 0x06000001 (codeSize 0x28)"))'
+# in the code but between entries: no note
+expect 0 "$gdmap" il lookup "$desc" --method 0x06000001 --native 39 --json
+is '.entries == [{"il": "epilog", "nativeStart": 30, "nativeEnd": 40}] and .diagnostics == []'
+expect 0 "$gdmap" il lookup "$desc" --method 0x06000001 --native 0x100
+has out "0 matching"
+has err "note: /methods/0/codeSize: native offset 0x100 is past the code of method 0x06000001 (codeSize 0x28)"
+has err "[il-native-past-code]"
 expect 0 "$gdmap" il lookup "$desc" --method 0x06000001 --il prolog --json
 is '.entries == [{"il": "prolog", "nativeStart": 0, "nativeEnd": 4}]'
 expect 0 "$gdmap" il lookup "$desc" --method 0x06000001 --il 0x9 --json
@@ -317,4 +329,15 @@ python3 -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[-1] |= 
   "$w/we.nibble" "$w/bad-padding.nibble"
 expect 1 "$gdmap" il verify "$desc" "$w/bad-padding.nibble" --format nibble --method 0x06000001 --json
 is '.identical == false and .field == "bounds[5].source" and (.diagnostics | map(.rule) | index("map-differs")) != null'
+# ... and the field it names is the one the first differing byte is in,
+# not where the blob stops decoding (issue 20): byte 1's high nibble is
+# bounds[0].source, the truncation is in bounds[5].source.
+python3 -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[1] = 0x31; b[-1] |= 0xF0; open(sys.argv[2], 'wb').write(b)" \
+  "$w/we.nibble" "$w/early.nibble"
+expect 1 "$gdmap" il verify "$desc" "$w/early.nibble" --format nibble --method 0x06000001 --json
+is '.firstOffset == 1 and .field == "bounds[0].source"
+    and any(.diagnostics[]; .rule == "map-differs" and .path == "bounds[0].source" and .offset == 1)
+    and any(.diagnostics[]; .rule == "il-truncated" and .path == "bounds[5].source")'
+expect 1 "$gdmap" il verify "$desc" "$w/early.nibble" --format nibble --method 0x06000001
+has err "bounds[0].source (byte 0x00000001): differs from the nibble bytes"
 echo "il cli: ok"

@@ -40,12 +40,15 @@ class MapBytes {
   }
   // Appends an item with 1-byte length and count (the types must be short)
   // and returns its heap offset.
-  std::uint32_t item(std::uint8_t typeCount, std::initializer_list<std::uint8_t> types) {
+  std::uint32_t item(std::uint8_t typeCount, const Bytes& types) {
     const auto at = static_cast<std::uint32_t>(heap_.size());
     heap_.push_back(static_cast<std::uint8_t>(types.size() + 1));
     heap_.push_back(typeCount);
-    heap_.insert(heap_.end(), types);
+    heap_.insert(heap_.end(), types.begin(), types.end());
     return at;
+  }
+  std::uint32_t item(std::uint8_t typeCount, std::initializer_list<std::uint8_t> types) {
+    return item(typeCount, Bytes(types));
   }
   // An entry and a new item for it, in one step.
   MapBytes& add(std::uint32_t rva, std::uint8_t typeCount, std::initializer_list<std::uint8_t> types) {

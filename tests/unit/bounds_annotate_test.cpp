@@ -152,3 +152,16 @@ TEST_CASE("annotate bounds: ranges tile random and mutated blobs of every form (
   }
   CHECK(invalid > 300);
 }
+
+TEST_CASE("annotate bounds: a source of more than a byte is shown whole (issue 20)") {
+  // 1 bound: native 0, il+3 = 3, source 0x758 in four nibbles (b d b 0).
+  const Bytes blob = {0x01, 0xb3, 0xbd, 0x00};
+  const auto a = gdmap::il::annotateBounds(blob, BoundsForm::Nibble);
+  requireBitTiling(a.ranges, blob.size());
+  const AnnotatedBits& source = rangeAtBit(a.ranges, 12);
+  CHECK(source.path == "bounds[0].source");
+  CHECK(source.meaning.rfind("0x758: ", 0) == 0);
+  // A source of a byte keeps its two digits.
+  const auto worked = gdmap::il::annotateBounds(encoded(BoundsForm::Nibble), BoundsForm::Nibble);
+  CHECK(rangeAtBit(worked.ranges, 12).meaning == "0x02: stack_empty");
+}

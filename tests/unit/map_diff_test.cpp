@@ -412,3 +412,57 @@ TEST_CASE("map diff: random mutations are found and named") {
 // docs.library_examples); no copy of it is kept here.
 
 }  // namespace gdmap
+
+namespace gdmap {
+namespace {
+
+// class 0x01000012<class 0x01000013<... `depth` levels ...<leaf>>>, with
+// `head` as the outermost generic type's coded token.
+std::vector<std::uint8_t> nestedGeneric(int depth, std::uint8_t leaf, std::uint8_t head = 0x49) {
+  std::vector<std::uint8_t> bytes;
+  for (int i = 0; i < depth; ++i) bytes.insert(bytes.end(), {0x15, 0x12, i == 0 ? head : std::uint8_t{0x4D}, 0x01});
+  bytes.push_back(leaf);
+  return bytes;
+}
+
+Bytes oneDictionary(const std::vector<std::uint8_t>& type) {
+  MapBytes m;
+  m.entry(0x1000, m.item(1, type));
+  return m.bytes();
+}
+
+}  // namespace
+
+TEST_CASE("map diff: a change deep in a long type is shown where it is (issue 20)") {
+  const MapDiff d = diffMaps(oneDictionary(nestedGeneric(15, 0x08)), oneDictionary(nestedGeneric(15, 0x0A)));
+  REQUIRE(d.differences.size() == 1);
+  const MapDiffEntry& e = d.differences[0];
+  CHECK(e.path == "dictionary 0x1000.type[0]");
+  // Both texts are over 250 characters: each is cut around the change.
+  CHECK(e.a != e.b);
+  CHECK(e.a.find("int32") != std::string::npos);
+  CHECK(e.b.find("int64") != std::string::npos);
+  CHECK(e.a.size() <= 100);
+  CHECK(e.a.rfind("...", 0) == 0);
+  std::string fifteen;
+  for (int i = 0; i < 15; ++i) fifteen += ".arguments[0]";
+  CHECK(e.subPath == fifteen);
+  CHECK(e.partA == "int32");
+  CHECK(e.partB == "int64");
+
+  // Only the outermost generic type changed: its head is the part.
+  const MapDiff h = diffMaps(oneDictionary(nestedGeneric(15, 0x08)), oneDictionary(nestedGeneric(15, 0x08, 0x51)));
+  REQUIRE(h.differences.size() == 1);
+  CHECK(h.differences[0].subPath == ".genericType");
+  CHECK(h.differences[0].partA == "class 0x01000012");
+  CHECK(h.differences[0].partB == "class 0x01000014");
+  CHECK(h.differences[0].a != h.differences[0].b);
+
+  // Short types that differ at the top: no part, the texts whole.
+  const MapDiff s = diffMaps(oneDictionary({0x08}), oneDictionary({0x0A}));
+  REQUIRE(s.differences.size() == 1);
+  CHECK(s.differences[0].subPath.empty());
+  CHECK(s.differences[0].a == "int32");
+}
+
+}  // namespace gdmap

@@ -6,6 +6,7 @@
 #include "file_io.hpp"
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
+#include "input_kind.hpp"
 #include "r2r_components.hpp"
 #include "report.hpp"
 #include "type_names_input.hpp"
@@ -240,8 +241,10 @@ int extract(const IlExtractOptions& options, Report& report) {
   // --names: the image is an assembly; its own metadata names its methods
   // and the types of its instantiations.
   if (options.names &&
-      !(src.names = assemblyNames(src.file, src.name, "--names: its metadata cannot be read: ", report)))
+      !(src.names = assemblyNames(src.file, src.name, "--names: its metadata cannot be read: ", report))) {
+    noteJsonNotPeImage(*src.input, report);
     return kInvalid;
+  }
   Expected<r2r::R2RImage> image = r2r::readR2RImage(src.file, src.names.get());
   // A component assembly of a composite image: its code is in the
   // composite image (--composite, or the file its header names, beside it).
@@ -272,6 +275,7 @@ int extract(const IlExtractOptions& options, Report& report) {
     Diagnostic d = binaryDiagnostic(image.error());
     d.file = src.name;
     report.add(std::move(d));
+    noteJsonNotPeImage(*src.input, report);
     return kInvalid;
   }
   if (image->components.empty() && !options.component.empty()) {

@@ -5,6 +5,7 @@
 #include "file_io.hpp"
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
+#include "input_kind.hpp"
 #include "range_output.hpp"
 #include "report.hpp"
 
@@ -29,7 +30,8 @@ std::pair<std::size_t, std::size_t> touched(const il::AnnotatedBits& r) {
 // "  00000000  4    4     06  bounds[0].native  delta 0: native 0": byte,
 // bit in the byte, width in bits, the bytes touched (16 a line), field,
 // meaning and the rule of a marked range.
-void appendRangeText(ByteSpan blob, const il::AnnotatedBits& r, std::size_t pathColumn, std::string& out) {
+void appendRangeText(ByteSpan blob, const il::AnnotatedBits& r, std::size_t bytesColumn, std::size_t pathColumn,
+                     std::string& out) {
   const auto [first, last] = touched(r);
   for (std::size_t at = first; at < last; at += kBytesPerLine) {
     const std::size_t lineStart = out.size();
@@ -43,7 +45,7 @@ void appendRangeText(ByteSpan blob, const il::AnnotatedBits& r, std::size_t path
     column = out.size();
     appendHexBytes(blob.subspan(at, std::min(last, at + kBytesPerLine) - at), out);
     if (at == first) {
-      padColumn(out, column, 3 * std::min(kBytesPerLine, std::size_t{4}) + 1);
+      padColumn(out, column, bytesColumn + 2);
       appendFieldAndMeaning(r.path, pathColumn, r.meaning, r.rule, out);
     }
     while (out.size() > lineStart && out.back() == ' ') out.pop_back();
@@ -82,24 +84,33 @@ int hexdump(const IlHexdumpOptions& options, Report& report) {
     out.endArray();
     report.countUnlisted(annotation.check.diagnostics, annotation.check.errors, annotation.check.warnings);
     report.add(std::move(annotation.check.diagnostics), name);
+    if (status != kSuccess) noteJsonNotIlBlob(*input, report);
     return status;
   }
 
+  // The columns fit the widest range, as `hexdump`'s do: a varint of six
+  // bytes does not run into the field.
+  std::size_t longest = 4;
   std::size_t pathColumn = 5;
-  for (const il::AnnotatedBits& r : annotation.ranges)
+  for (const il::AnnotatedBits& r : annotation.ranges) {
+    const auto [first, last] = touched(r);
+    longest = std::max(longest, std::min(last - first, kBytesPerLine));
     pathColumn = std::max(pathColumn, std::min<std::size_t>(r.path.size(), 40));
+  }
+  const std::size_t bytesColumn = 3 * longest - 1;
   std::string text = "  byte      bit  bits  bytes";
-  padColumn(text, 23, 3 * 4 + 1);
+  padColumn(text, 23, bytesColumn + 2);
   text += "field";
-  padColumn(text, 23 + 13, pathColumn + 2);
+  padColumn(text, 23 + bytesColumn + 2, pathColumn + 2);
   text += "meaning\n";
   for (const il::AnnotatedBits& r : annotation.ranges) {
-    appendRangeText(blob, r, pathColumn, text);
+    appendRangeText(blob, r, bytesColumn, pathColumn, text);
     writeIfFull(text);
   }
   if (!writeRest(text)) return report.stdoutFailed();
   report.countUnlisted(annotation.check.diagnostics, annotation.check.errors, annotation.check.warnings);
   report.add(std::move(annotation.check.diagnostics), name);
+  if (status != kSuccess) noteJsonNotIlBlob(*input, report);
   return status;
 }
 

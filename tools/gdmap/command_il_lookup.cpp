@@ -49,6 +49,8 @@ std::string entriesJson(const std::vector<gdmap_il_to_native_map>& entries) {
 }
 
 // The readable answer: a header line, then one aligned row per entry.
+// Every offset in hex, IL and native alike (as `--native 0x28` takes one
+// and a disassembler shows one); --json gives them as integers.
 void printTable(std::uint32_t token, const std::string& header, const std::vector<gdmap_il_to_native_map>& entries) {
   std::ostringstream out;
   out << tokenText(token) << ": " << header << '\n';
@@ -60,10 +62,33 @@ void printTable(std::uint32_t token, const std::string& header, const std::vecto
         << "  " << std::setw(10) << "native end" << '\n';
     for (const auto& e : entries) {
       out << std::left << std::setw(static_cast<int>(ilWidth)) << il::ilText(e.ilOffset) << "  " << std::right
-          << std::setw(12) << e.nativeStartOffset << "  " << std::setw(10) << e.nativeEndOffset << '\n';
+          << std::setw(12) << shortHex(e.nativeStartOffset) << "  " << std::setw(10) << shortHex(e.nativeEndOffset)
+          << '\n';
     }
   }
   std::cout << out.str();
+}
+
+// --native X at or past the method's code: no entry can hold it, and a
+// note at its codeSize says why rather than only "0 matching". `methods`
+// are the table's (one body per token), `originalIndex` where each was in
+// the description.
+void notePastCode(const IlLookupOptions& options, std::uint32_t token, const std::vector<il::Method>& methods,
+                  const std::vector<std::size_t>& originalIndex, const InputBytes& input, Report& report) {
+  const std::optional<std::uint32_t> x = optionalU32(options.native);
+  const auto it = std::find_if(methods.begin(), methods.end(), [&](const il::Method& m) { return m.token == token; });
+  if (!x || it == methods.end() || !it->codeSize || *x < *it->codeSize) return;
+  const il::Method* method = &*it;
+  const auto index = static_cast<std::size_t>(it - methods.begin());
+  Diagnostic d;
+  d.severity = Severity::Note;
+  d.rule = rules::kIlNativePastCode;
+  d.path = methodPointer(originalIndex.empty() ? index : originalIndex.at(index)) + "/codeSize";
+  d.file = input.displayName();
+  d.message = "native offset " + shortHex(*x) + " is past the code of method " + tokenText(method->token) +
+              " (codeSize " + shortHex(*method->codeSize) + "): no entry holds it";
+  locateInJson(input.text(), std::span(&d, 1));
+  report.add(std::move(d));
 }
 
 // The method asked for: its token and, when --instantiation or a shared
@@ -218,7 +243,10 @@ int lookup(const IlLookupOptions& options, Report& report) {
   Answer answer = callTwice(*table, asked->token, options.capacity);
   filterEntries(options, answer.entries);
   writeAnswer(answer, asked->token, !options.native.empty() || !options.il.empty(), report);
-  if (answer.ok()) return kSuccess;
+  if (answer.ok()) {
+    notePastCode(options, asked->token, *methods, originalIndex, *input, report);
+    return kSuccess;
+  }
   return notFound(answer.hr, asked->token, methods->size(), input->displayName(), report);
 }
 

@@ -50,11 +50,9 @@ int verify(const IlVerifyOptions& options, Report& report) {
   IlDifference d = compareIlBlobs(*expected, input->bytes(), form);
   // A blob that differs and does not even decode: its reader's error says
   // more than a byte offset does, and its field is the one to name.
+  // The reader's error is its own diagnostic, at its own place; the
+  // difference names the field of the first differing byte.
   const bool decodes = d.identical || decodeBlob(input->bytes(), form, name, report).has_value();
-  if (!decodes && d.field.empty()) {
-    const il::BoundsCanonicalReport read = il::checkBoundsCanonical(input->bytes(), form, 1);
-    if (!read.valid && !read.reasons.empty()) d.field = read.reasons.front().path;
-  }
   if (report.json()) {
     JsonObject& out = report.object();
     out.boolean("identical", d.identical);

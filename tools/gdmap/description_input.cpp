@@ -1,6 +1,7 @@
 #include "description_input.hpp"
 
 #include "exit_status.hpp"
+#include "input_kind.hpp"
 #include "progress.hpp"
 
 #include <gdmap/description/description_json.hpp>
@@ -29,7 +30,12 @@ LoadedDescription loadDescription(const InputBytes& input, Report& report, const
   const bool internal =
       std::ranges::any_of(built.diagnostics, [](const Diagnostic& d) { return d.rule == rules::kDescriptionMismatch; });
   report.countUnlisted(built.diagnostics, built.errorCount, built.warningCount);
+  // Type text in names that nothing resolves: a dump made with --names.
+  const bool unresolvedNames = names == nullptr && std::ranges::any_of(built.diagnostics, [](const Diagnostic& d) {
+                                 return d.rule == rules::kTypeTextSyntax;
+                               });
   report.add(std::move(built.diagnostics), input.displayName(), input.text());
+  if (unresolvedNames) noteNamesNeeded(input, report);
   LoadedDescription loaded;
   if (built.map) loaded.map = std::move(*built.map);
   else loaded.status = internal ? kUsageOrIo : kInvalid;

@@ -90,8 +90,15 @@ void appendDiffLines(const MapDiff& d, std::string_view indent, std::string& out
     out.append(kind.size() < 9 ? 9 - kind.size() : 1, ' ');
     out += entryText(e);
     out += '\n';
+    const std::string pad = std::string(indent) + std::string(11, ' ');
+    // Where inside the type they differ, as `verify` names a field.
+    if (!e.subPath.empty()) {
+      out += pad;
+      const std::size_t dot = e.path.find('.');
+      out += "at " + (dot == std::string::npos ? e.path : e.path.substr(dot + 1)) + e.subPath + ": " + e.partA +
+             " -> " + e.partB + '\n';
+    }
     if (!e.contextA.empty() || !e.contextB.empty()) {
-      const std::string pad = std::string(indent) + std::string(11, ' ');
       for (const auto& [side, context] : {std::pair{"A: ", &e.contextA}, std::pair{"B: ", &e.contextB}}) {
         out += pad;
         out += side;
@@ -137,6 +144,8 @@ std::string diffCause(const MapDiff& d, std::string_view a, std::string_view b) 
     case MapDiffKind::Removed: return sa + " has " + e.path + " (" + e.a + "), " + sb + " has none";
     case MapDiffKind::Added: return sb + " has " + e.path + " (" + e.b + "), " + sa + " has none";
     case MapDiffKind::Changed:
+      if (!e.subPath.empty())
+        return spokenPath(e.path + e.subPath) + " is " + e.partA + " in " + sa + ", " + e.partB + " in " + sb;
       return spokenPath(e.path) + " is " + valueOrNone(e.a) + " in " + sa + ", " + valueOrNone(e.b) + " in " + sb;
     case MapDiffKind::Sharing: return spokenPath(e.path) + " is " + e.a + " in " + sa + ", " + e.b + " in " + sb;
     case MapDiffKind::Layout:
@@ -178,6 +187,11 @@ void writeDiffJson(const MapDiff& d, JsonObject& out) {
     optionalString("b", e.b, element);
     optionalNumber("offsetA", e.offsetA, element);
     optionalNumber("offsetB", e.offsetB, element);
+    if (!e.subPath.empty()) {
+      optionalString("subPath", e.subPath, element);
+      optionalString("partA", e.partA, element);
+      optionalString("partB", e.partB, element);
+    }
     if (!e.contextA.empty() || !e.contextB.empty()) {
       optionalString("contextA", e.contextA, element);
       optionalString("contextB", e.contextB, element);

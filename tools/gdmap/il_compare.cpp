@@ -1,10 +1,12 @@
 #include "il_compare.hpp"
 
+#include <gdmap/reader/bounds_annotate.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/schema/hex.hpp>
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 namespace gdmap::cli {
 namespace {
@@ -43,7 +45,9 @@ void nameApiField(ByteSpan expected, ByteSpan actual, IlDifference& d) {
 }
 
 // The compressed forms: a byte says little (a delta, a nibble of a varint),
-// so both blobs are decoded and the first bound that differs is named.
+// so both blobs are decoded and the first bound that differs is named
+// (the detail; compareIlBlobs() names the field of the first differing
+// byte, the same field when only values differ).
 void nameBoundsField(ByteSpan expected, ByteSpan actual, il::BoundsForm form, IlDifference& d) {
   const Expected<il::BoundsView> e = il::openBounds(expected, form);
   const Expected<il::BoundsView> a = il::openBounds(actual, form);
@@ -93,6 +97,23 @@ void nameBoundsField(ByteSpan expected, ByteSpan actual, il::BoundsForm form, Il
   d.detail = "same bounds, not canonical bytes";
 }
 
+// The first bit that differs, in the order the nibble and bit readers take
+// them (bit b of byte k is bit 8k + b); where the shorter blob ends when
+// one is the other's start.
+std::size_t firstDifferingBit(ByteSpan expected, ByteSpan actual, std::size_t byte) {
+  if (byte >= expected.size() || byte >= actual.size()) return 8 * byte;
+  return 8 * byte + static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(expected[byte] ^ actual[byte])));
+}
+
+// The field that holds `bit`, as `il hexdump` names it: a blob that does
+// not decode has its fields named as far as they read.
+std::string fieldAtBit(ByteSpan blob, il::BoundsForm form, std::size_t bit) {
+  const il::BoundsAnnotation annotation = il::annotateBounds(blob, form);
+  for (const il::AnnotatedBits& r : annotation.ranges)
+    if (bit >= r.bit && bit < r.bit + r.bits) return r.path;
+  return {};
+}
+
 }  // namespace
 
 IlDifference compareIlBlobs(ByteSpan expected, ByteSpan actual, il::BoundsForm form) {
@@ -107,6 +128,15 @@ IlDifference compareIlBlobs(ByteSpan expected, ByteSpan actual, il::BoundsForm f
     nameApiField(expected, actual, d);
   } else {
     nameBoundsField(expected, actual, form, d);
+    // The field is the one the first differing byte is in, so that it and
+    // the offset name one place; a first differing bound elsewhere (a
+    // count or a width changed before it) is said in the detail.
+    const std::size_t bit = firstDifferingBit(expected, actual, d.firstOffset);
+    const std::string at = bit < 8 * actual.size() ? fieldAtBit(actual, form, bit) : fieldAtBit(expected, form, bit);
+    if (!at.empty() && at != d.field) {
+      if (!d.field.empty()) d.detail = d.field + ": " + d.detail;
+      d.field = at;
+    }
   }
   return d;
 }

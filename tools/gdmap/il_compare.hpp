@@ -20,8 +20,10 @@ struct IlDifference {
   std::string detail;           // "expected 17, found 18"
 };
 
-// `expected` is the writer's bytes; `actual` must be valid in `form` (its
-// content is decoded to name the field; the writer's always is).
+// `expected` is the writer's bytes; `actual` may be anything. `field` is
+// the field of `actual` the first differing byte is in (of `expected` when
+// `actual` ends before it), named as far as `actual` reads; a valid blob's
+// first differing value is in `detail`.
 IlDifference compareIlBlobs(ByteSpan expected, ByteSpan actual, il::BoundsForm form);
 
 }  // namespace gdmap::cli

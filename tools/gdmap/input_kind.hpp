@@ -14,9 +14,10 @@
 namespace gdmap::cli {
 
 enum class InputKind {
-  Json,    // the first non-space byte is '{' or '[', and no NUL follows
-  Binary,  // a NUL or another control byte (not tab, CR, LF, FF) among the first bytes
-  Other,   // text that is not JSON, or nothing
+  Json,     // the first non-space byte is '{' or '[', and no NUL follows
+  PeImage,  // "MZ", and e_lfanew points at "PE\0\0": an assembly (`gdmap il extract` reads it)
+  Binary,   // a NUL or another control byte (not tab, CR, LF, FF) among the first bytes
+  Other,    // text that is not JSON, or nothing
 };
 
 // Looks at the first kSniffBytes bytes at most.
@@ -42,7 +43,15 @@ bool noteJsonNotIlBlob(const InputBytes& input, Report& report);
 // A binary map given where a JSON description is expected (`gdmap build`):
 // `gdmap dump` reads it.
 bool noteBinaryNotDescription(const InputBytes& input, Report& report);
-// A binary IL-to-native map given where a JSON IL description is expected.
+// A binary IL-to-native map given where a JSON IL description is expected;
+// a PE image there is pointed at `gdmap il extract`.
 bool noteBinaryNotIlDescription(const InputBytes& input, Report& report);
+// A JSON IL description given where a PE image is expected (`il extract`).
+bool noteJsonNotPeImage(const InputBytes& input, Report& report);
+
+// A description whose type text names types (`class [System.Runtime]X`, as
+// `gdmap dump --names` writes them), read without --names: adds a note
+// (rule names-needed) that --names ASSEMBLY resolves them, and returns true.
+bool noteNamesNeeded(const InputBytes& input, Report& report);
 
 }  // namespace gdmap::cli

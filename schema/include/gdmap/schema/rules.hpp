@@ -85,6 +85,9 @@ inline constexpr char kUsage[] = "usage";
 inline constexpr char kWrongInputKind[] = "wrong-input-kind";
 inline constexpr char kInputUnreadable[] = "input-unreadable";
 inline constexpr char kNamesNotAssembly[] = "names-not-assembly";
+// A note: a description whose type text names types (`class [System.Runtime]X`)
+// did not build without --names ASSEMBLY, which resolves them.
+inline constexpr char kNamesNeeded[] = "names-needed";
 inline constexpr char kOutputUnwritable[] = "output-unwritable";
 inline constexpr char kOutputIsInput[] = "output-is-input";
 inline constexpr char kBinaryToTerminal[] = "binary-to-terminal";
@@ -94,6 +97,9 @@ inline constexpr char kRebuildDiffers[] = "rebuild-differs";
 // CLI: `gdmap il` (a method the command line names, a form it asks for)
 inline constexpr char kIlMethodNotFound[] = "il-method-not-found";
 inline constexpr char kIlMapNotCompressible[] = "il-map-not-compressible";
+// `il lookup --native X` with X at or past the method's codeSize (a note:
+// the answer is still S_OK, with no entries).
+inline constexpr char kIlNativePastCode[] = "il-native-past-code";
 
 // IL-to-native maps (FORMAT.md §3): the bounds encoders (encodeBounds), the
 // strict decoders (openBounds, openApiMap, checkBounds), the canonical check

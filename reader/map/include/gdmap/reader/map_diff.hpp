@@ -42,11 +42,21 @@ struct MapDiffEntry {
   // "dictionary 0x1040.item", "dictionary 0x1040.encoding", "heap.size",
   // or for Bytes the map's field path ("heap@0x7(directory[1]).type[0]").
   std::string path;
-  std::string a;                       // the value in A; "" when A has no such thing
+  // The value in A ("" when A has no such thing); a long value is cut
+  // around where it differs from B's, so the two never read the same.
+  std::string a;
   std::string b;                       // the same in B
   std::optional<std::uint32_t> rva;    // the dictionary's, when the path names one
   std::optional<std::size_t> offsetA;  // where the field starts in A's bytes
   std::optional<std::size_t> offsetB;  // the same in B
+  // A Changed type that decodes on both sides: the first place inside it
+  // where they differ, in the signature reader's field paths
+  // (".arguments[0].arguments[1]", ".genericType", ".inner"; the full path
+  // is path + subPath), and each side's type there. Empty when the types
+  // differ at their top (a and b say it).
+  std::string subPath;
+  std::string partA;
+  std::string partB;
   // With MapDiffOptions::context, the first Changed entry of a dictionary
   // also carries its whole list of types on each side.
   std::string contextA;

@@ -95,6 +95,15 @@ Expected<OutputFile> OutputFile::resolve(const std::string& path, const std::vec
   out.target_ = path;
   out.inputs_ = inputs;
   if (path.empty()) return Error{0, "the output path is empty", rules::kOutputUnwritable};
+  // What the kernel finds at the end of the path first: a pipe is named by
+  // links that cannot be followed by hand (/dev/stdout, /dev/fd/63,
+  // /proc/self/fd/1 point to "pipe:[1234]"), and a FIFO, pipe, socket or
+  // device is written in place through the path as given, whatever names it.
+  if (struct stat reached{};
+      ::stat(path.c_str(), &reached) == 0 && !S_ISREG(reached.st_mode) && !S_ISDIR(reached.st_mode)) {
+    out.kind_ = Kind::Special;
+    return out;
+  }
   for (int hops = 0;; ++hops) {
     struct stat info {};
     if (::lstat(out.target_.c_str(), &info) != 0) {
@@ -150,7 +159,12 @@ Status OutputFile::writeInPlace(const OutputProducer& produce, const OutputOptio
   if (options.refuseTerminal && ::isatty(fd)) {
     written = Error{0, name() + ": refusing to write a binary map to a terminal", rules::kBinaryToTerminal};
   } else {
-    written = produce([&](std::string_view chunk) { return writeAll(fd, chunk, name()); });
+    try {
+      written = produce([&](std::string_view chunk) { return writeAll(fd, chunk, name()); });
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
   }
   if (::close(fd) != 0 && written) written = outputError(name(), "cannot close", errno);
   return written;
@@ -177,7 +191,16 @@ Status OutputFile::replace(const OutputProducer& produce) const {
   const int fd = ::mkstemp(temporary.data());
   if (fd < 0) return outputError(name(), "cannot create a file in " + directoryOf(target_), errno);
 
-  Status written = produce([&](std::string_view chunk) { return writeAll(fd, chunk, name()); });
+  Status written = Success{};
+  try {
+    written = produce([&](std::string_view chunk) { return writeAll(fd, chunk, name()); });
+  } catch (...) {
+    // A producer that runs out of memory (std::bad_alloc, reported at the
+    // top) leaves no temporary behind either.
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    throw;
+  }
   if (written && ::fsync(fd) != 0) written = outputError(name(), "cannot flush", errno);
   // mkstemp makes the file 0600: keep the mode (and, where allowed, the
   // owner) of the file being replaced, or give a new file the mode a plain

@@ -17,9 +17,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <string>
 
 namespace gdmap::cli {
@@ -40,6 +42,12 @@ struct Registered {
   bool& json;
 };
 
+// A command ran out of memory (std::bad_alloc): a diagnostic and exit 2,
+// never an abort.
+std::string outOfMemoryMessage() {
+  return "out of memory: the input needs more memory than the system gives gdmap (ulimit -v, cgroup, swap)";
+}
+
 // Adds `name` to `parent`; when chosen, `run` gets the options read into
 // Registered::options and a Report that lists at most `maxListed`
 // diagnostics, and its exit status goes to `status`.
@@ -51,7 +59,15 @@ Registered<Options> addCommand(CLI::App& parent, const std::string& name, const 
   auto invocation = std::make_shared<Invocation<Options>>();
   command->callback([invocation, run, maxListed, &status] {
     Report report(invocation->json, maxListed);
-    status = report.finish(run(invocation->options, report));
+    int code = kSuccess;
+    try {
+      code = run(invocation->options, report);
+    } catch (const std::bad_alloc&) {
+      // What the command held is freed by now: the report has room to say
+      // so, in the form asked for (runCommandLine catches what it cannot).
+      code = report.fail(kUsageOrIo, rules::kOutOfMemory, outOfMemoryMessage());
+    }
+    status = report.finish(code);
   });
   return {*command, invocation->options, invocation->json};
 }
@@ -500,9 +516,8 @@ int usageError(const CLI::App& app, const CLI::ParseError& e, int argc, char** a
   return report.finish(code);
 }
 
-}  // namespace
-
-int runCommandLine(int argc, char** argv) {
+// Builds the app and runs the command the arguments choose.
+int runApp(int argc, char** argv) {
   CLI::App app{
       "gdmap: build, check, dump and verify .NET Native generic dictionary maps and IL-to-native maps "
       "(GetILToNativeMapping arrays and the runtime's compressed bounds: `gdmap il`), and convert "
@@ -529,6 +544,25 @@ int runCommandLine(int argc, char** argv) {
     return usageError(app, e, argc, argv);
   }
   return status;
+}
+
+}  // namespace
+
+int runCommandLine(int argc, char** argv) {
+  try {
+    return runApp(argc, argv);
+  } catch (const std::bad_alloc&) {
+    // Out of memory where no Report can be had (parsing the command line,
+    // or the report itself): the line a report would print, made without
+    // allocating.
+    const bool json = wantsJson(argc, argv);
+    std::FILE* out = json ? stdout : stderr;
+    std::fputs(json ? "{\"diagnostics\": [{\"severity\": \"error\", \"rule\": \"" : "gdmap: error: out of memory [",
+               out);
+    std::fputs(rules::kOutOfMemory, out);
+    std::fputs(json ? "\", \"message\": \"out of memory\", \"path\": \"\", \"offset\": null}]}\n" : "]\n", out);
+    return kUsageOrIo;
+  }
 }
 
 }  // namespace gdmap::cli

@@ -58,17 +58,7 @@ ByteSpan StreamInput::next() {
     // Full: one more byte, read aside (the buffer never grows past the
     // cap), says whether the stream was exactly that long.
     std::uint8_t probe = 0;
-    const ssize_t n = readSome(fd_, &probe, 1);
-    ended_ = true;
-    if (n < 0) {
-      error_ = Error{held, name_ + ": cannot read: " + std::strerror(errno), rules::kInputUnreadable};
-    } else if (n > 0) {
-      error_ = Error{cap_,
-                     name_ + ": more than " + std::to_string(cap_) +
-                         " bytes from a pipe or device, the most gdmap holds (GDMAP_MAX_INPUT_SIZE raises it; a "
-                         "regular file is mapped, not held)",
-                     rules::kInputTooLarge};
-    }
+    end(readSome(fd_, &probe, 1), held);
     return {};
   }
   const std::size_t want = std::min(cap_ - held, kChunk);
@@ -79,12 +69,23 @@ ByteSpan StreamInput::next() {
   const ssize_t n = readSome(fd_, bytes_.data() + held, want);
   const int readErrno = errno;
   bytes_.resize(held + (n > 0 ? static_cast<std::size_t>(n) : 0));
-  if (n <= 0) {
-    ended_ = true;
-    if (n < 0) error_ = Error{held, name_ + ": cannot read: " + std::strerror(readErrno), rules::kInputUnreadable};
-    return {};
+  if (n > 0) return ByteSpan(bytes_).subspan(held);
+  errno = readErrno;
+  end(n, held);
+  return {};
+}
+
+void StreamInput::end(long lastRead, std::size_t held) {
+  ended_ = true;
+  if (lastRead < 0) {
+    error_ = Error{held, name_ + ": cannot read: " + std::strerror(errno), rules::kInputUnreadable};
+  } else if (lastRead > 0) {  // a byte past the cap
+    error_ = Error{cap_,
+                   name_ + ": more than " + std::to_string(cap_) +
+                       " bytes from a pipe or device, the most gdmap holds (GDMAP_MAX_INPUT_SIZE raises it; a "
+                       "regular file is mapped, not held)",
+                   rules::kInputTooLarge};
   }
-  return ByteSpan(bytes_).subspan(held);
 }
 
 void StreamInput::readAll() {

@@ -525,6 +525,11 @@ int runApp(int argc, char** argv) {
       "difference or an RVA or method not found, 2 usage, I/O or internal error.",
       "gdmap"};
   app.require_subcommand(1);
+  app.footer(
+      "Environment:\n"
+      "  GDMAP_MAX_INPUT_SIZE  the most bytes held of an input read from a pipe or device ('-', <(...), "
+      "/dev/stdin): default 1G; bytes or K, M, G, T (64M). Regular files are mapped, not held. Beyond it: "
+      "input-too-large.");
   app.set_version_flag("--version", "gdmap " GDMAP_VERSION);
   int status = kSuccess;
   addSigCommand(app, status);

@@ -6,7 +6,6 @@
 #include <gdmap/description/json_syntax.hpp>
 #include <gdmap/io/stream_input.hpp>
 #include <gdmap/schema/diagnostic.hpp>
-
 #include <gdmap/schema/rules.hpp>
 
 #include <cstdlib>
@@ -62,8 +61,8 @@ Expected<InputBytes> InputBytes::open(const std::string& path, FileAccess access
   const bool fromStdin = path == "-";
   input.name_ = fromStdin ? "stdin" : path;
   struct stat info {};
-  const bool stat = fromStdin ? ::fstat(STDIN_FILENO, &info) == 0 : ::stat(path.c_str(), &info) == 0;
-  const bool stream = stat && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode);
+  const bool known = fromStdin ? ::fstat(STDIN_FILENO, &info) == 0 : ::stat(path.c_str(), &info) == 0;
+  const bool stream = known && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode);
   // stdin redirected from a file is mapped like the file, unless something
   // has already read into it (a mapping starts at the file's start).
   const bool mappedStdin = fromStdin && !stream && ::lseek(STDIN_FILENO, 0, SEEK_CUR) == 0;

@@ -49,6 +49,10 @@ class StreamInput {
   static constexpr std::size_t kChunk = std::size_t{1} << 16;
 
  private:
+  // Reading has ended: `lastRead` is what read(2) returned last (0: the
+  // stream's end; negative: errno's error; positive: a byte past the cap).
+  void end(long lastRead, std::size_t held);
+
   int fd_ = -1;
   bool owned_ = false;
   bool ended_ = false;

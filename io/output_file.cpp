@@ -4,6 +4,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include <fcntl.h>
@@ -82,6 +84,29 @@ bool isInput(const struct stat& info, const std::vector<FileIdentity>& inputs) {
   return false;
 }
 
+// A copy of the open descriptor `path` names (/dev/stdout, /dev/stderr,
+// /dev/fd/N, /proc/self/fd/N), when it is the file the path reaches; -1
+// (errno 0 or the system's) otherwise.
+int duplicateNamedDescriptor(const std::string& path) {
+  int named = -1;
+  if (path == "/dev/stdout") named = STDOUT_FILENO;
+  if (path == "/dev/stderr") named = STDERR_FILENO;
+  for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = path.substr(prefix.size());
+    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) break;
+    named = std::stoi(digits);
+  }
+  struct stat reached {};
+  struct stat open {};
+  if (named < 0 || ::stat(path.c_str(), &reached) != 0 || ::fstat(named, &open) != 0 || reached.st_dev != open.st_dev ||
+      reached.st_ino != open.st_ino) {
+    errno = 0;
+    return -1;
+  }
+  return ::fcntl(named, F_DUPFD_CLOEXEC, 0);
+}
+
 Error isInputError(const std::string& name) {
   return Error{0, name + ": is the input file; refusing to overwrite it (write elsewhere, then rename)",
                rules::kOutputIsInput};
@@ -154,7 +179,10 @@ Status OutputFile::writeInPlace(const OutputProducer& produce, const OutputOptio
     // made into a file; O_NOCTTY: a terminal does not become ours.
     fd = ::open(target_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
   } while (fd < 0 && errno == EINTR);
-  if (fd < 0) return outputError(name(), "cannot open for writing", errno);
+  // A socket cannot be opened by a path (ENXIO), even /dev/stdout's when
+  // stdout is one: the descriptor the path names is written instead.
+  if (fd < 0 && errno == ENXIO) fd = duplicateNamedDescriptor(target_);
+  if (fd < 0) return outputError(name(), "cannot open for writing", errno == 0 ? ENXIO : errno);
   Status written = Success{};
   if (options.refuseTerminal && ::isatty(fd)) {
     written = Error{0, name() + ": refusing to write a binary map to a terminal", rules::kBinaryToTerminal};

@@ -1,7 +1,7 @@
-# -o into a pipe (issue #20, item 4): /dev/stdout when stdout is a pipe,
-# /proc/self/fd/1, a process substitution's /dev/fd/N and a named FIFO are
-# written in place, by every command with -o, whatever path names them:
-# never output-unwritable, no temporary file anywhere. A regular file named
+# -o into a pipe (issue #20, item 4): /dev/stdout when stdout is a pipe or
+# a socket, /proc/self/fd/1, a process substitution's /dev/fd/N and a named
+# FIFO are written in place, by every command with -o, whatever path names
+# them: never output-unwritable, no temporary file anywhere. A regular file named
 # through /dev/stdout is still replaced whole.
 # Arguments: GDMAP SOURCE_ROOT BLOBS_DRIVER (see tests/CMakeLists.txt).
 set -euo pipefail
@@ -53,6 +53,23 @@ done
 "$gdmap" build "$desc" -o >(wc -c >count)
 for _ in $(seq 100); do [ -s count ] && break; sleep 0.05; done
 [ "$(tr -d ' ' <count)" = "$(wc -c <"$map" | tr -d ' ')" ] || fail "build -o >(wc -c) counted $(cat count)"
+
+# stdout a socket (a service's log, a socketpair): /dev/stdout cannot be
+# opened (ENXIO); the descriptor it names is written.
+if command -v python3 >/dev/null 2>&1; then
+  python3 - "$gdmap" build "$desc" -o /dev/stdout >socket-out 2>"$work/err" <<'PY' || { cat "$work/err" >&2; fail "build -o /dev/stdout into a socket failed"; }
+import socket, subprocess, sys
+ours, theirs = socket.socketpair()
+child = subprocess.Popen(sys.argv[1:], stdout=theirs)
+theirs.close()
+data = b""
+while chunk := ours.recv(65536):
+    data += chunk
+sys.stdout.buffer.write(data)
+sys.exit(child.wait())
+PY
+  cmp -s socket-out "$map" || fail "build -o /dev/stdout into a socket: the socket did not get the map"
+fi
 
 # A named FIFO, by its path and through a symlink to it.
 mkfifo fifo

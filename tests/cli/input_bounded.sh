@@ -21,7 +21,7 @@ cd "$work"
 # sanitizer build reserves terabytes of shadow memory and cannot start under
 # one: then the limited checks are skipped (the others still run).
 limits=yes
-(ulimit -v 400000 && "$gdmap" --version) >/dev/null 2>&1 || limits=
+{ (ulimit -v 400000 && "$gdmap" --version) >/dev/null; } 2>/dev/null || limits=
 limited() {
   local kib=$1
   shift

@@ -35,9 +35,12 @@ Expected<MappedFile> MappedFile::open(const std::string& path, FileAccess access
     file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   } while (file.fd < 0 && errno == EINTR);
   if (file.fd < 0) return systemError(path, "cannot open", errno);
+  return open(file.fd, path, access);
+}
 
+Expected<MappedFile> MappedFile::open(int fd, const std::string& path, FileAccess access) {
   struct stat info {};
-  if (::fstat(file.fd, &info) != 0) return systemError(path, "cannot stat", errno);
+  if (::fstat(fd, &info) != 0) return systemError(path, "cannot stat", errno);
   if (S_ISDIR(info.st_mode)) return systemError(path, "cannot map", EISDIR);
   if (!S_ISREG(info.st_mode)) {
     return Error{0, path + ": cannot map: not a regular file (use a file, not a pipe or device)",
@@ -53,7 +56,7 @@ Expected<MappedFile> MappedFile::open(const std::string& path, FileAccess access
   const int populate = 0;
   (void)access;
 #endif
-  void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | populate, file.fd, 0);
+  void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | populate, fd, 0);
   if (data == MAP_FAILED) return systemError(path, "cannot map", errno);
   return MappedFile(static_cast<const std::uint8_t*>(data), size, identity);
 }

@@ -4,6 +4,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include <fcntl.h>
@@ -82,6 +84,29 @@ bool isInput(const struct stat& info, const std::vector<FileIdentity>& inputs) {
   return false;
 }
 
+// A copy of the open descriptor `path` names (/dev/stdout, /dev/stderr,
+// /dev/fd/N, /proc/self/fd/N), when it is the file the path reaches; -1
+// (errno 0 or the system's) otherwise.
+int duplicateNamedDescriptor(const std::string& path) {
+  int named = -1;
+  if (path == "/dev/stdout") named = STDOUT_FILENO;
+  if (path == "/dev/stderr") named = STDERR_FILENO;
+  for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = path.substr(prefix.size());
+    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) break;
+    named = std::stoi(digits);
+  }
+  struct stat reached {};
+  struct stat open {};
+  if (named < 0 || ::stat(path.c_str(), &reached) != 0 || ::fstat(named, &open) != 0 || reached.st_dev != open.st_dev ||
+      reached.st_ino != open.st_ino) {
+    errno = 0;
+    return -1;
+  }
+  return ::fcntl(named, F_DUPFD_CLOEXEC, 0);
+}
+
 Error isInputError(const std::string& name) {
   return Error{0, name + ": is the input file; refusing to overwrite it (write elsewhere, then rename)",
                rules::kOutputIsInput};
@@ -95,6 +120,15 @@ Expected<OutputFile> OutputFile::resolve(const std::string& path, const std::vec
   out.target_ = path;
   out.inputs_ = inputs;
   if (path.empty()) return Error{0, "the output path is empty", rules::kOutputUnwritable};
+  // What the kernel finds at the end of the path first: a pipe is named by
+  // links that cannot be followed by hand (/dev/stdout, /dev/fd/63,
+  // /proc/self/fd/1 point to "pipe:[1234]"), and a FIFO, pipe, socket or
+  // device is written in place through the path as given, whatever names it.
+  if (struct stat reached{};
+      ::stat(path.c_str(), &reached) == 0 && !S_ISREG(reached.st_mode) && !S_ISDIR(reached.st_mode)) {
+    out.kind_ = Kind::Special;
+    return out;
+  }
   for (int hops = 0;; ++hops) {
     struct stat info {};
     if (::lstat(out.target_.c_str(), &info) != 0) {
@@ -145,12 +179,20 @@ Status OutputFile::writeInPlace(const OutputProducer& produce, const OutputOptio
     // made into a file; O_NOCTTY: a terminal does not become ours.
     fd = ::open(target_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
   } while (fd < 0 && errno == EINTR);
-  if (fd < 0) return outputError(name(), "cannot open for writing", errno);
+  // A socket cannot be opened by a path (ENXIO), even /dev/stdout's when
+  // stdout is one: the descriptor the path names is written instead.
+  if (fd < 0 && errno == ENXIO) fd = duplicateNamedDescriptor(target_);
+  if (fd < 0) return outputError(name(), "cannot open for writing", errno == 0 ? ENXIO : errno);
   Status written = Success{};
   if (options.refuseTerminal && ::isatty(fd)) {
     written = Error{0, name() + ": refusing to write a binary map to a terminal", rules::kBinaryToTerminal};
   } else {
-    written = produce([&](std::string_view chunk) { return writeAll(fd, chunk, name()); });
+    try {
+      written = produce([&](std::string_view chunk) { return writeAll(fd, chunk, name()); });
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
   }
   if (::close(fd) != 0 && written) written = outputError(name(), "cannot close", errno);
   return written;
@@ -177,7 +219,16 @@ Status OutputFile::replace(const OutputProducer& produce) const {
   const int fd = ::mkstemp(temporary.data());
   if (fd < 0) return outputError(name(), "cannot create a file in " + directoryOf(target_), errno);
 
-  Status written = produce([&](std::string_view chunk) { return writeAll(fd, chunk, name()); });
+  Status written = Success{};
+  try {
+    written = produce([&](std::string_view chunk) { return writeAll(fd, chunk, name()); });
+  } catch (...) {
+    // A producer that runs out of memory (std::bad_alloc, reported at the
+    // top) leaves no temporary behind either.
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    throw;
+  }
   if (written && ::fsync(fd) != 0) written = outputError(name(), "cannot flush", errno);
   // mkstemp makes the file 0600: keep the mode (and, where allowed, the
   // owner) of the file being replaced, or give a new file the mode a plain

@@ -7,9 +7,11 @@
 #include <gdmap/description/il_description_exact.hpp>
 #include <gdmap/description/il_description_json.hpp>
 #include <gdmap/description/json_position.hpp>
+#include <gdmap/description/json_syntax.hpp>
 #include <gdmap/io/file_identity.hpp>
 #include <gdmap/io/mapped_file.hpp>
 #include <gdmap/io/output_file.hpp>
+#include <gdmap/io/stream_input.hpp>
 #include <gdmap/metadata/assembly_refs.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/reader/bounds_annotate.hpp>

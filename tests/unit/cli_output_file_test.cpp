@@ -10,7 +10,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <new>
 #include <string>
+
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -157,3 +160,34 @@ TEST_CASE("output file: produced output arrives whole, and a failing producer le
 }
 
 }  // namespace
+
+TEST_CASE("output file: a pipe named by /dev/fd/N or /proc/self/fd/N is written in place") {
+  for (const std::string prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    const std::string path = prefix + std::to_string(fds[1]);
+    auto file = gdmap::OutputFile::resolve(path);
+    REQUIRE_MESSAGE(file, path);
+    REQUIRE_MESSAGE(file->write("through the pipe"), path);
+    ::close(fds[1]);
+    char got[64] = {};
+    const ssize_t n = ::read(fds[0], got, sizeof got);
+    ::close(fds[0]);
+    CHECK(std::string(got, n > 0 ? static_cast<std::size_t>(n) : 0) == "through the pipe");
+  }
+}
+
+TEST_CASE("output file: a producer that throws (out of memory) leaves no temporary and the old content") {
+  TempDir dir;
+  const fs::path out = dir.path / "out.bin";
+  put(out, "old");
+  auto file = gdmap::OutputFile::resolve(out.string());
+  REQUIRE(file);
+  CHECK_THROWS_AS(file->write([](const gdmap::OutputEmit& emit) -> gdmap::Status {
+    (void)emit("part");
+    throw std::bad_alloc();
+  }),
+                  std::bad_alloc);
+  CHECK(contents(out) == "old");
+  CHECK_FALSE(hasTemporaries(dir.path));
+}

@@ -18,9 +18,11 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,12 @@ struct Registered {
   bool& json;
 };
 
+// A command ran out of memory (std::bad_alloc): a diagnostic and exit 2,
+// never an abort.
+std::string outOfMemoryMessage() {
+  return "out of memory: the input needs more memory than the system gives gdmap (ulimit -v, cgroup, swap)";
+}
+
 // Adds `name` to `parent`; when chosen, `run` gets the options read into
 // Registered::options and a Report that lists at most `maxListed`
 // diagnostics, and its exit status goes to `status`.
@@ -53,7 +61,15 @@ Registered<Options> addCommand(CLI::App& parent, const std::string& name, const 
   auto invocation = std::make_shared<Invocation<Options>>();
   command->callback([invocation, run, maxListed, &status] {
     Report report(invocation->json, maxListed);
-    status = report.finish(run(invocation->options, report));
+    int code = kSuccess;
+    try {
+      code = run(invocation->options, report);
+    } catch (const std::bad_alloc&) {
+      // What the command held is freed by now: the report has room to say
+      // so, in the form asked for (runCommandLine catches what it cannot).
+      code = report.fail(kUsageOrIo, rules::kOutOfMemory, outOfMemoryMessage());
+    }
+    status = report.finish(code);
   });
   return {*command, invocation->options, invocation->json};
 }
@@ -545,9 +561,8 @@ int commandList(const CLI::App& level) {
   return kUsageOrIo;
 }
 
-}  // namespace
-
-int runCommandLine(int argc, char** argv) {
+// Builds the app and runs the command the arguments choose.
+int runApp(int argc, char** argv) {
   CLI::App app{
       "gdmap: build, check, dump and verify .NET Native generic dictionary maps and IL-to-native maps "
       "(GetILToNativeMapping arrays and the runtime's compressed bounds: `gdmap il`), and convert "
@@ -555,6 +570,11 @@ int runCommandLine(int argc, char** argv) {
       "difference or an RVA or method not found, 2 usage, I/O or internal error.",
       "gdmap"};
   app.require_subcommand(1);
+  app.footer(
+      "Environment:\n"
+      "  GDMAP_MAX_INPUT_SIZE  the most bytes held of an input read from a pipe or device ('-', <(...), "
+      "/dev/stdin): default 1G; bytes or K, M, G, T (64M). Regular files are mapped, not held. Beyond it: "
+      "input-too-large.");
   app.set_version_flag("--version", "gdmap " GDMAP_VERSION);
   int status = kSuccess;
   addSigCommand(app, status);
@@ -577,6 +597,25 @@ int runCommandLine(int argc, char** argv) {
     return usageError(app, e, argc, argv);
   }
   return status;
+}
+
+}  // namespace
+
+int runCommandLine(int argc, char** argv) {
+  try {
+    return runApp(argc, argv);
+  } catch (const std::bad_alloc&) {
+    // Out of memory where no Report can be had (parsing the command line,
+    // or the report itself): the line a report would print, made without
+    // allocating.
+    const bool json = wantsJson(argc, argv);
+    std::FILE* out = json ? stdout : stderr;
+    std::fputs(json ? "{\"diagnostics\": [{\"severity\": \"error\", \"rule\": \"" : "gdmap: error: out of memory [",
+               out);
+    std::fputs(rules::kOutOfMemory, out);
+    std::fputs(json ? "\", \"message\": \"out of memory\", \"path\": \"\", \"offset\": null}]}\n" : "]\n", out);
+    return kUsageOrIo;
+  }
 }
 
 }  // namespace gdmap::cli

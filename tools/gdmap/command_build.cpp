@@ -17,7 +17,8 @@ namespace {
 
 int build(const BuildOptions& options, Report& report) {
   std::optional<Output> output;
-  auto input = openInputAndOutput(options.description, options.output, OutputKind::Binary, output, report);
+  auto input =
+      openInputAndOutput(options.description, options.output, OutputKind::Binary, output, report, InputContent::Json);
   if (!input) return kUsageOrIo;
   std::unique_ptr<TypeNames> names;
   if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;

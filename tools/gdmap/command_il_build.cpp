@@ -28,7 +28,8 @@ bool readsBack(ByteSpan bytes, const il::Method& method, il::BoundsForm form) {
 
 int build(const IlBuildOptions& options, Report& report) {
   std::optional<Output> output;
-  auto input = openInputAndOutput(options.description, options.output, OutputKind::Binary, output, report);
+  auto input =
+      openInputAndOutput(options.description, options.output, OutputKind::Binary, output, report, InputContent::Json);
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
   auto methods = loadIlDescription(*input, report);

@@ -226,7 +226,7 @@ int notFound(gdmap_hresult hr, std::uint32_t token, std::size_t methods, const s
 }
 
 int lookup(const IlLookupOptions& options, Report& report) {
-  auto input = openInput(options.description, report);
+  auto input = openInput(options.description, report, FileAccess::Whole, InputContent::Json);
   if (!input) return kUsageOrIo;
   auto methods = loadIlDescription(*input, report);
   if (!methods) {

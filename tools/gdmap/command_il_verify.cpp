@@ -25,7 +25,7 @@ std::string bytes(std::size_t n) { return std::to_string(n) + (n == 1 ? " byte" 
 int verify(const IlVerifyOptions& options, Report& report) {
   if (options.description == "-" && options.blob == "-")
     return report.fail(kUsageOrIo, rules::kUsage, "only one of DESCRIPTION and BLOB can be '-'");
-  auto description = openInput(options.description, report);
+  auto description = openInput(options.description, report, FileAccess::Whole, InputContent::Json);
   if (!description) return kUsageOrIo;
   auto methods = loadIlDescription(*description, report);
   if (!methods) {

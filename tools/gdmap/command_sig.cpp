@@ -2,6 +2,7 @@
 // item per operand or, with no operands, one per stdin line.
 #include "commands.hpp"
 #include "exit_status.hpp"
+#include "file_io.hpp"
 #include "report.hpp"
 #include "type_names_input.hpp"
 
@@ -11,6 +12,7 @@
 #include <gdmap/schema/type_text.hpp>
 #include <gdmap/writer/type_encoder.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -145,20 +147,64 @@ int convertOperands(const std::vector<std::string>& items, const Converter& conv
   return results.finish();
 }
 
+enum class LineRead { Line, End, TooLong };
+
+// The next line of `in` into `line`, its '\n' dropped, as std::getline
+// reads it, but never more than `cap` bytes: an endless line stops at the
+// cap. A read error throws std::ios_base::failure (libstdc++'s filebuf).
+LineRead readLine(std::streambuf& in, std::string& line, std::size_t cap) {
+  line.clear();
+  for (;;) {
+    const int c = in.sbumpc();
+    if (c == std::char_traits<char>::eof()) return line.empty() ? LineRead::End : LineRead::Line;
+    if (c == '\n') return LineRead::Line;
+    if (line.size() == cap) return LineRead::TooLong;
+    line.push_back(static_cast<char>(c));
+  }
+}
+
+// Lines stream through: one is held at a time, at most maxStreamInput()
+// bytes; with --json every result is held until the object is written, so
+// the whole input is held to that cap too.
 int convertLines(const Converter& converter, Report& report) {
+  const auto cap = maxStreamInput();
+  if (!cap) return report.fail(kUsageOrIo, rules::kUsage, cap.error().message);
   std::ios::sync_with_stdio(false);
   Results results(report);
   const std::string stdinName = "stdin";
   std::string line;
   std::size_t lineNumber = 0;
-  while (std::getline(std::cin, line)) {
+  std::size_t read = 0;  // bytes before the line
+  for (;;) {
+    const std::size_t room = report.json() ? *cap - std::min(read, *cap) : *cap;
+    LineRead got = LineRead::End;
+    try {
+      got = readLine(*std::cin.rdbuf(), line, room);
+    } catch (const std::ios_base::failure&) {
+      results.finish();
+      return report.fail(kUsageOrIo, rules::kInputUnreadable, "cannot read", stdinName);
+    }
+    if (got == LineRead::End) break;
     ++lineNumber;
+    if (got == LineRead::TooLong) {
+      results.finish();
+      Diagnostic d;
+      d.rule = rules::kInputTooLarge;
+      d.file = stdinName;
+      d.offset = read + room;
+      d.message = report.json()
+                      ? "more than " + std::to_string(*cap) +
+                            " bytes, the most gdmap holds with --json (GDMAP_MAX_INPUT_SIZE raises it)"
+                      : "line " + std::to_string(lineNumber) + " is longer than " + std::to_string(*cap) +
+                            " bytes, the most gdmap holds (GDMAP_MAX_INPUT_SIZE raises it)";
+      report.add(std::move(d));
+      return kUsageOrIo;
+    }
+    read += line.size() + 1;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     results.convert(line, converter, stdinName, lineNumber);
   }
-  const int status = results.finish();
-  if (std::cin.bad()) return report.fail(kUsageOrIo, rules::kInputUnreadable, "cannot read", "stdin");
-  return status;
+  return results.finish();
 }
 
 int sig(const SigOptions& options, Report& report) {

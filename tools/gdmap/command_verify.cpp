@@ -30,7 +30,7 @@ int verify(const VerifyOptions& options, Report& report) {
     return report.fail(kUsageOrIo, rules::kUsage, "only one of DESCRIPTION and MAP can be '-'");
   std::unique_ptr<TypeNames> names;
   if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
-  auto description = openInput(options.description, report);
+  auto description = openInput(options.description, report, FileAccess::Whole, InputContent::Json);
   if (!description) return kUsageOrIo;
   const LoadedDescription loaded = loadDescription(*description, report, names.get());
   if (!loaded.ok()) {

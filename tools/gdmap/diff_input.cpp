@@ -9,7 +9,7 @@ namespace gdmap::cli {
 std::optional<DiffOperand> loadDiffOperand(const std::string& path, Report& report, int& status,
                                            const TypeNames* names) {
   DiffOperand operand;
-  operand.input = openInput(path, report);
+  operand.input = openInput(path, report, FileAccess::Whole, InputContent::Either);
   if (!operand.input) {
     status = kUsageOrIo;
     return std::nullopt;

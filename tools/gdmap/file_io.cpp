@@ -1,85 +1,102 @@
 #include "file_io.hpp"
 
 #include "exit_status.hpp"
+#include "input_kind.hpp"
 
+#include <gdmap/description/json_syntax.hpp>
+#include <gdmap/io/stream_input.hpp>
+#include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/rules.hpp>
 
-#include <cerrno>
-#include <cstring>
+#include <cstdlib>
 #include <iostream>
-#include <iterator>
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace gdmap::cli {
 namespace {
 
-Error readError(const std::string& name, int error) {
-  return Error{0, name + ": cannot read: " + std::strerror(error), rules::kInputUnreadable};
-}
-
-// A pipe, a FIFO or a device (/dev/stdin, `<(...)`): cannot be mapped, so
-// read to its end.
-Expected<Bytes> readStream(const std::string& path) {
-  int fd = -1;
-  do {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  } while (fd < 0 && errno == EINTR);
-  if (fd < 0) return Error{0, path + ": cannot open: " + std::strerror(errno), rules::kInputUnreadable};
-  Bytes bytes;
-  std::uint8_t chunk[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error = errno;
-      ::close(fd);
-      return readError(path, error);
-    }
-    if (n == 0) break;
-    bytes.insert(bytes.end(), chunk, chunk + n);
+// Reads `stream` to its end, or, for a JSON input, until its syntax first
+// fails: `yes | gdmap build -` stops after one chunk, and the description
+// parser then reports that first error from the bytes read. Either: JSON
+// when its first bytes look like JSON (diff's operands).
+void readStream(StreamInput& stream, InputContent content) {
+  if (content == InputContent::Either) {
+    while (stream.bytes().size() < kSniffBytes && !stream.next().empty()) {}
+    if (sniffInputKind(stream.bytes()) != InputKind::Json) content = InputContent::Binary;
   }
-  ::close(fd);
-  return bytes;
+  if (content == InputContent::Binary) {
+    stream.readAll();
+    return;
+  }
+  // What was read while sniffing is checked first, then what comes.
+  bool sniffedGiven = stream.bytes().empty();
+  checkJsonSyntax([&]() -> std::string_view {
+    ByteSpan piece;
+    if (!sniffedGiven) {
+      sniffedGiven = true;
+      piece = stream.bytes();
+    } else {
+      piece = stream.next();
+    }
+    return {reinterpret_cast<const char*>(piece.data()), piece.size()};
+  });
 }
 
 // An I/O error as a diagnostic about `file` (an input's or an output's
 // name): io/ words its message "FILE: cannot open: ...", and the diagnostic
 // already starts with the file.
-int failOn(Report& report, const std::string& file, const Error& e, const char* rule) {
-  std::string message = e.message;
+std::string withoutFile(std::string message, const std::string& file) {
   if (message.size() > file.size() + 2 && message.compare(0, file.size(), file) == 0 &&
       message.compare(file.size(), 2, ": ") == 0)
     message.erase(0, file.size() + 2);
-  return report.fail(kUsageOrIo, e.rule.empty() ? rule : e.rule.c_str(), std::move(message), file);
+  return message;
+}
+
+int failOn(Report& report, const std::string& file, const Error& e, const char* rule) {
+  return report.fail(kUsageOrIo, e.rule.empty() ? rule : e.rule.c_str(), withoutFile(e.message, file), file);
 }
 
 }  // namespace
 
-Expected<InputBytes> InputBytes::open(const std::string& path, FileAccess access) {
+Expected<std::size_t> maxStreamInput() {
+  const char* text = std::getenv("GDMAP_MAX_INPUT_SIZE");
+  if (text == nullptr || *text == '\0') return kDefaultMaxStreamInput;
+  if (auto size = parseByteSize(text)) return *size;
+  return Error{0,
+               "GDMAP_MAX_INPUT_SIZE=" + quoteInput(text) +
+                   " is not a size: give bytes, or a number with K, M, G or T (64M, 2G)",
+               rules::kUsage};
+}
+
+Expected<InputBytes> InputBytes::open(const std::string& path, FileAccess access, InputContent content) {
   InputBytes input;
-  if (path == "-") {
-    input.name_ = "stdin";
-    input.identity_ = identityOf(STDIN_FILENO);
-    std::cin.sync_with_stdio(false);
-    input.buffer_.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    if (std::cin.bad()) return readError("stdin", EIO);
-    return input;
-  }
-  input.name_ = path;
+  const bool fromStdin = path == "-";
+  input.name_ = fromStdin ? "stdin" : path;
   struct stat info {};
-  if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode)) {
-    auto read = readStream(path);
-    if (!read) return read.error();
-    input.buffer_ = std::move(read).value();
+  const bool known = fromStdin ? ::fstat(STDIN_FILENO, &info) == 0 : ::stat(path.c_str(), &info) == 0;
+  const bool stream = known && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode);
+  // stdin redirected from a file is mapped like the file, unless something
+  // has already read into it (a mapping starts at the file's start).
+  const bool mappedStdin = fromStdin && !stream && ::lseek(STDIN_FILENO, 0, SEEK_CUR) == 0;
+  if (!stream && (!fromStdin || mappedStdin)) {
+    auto mapped = fromStdin ? MappedFile::open(STDIN_FILENO, input.name_, access) : MappedFile::open(path, access);
+    if (!mapped) return mapped.error();
+    input.identity_ = mapped->identity();
+    input.mapped_.emplace(std::move(mapped).value());
     return input;
   }
-  auto mapped = MappedFile::open(path, access);
-  if (!mapped) return mapped.error();
-  input.identity_ = mapped->identity();
-  input.mapped_.emplace(std::move(mapped).value());
+  const auto cap = maxStreamInput();
+  if (!cap) return cap.error();
+  auto opened = fromStdin ? Expected<StreamInput>(StreamInput(STDIN_FILENO, input.name_, *cap, false))
+                          : StreamInput::open(path, *cap);
+  if (!opened) return opened.error();
+  StreamInput& streamInput = *opened;
+  readStream(streamInput, content);
+  if (streamInput.error()) return *streamInput.error();
+  if (fromStdin) input.identity_ = identityOf(STDIN_FILENO);
+  input.buffer_ = std::move(streamInput).take();
   return input;
 }
 
@@ -90,10 +107,22 @@ std::string_view InputBytes::text() const {
   return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
 
-std::optional<InputBytes> openInput(const std::string& path, Report& report, FileAccess access) {
-  auto input = InputBytes::open(path, access);
+std::optional<InputBytes> openInput(const std::string& path, Report& report, FileAccess access, InputContent content) {
+  auto input = InputBytes::open(path, access, content);
   if (!input) {
-    failOn(report, path == "-" ? "stdin" : path, input.error(), rules::kInputUnreadable);
+    const Error& e = input.error();
+    const std::string file = path == "-" ? "stdin" : path;
+    if (e.rule == rules::kInputTooLarge) {
+      // Where reading stopped: the cap, a byte offset in the input.
+      Diagnostic d = binaryDiagnostic(e);
+      d.message = withoutFile(std::move(d.message), file);
+      d.file = file;
+      report.add(std::move(d));
+    } else if (e.rule == rules::kUsage) {
+      report.fail(kUsageOrIo, rules::kUsage, e.message);
+    } else {
+      failOn(report, file, e, rules::kInputUnreadable);
+    }
     return std::nullopt;
   }
   return std::move(input).value();
@@ -123,8 +152,9 @@ std::optional<Output> Output::resolve(const std::string& path, OutputKind kind,
 }
 
 std::optional<InputBytes> openInputAndOutput(const std::string& inputPath, const std::string& outputPath,
-                                             OutputKind kind, std::optional<Output>& output, Report& report) {
-  std::optional<InputBytes> input = openInput(inputPath, report);
+                                             OutputKind kind, std::optional<Output>& output, Report& report,
+                                             InputContent content) {
+  std::optional<InputBytes> input = openInput(inputPath, report, FileAccess::Whole, content);
   if (!input) return std::nullopt;
   output = Output::resolve(outputPath, kind, {input->identity()}, report);
   if (!output) return std::nullopt;

@@ -1,6 +1,6 @@
 #pragma once
 // Inputs and outputs of the CLI. '-' means stdin/stdout. A file input is
-// memory-mapped (a pipe or device is read); a file output goes through
+// memory-mapped (a pipe or device is read, up to a cap); a file output goes through
 // gdmap::OutputFile (io/): never half-written, never over its own
 // input, symlinks written through, FIFOs and devices written in place.
 #include "report.hpp"
@@ -18,12 +18,28 @@
 
 namespace gdmap::cli {
 
-// A whole input's bytes: memory-mapped for a regular file, read into memory
-// for '-', a pipe or a device.
+// What an input is expected to hold, so that reading a pipe can stop at
+// the first byte that rules it out.
+enum class InputContent {
+  Binary,  // read to the end
+  Json,    // a description: reading stops at its first syntax error
+  Either,  // Json when its first bytes look like JSON (diff), else Binary
+};
+
+// The most bytes an input that is read rather than mapped (a pipe, a
+// device) may hold: GDMAP_MAX_INPUT_SIZE (64M, 2G), 1 GiB when unset;
+// a usage error when it is not a size.
+Expected<std::size_t> maxStreamInput();
+
+// A whole input's bytes: memory-mapped for a regular file (stdin too, when
+// redirected from one), read into memory for a pipe or a device, at most
+// maxStreamInput() bytes.
 class InputBytes {
  public:
-  // Errors (rule input-unreadable) name the path.
-  static Expected<InputBytes> open(const std::string& path, FileAccess access = FileAccess::Whole);
+  // Errors (rules input-unreadable, input-too-large at the cap's offset,
+  // usage for a bad GDMAP_MAX_INPUT_SIZE) name the path.
+  static Expected<InputBytes> open(const std::string& path, FileAccess access = FileAccess::Whole,
+                                   InputContent content = InputContent::Binary);
   ByteSpan bytes() const;
   std::string_view text() const;
   // The first `bytes` bytes have been read (MappedFile::release); a no-op
@@ -44,7 +60,8 @@ class InputBytes {
 };
 
 // InputBytes::open, with the failure added to `report`.
-std::optional<InputBytes> openInput(const std::string& path, Report& report, FileAccess access = FileAccess::Whole);
+std::optional<InputBytes> openInput(const std::string& path, Report& report, FileAccess access = FileAccess::Whole,
+                                    InputContent content = InputContent::Binary);
 
 enum class OutputKind { Text, Binary };
 
@@ -71,6 +88,7 @@ class Output {
 // resolved before any work so that `-o INPUT` fails before anything is read
 // twice or written: empty (the failure reported) when either cannot be had.
 std::optional<InputBytes> openInputAndOutput(const std::string& inputPath, const std::string& outputPath,
-                                             OutputKind kind, std::optional<Output>& output, Report& report);
+                                             OutputKind kind, std::optional<Output>& output, Report& report,
+                                             InputContent content = InputContent::Binary);
 
 }  // namespace gdmap::cli

@@ -20,6 +20,9 @@ class MappedFile {
   // Errors name the path and the system's reason. An empty file maps to an
   // empty span.
   static Expected<MappedFile> open(const std::string& path, FileAccess access = FileAccess::Whole);
+  // The same for a descriptor already open (stdin), called `path` in
+  // messages; it stays open (a mapping outlives its descriptor).
+  static Expected<MappedFile> open(int fd, const std::string& path, FileAccess access = FileAccess::Whole);
 
   MappedFile(MappedFile&& other) noexcept;
   MappedFile& operator=(MappedFile&& other) noexcept;

@@ -84,6 +84,8 @@ inline constexpr char kWrongType[] = "wrong-type";
 inline constexpr char kUsage[] = "usage";
 inline constexpr char kWrongInputKind[] = "wrong-input-kind";
 inline constexpr char kInputUnreadable[] = "input-unreadable";
+inline constexpr char kInputTooLarge[] = "input-too-large";
+inline constexpr char kOutOfMemory[] = "out-of-memory";
 inline constexpr char kNamesNotAssembly[] = "names-not-assembly";
 // A note: a description whose type text names types (`class [System.Runtime]X`)
 // did not build without --names ASSEMBLY, which resolves them.

@@ -68,7 +68,7 @@ fi
 # 2. A binary input without end stops at the cap: input-too-large, located
 # at the cap's byte offset, in the file.
 GDMAP_MAX_INPUT_SIZE=1M run 2 "$gdmap" check /dev/zero
-has err "/dev/zero: error: byte 0x00100000: /dev/zero: more than 1048576 bytes from a pipe or device"
+has err "/dev/zero: error: byte 0x00100000: more than 1048576 bytes from a pipe or device"
 has err "[input-too-large]"
 GDMAP_MAX_INPUT_SIZE=1M run 2 "$gdmap" check /dev/zero --json
 has out '"rule": "input-too-large"'
@@ -85,7 +85,7 @@ has err "stdin: error: byte 0x00200000: "
 # used: a located error, not an abort.
 if [ -n "$limits" ]; then
   run 2 limited 4194304 "$gdmap" check /dev/zero
-  has err "byte 0x40000000: /dev/zero: more than 1073741824 bytes"
+  has err "byte 0x40000000: more than 1073741824 bytes"
 fi
 
 # 3. The cap: a pipe of a valid description over a small cap fails, at or
@@ -93,7 +93,7 @@ fi
 # mapped, not held, whatever the cap.
 size=$(wc -c <"$desc")
 GDMAP_MAX_INPUT_SIZE=100 run 2 "$gdmap" build - -o x < <(cat "$desc")
-has err "stdin: error: byte 0x00000064: stdin: more than 100 bytes"
+has err "stdin: error: byte 0x00000064: more than 100 bytes"
 GDMAP_MAX_INPUT_SIZE=$((size - 1)) run 2 "$gdmap" build - -o x < <(cat "$desc")
 has err "[input-too-large]"
 GDMAP_MAX_INPUT_SIZE=$size run 0 "$gdmap" build - -o x < <(cat "$desc")
@@ -123,7 +123,7 @@ if [ -n "$limits" ]; then
 fi
 { echo int32; head -c 3000 /dev/zero | tr '\0' x; echo; } >long.txt
 GDMAP_MAX_INPUT_SIZE=2K run 2 "$gdmap" sig encode <long.txt
-has err "stdin: error: byte 0x00000806: stdin: line 2 is longer than 2048 bytes"
+has err "stdin: error: byte 0x00000806: line 2 is longer than 2048 bytes"
 has err "[input-too-large]"
 [ "$(cat "$work/out")" = "08" ] || fail "sig encode: the line before the long one lost its result"
 GDMAP_MAX_INPUT_SIZE=2K run 2 "$gdmap" sig encode --json <long.txt

@@ -610,7 +610,8 @@ int runCommandLine(int argc, char** argv) {
     // allocating.
     const bool json = wantsJson(argc, argv);
     std::FILE* out = json ? stdout : stderr;
-    std::fputs(json ? "{\"diagnostics\": [{\"severity\": \"error\", \"rule\": \"" : "gdmap: error: out of memory [",
+    std::fputs(json ? "{\"errors\": 1, \"warnings\": 0, \"diagnostics\": [{\"severity\": \"error\", \"rule\": \""
+                    : "gdmap: error: out of memory [",
                out);
     std::fputs(rules::kOutOfMemory, out);
     std::fputs(json ? "\", \"message\": \"out of memory\", \"path\": \"\", \"offset\": null}]}\n" : "]\n", out);

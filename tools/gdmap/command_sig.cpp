@@ -192,11 +192,10 @@ int convertLines(const Converter& converter, Report& report) {
       d.rule = rules::kInputTooLarge;
       d.file = stdinName;
       d.offset = read + room;
-      d.message = report.json()
-                      ? "more than " + std::to_string(*cap) +
-                            " bytes, the most gdmap holds with --json (GDMAP_MAX_INPUT_SIZE raises it)"
-                      : "line " + std::to_string(lineNumber) + " is longer than " + std::to_string(*cap) +
-                            " bytes, the most gdmap holds (GDMAP_MAX_INPUT_SIZE raises it)";
+      d.message = report.json() ? "more than " + std::to_string(*cap) +
+                                      " bytes, the most gdmap holds with --json (GDMAP_MAX_INPUT_SIZE raises it)"
+                                : "line " + std::to_string(lineNumber) + " is longer than " + std::to_string(*cap) +
+                                      " bytes, the most gdmap holds (GDMAP_MAX_INPUT_SIZE raises it)";
       report.add(std::move(d));
       return kUsageOrIo;
     }

@@ -90,6 +90,16 @@ run 1 diff diff "$maps/basic.gdmap" "$maps/shared.gdmap" --json
 run 1 diff diff "$maps/basic.gdmap" "$work/bad.json" --json
 run 2 diff diff "$maps/basic.gdmap" "$missing" --json
 run 2 diff diff - - --json
+# A change deep inside a type (subPath, partA, partB), a broken map compared
+# byte by byte, and verify --all's list of differences.
+nest='class 0x01000012<class 0x01000012<class 0x01000012<class 0x01000012<class 0x01000013<ARG>>>>>'
+echo "{\"dictionaries\": [{\"rva\": 4096, \"types\": [\"${nest/ARG/int32}\"]}]}" >"$work/deep-a.json"
+echo "{\"dictionaries\": [{\"rva\": 4096, \"types\": [\"${nest/ARG/int64}\"]}]}" >"$work/deep-b.json"
+run 1 diff diff "$work/deep-a.json" "$work/deep-b.json" --json
+jq -e '.differences[0].subPath == ".arguments[0].arguments[0].arguments[0].arguments[0].arguments[0]"' "$work/out" >/dev/null ||
+  fail "diff --json of a deep change: no subPath"
+run 1 diff diff "$maps/basic.gdmap" "$work/broken.gdmap" --json
+run 1 verify verify "$maps/basic.json" "$maps/shared.gdmap" --all --json
 
 run 0 il-build il build "$il" --format packed2 --method 0x06000001 -o "$work/we.packed2" --json
 run 1 il-build il build "$work/bad-il.json" --format nibble -o "$work/x.nibble" --json

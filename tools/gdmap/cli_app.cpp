@@ -523,7 +523,7 @@ const CLI::App& levelReached(const CLI::App& app) {
 std::string commandPath(const CLI::App& level) {
   std::string path = level.get_name();
   for (const CLI::App* up = level.get_parent(); up != nullptr; up = up->get_parent())
-    path = up->get_name() + " " + path;
+    path.insert(0, up->get_name() + " ");
   return path;
 }
 
@@ -553,7 +553,7 @@ int commandList(const CLI::App& level) {
     if (end != std::string::npos) help.resize(help.find_last_not_of(' ', end - 1) + 1);
     std::string name = sub->get_name();
     name.resize(std::max<std::size_t>(name.size(), 10), ' ');
-    text += "  " + name + help + "\n";
+    text.append("  ").append(name).append(help).append("\n");
   }
   text +=
       "\nRun `" + path + " <command> --help` for a command's options and operands, `" + path + " --help` for more.\n";

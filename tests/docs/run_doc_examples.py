@@ -28,6 +28,9 @@ document's source rather than hidden in this test:
                                        wherever the comment stands
   <!-- doc-test: terminal -->          the session's commands write to a
                                        terminal, not a pipe
+  <!-- doc-test: only-if COMMAND -->   the block is run only where COMMAND
+                                       succeeds (a sanitizer build cannot
+                                       start under `ulimit -v`, say)
   <!-- doc-test: replace REGEX TEXT --> what legitimately varies: REGEX
                                        (Python) in the output becomes TEXT
                                        before the comparison
@@ -46,8 +49,8 @@ import tempfile
 
 TIMEOUT_SECONDS = 120
 FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
-MARKER = re.compile(r"^\s*<!--\s*doc-test:\s*(\w+)\s*(.*?)\s*(-->)?\s*$")
-ROFF_MARKER = re.compile(r'^\.\\"\s*doc-test:\s*(\w+)\s*(.*?)\s*$')
+MARKER = re.compile(r"^\s*<!--\s*doc-test:\s*([\w-]+)\s*(.*?)\s*(-->)?\s*$")
+ROFF_MARKER = re.compile(r'^\.\\"\s*doc-test:\s*([\w-]+)\s*(.*?)\s*$')
 STATUS = re.compile(r"^\[(\d+)\]$")
 SHARED_FOLDERS = ("examples", "tests", "schema", "docs")
 
@@ -219,6 +222,11 @@ def check_document(path, gdmap, root, counted):
             kinds = {kind for kind, _, _ in block.markers}
             if "skip" in kinds:
                 continue
+            if any(kind == "only-if" and subprocess.run(["bash", "-c", argument], cwd=folder, env=environment,
+                                                        stdin=subprocess.DEVNULL, capture_output=True,
+                                                        timeout=TIMEOUT_SECONDS).returncode != 0
+                   for kind, argument, _ in block.markers):
+                continue
             for kind, argument, line in block.markers:
                 if kind == "file":
                     with open(os.path.join(folder, argument), "w", encoding="utf-8") as f:
@@ -229,7 +237,7 @@ def check_document(path, gdmap, root, counted):
                     if done.returncode != 0:
                         failures.append(f"{shown}:{line}: the setup failed with status {done.returncode}:\n"
                                         + done.stdout.decode(errors="replace") + done.stderr.decode(errors="replace"))
-                elif kind not in ("replace", "terminal"):
+                elif kind not in ("replace", "terminal", "only-if"):
                     failures.append(f"{shown}:{line}: unknown doc-test marker '{kind}'")
             if "file" in kinds:
                 continue

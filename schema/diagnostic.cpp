@@ -1,5 +1,6 @@
 #include <gdmap/schema/diagnostic.hpp>
 
+#include <gdmap/internal/utf8_boundary.hpp>
 #include <gdmap/schema/hex.hpp>
 
 #include <utility>
@@ -57,13 +58,6 @@ void lineAndColumn(std::string_view text, std::size_t offset, std::size_t& line,
   }
 }
 
-// The largest end <= `end` that does not split a UTF-8 character of `text`
-// (backing up over continuation bytes).
-std::size_t characterBoundary(std::string_view text, std::size_t end) {
-  while (end > 0 && end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return end;
-}
-
 }  // namespace
 
 const char* severityName(Severity severity) {
@@ -109,7 +103,7 @@ Diagnostic textDiagnostic(const Error& error, std::string_view text, std::size_t
 std::string quoteInput(std::string_view text, std::size_t maxBytes) {
   bool cut = false;
   if (text.size() > maxBytes) {
-    text = text.substr(0, characterBoundary(text, maxBytes));
+    text = text.substr(0, utf8BoundaryBefore(text, maxBytes));
     cut = true;
   }
   std::string out = "'";
@@ -138,9 +132,8 @@ std::string quoteInput(std::string_view text, std::size_t maxBytes) {
 std::string shownPath(std::string_view path) {
   if (path.size() <= kMaxShownPathBytes) return std::string(path);
   constexpr std::size_t kTail = 40;
-  const std::size_t headEnd = characterBoundary(path, kMaxShownPathBytes - kTail);
-  std::size_t tailStart = path.size() - kTail;
-  while (tailStart < path.size() && (static_cast<unsigned char>(path[tailStart]) & 0xC0) == 0x80) ++tailStart;
+  const std::size_t headEnd = utf8BoundaryBefore(path, kMaxShownPathBytes - kTail);
+  const std::size_t tailStart = utf8BoundaryAfter(path, path.size() - kTail);
   std::string out(path.substr(0, headEnd));
   out += "\xE2\x80\xA6";  // U+2026, the ellipsis
   out.append(path.substr(tailStart));
@@ -150,7 +143,7 @@ std::string shownPath(std::string_view path) {
 
 std::string shownMessage(std::string_view message) {
   if (message.size() <= kMaxShownMessageBytes) return std::string(message);
-  std::string out(message.substr(0, characterBoundary(message, kMaxShownMessageBytes)));
+  std::string out(message.substr(0, utf8BoundaryBefore(message, kMaxShownMessageBytes)));
   out += "...";
   return out;
 }

@@ -1,5 +1,6 @@
 #include "map_field_values.hpp"
 
+#include <gdmap/internal/utf8_boundary.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
 
@@ -28,14 +29,6 @@ std::string cappedText(std::string text, std::size_t limit) {
   return text + "...";
 }
 
-namespace {
-
-bool continues(const std::string& text, std::size_t at) {
-  return at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80;
-}
-
-}  // namespace
-
 // Cuts fall between characters: type names may hold any.
 std::pair<std::string, std::string> cappedPair(const std::string& a, const std::string& b, std::size_t limit) {
   if (a.size() <= limit && b.size() <= limit) return {a, b};
@@ -45,14 +38,10 @@ std::pair<std::string, std::string> cappedPair(const std::string& a, const std::
   // From the start when the difference is in the first three quarters,
   // else from a quarter of the room before it: the first differing
   // character is in both windows (or ends one of them).
-  std::size_t start = prefix <= limit - limit / 4 ? 0 : prefix - limit / 4;
-  while (start > 0 && continues(a, start)) --start;
+  const std::size_t start = utf8BoundaryBefore(a, prefix <= limit - limit / 4 ? 0 : prefix - limit / 4);
   const auto cut = [&](const std::string& t) {
-    std::size_t firstEnd = std::min(t.size(), prefix + 1);
-    while (continues(t, firstEnd)) ++firstEnd;
-    std::size_t end = std::min(t.size(), start + limit);
-    while (continues(t, end)) --end;
-    end = std::max(end, firstEnd);
+    const std::size_t firstEnd = utf8BoundaryAfter(t, std::min(t.size(), prefix + 1));
+    const std::size_t end = std::max(utf8BoundaryBefore(t, std::min(t.size(), start + limit)), firstEnd);
     return (start > 0 ? "..." : "") + t.substr(start, end - start) + (end < t.size() ? "..." : "");
   };
   return {cut(a), cut(b)};

@@ -1,5 +1,6 @@
 #include "source_line.hpp"
 
+#include <gdmap/internal/utf8_boundary.hpp>
 #include <gdmap/schema/hex.hpp>
 
 #include <algorithm>
@@ -8,22 +9,20 @@
 namespace gdmap::cli {
 namespace {
 
-bool isContinuation(std::uint8_t b) { return (b & 0xC0) == 0x80; }
-
 // The length of the well-formed UTF-8 sequence at text[i], or 0.
 std::size_t utf8Length(std::string_view text, std::size_t i) {
   const auto b = static_cast<std::uint8_t>(text[i]);
   const std::size_t n = b >= 0xF0 && b < 0xF5 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0;
   if (n == 0 || i + n > text.size()) return 0;
   for (std::size_t k = 1; k < n; ++k)
-    if (!isContinuation(static_cast<std::uint8_t>(text[i + k]))) return 0;
+    if (!isUtf8Continuation(text[i + k])) return 0;
   return n;
 }
 
 // How many characters byte `b` takes shown (a continuation byte none: its
 // character counted at its first byte); a guess for broken UTF-8.
 std::size_t shownWidth(std::uint8_t b) {
-  if (isContinuation(b)) return 0;
+  if (isUtf8Continuation(static_cast<char>(b))) return 0;
   return (b < 0x20 && b != '\t') || b == 0x7F ? 4 : 1;
 }
 
@@ -42,7 +41,7 @@ std::string sourceExcerpt(std::string_view text, std::size_t offset, std::size_t
     --from;
     width += shownWidth(static_cast<std::uint8_t>(text[from]));
   }
-  while (from > lineStart && isContinuation(static_cast<std::uint8_t>(text[from]))) --from;
+  while (from > lineStart && isUtf8Continuation(text[from])) --from;
 
   std::string shown = from > lineStart ? "..." : "";
   std::size_t caret = shown.size();  // characters shown before the offset

@@ -29,33 +29,33 @@ def help_text(gdmap, words):
     return done.stdout
 
 
-def subcommands(text):
-    """The subcommand names a CLI11 help text lists under SUBCOMMANDS."""
-    names = []
-    section = False
+def section(text, heading):
+    """The indented lines of a CLI11 help text under `heading` (SUBCOMMANDS, OPTIONS)."""
+    lines = []
+    inside = False
     for line in text.split("\n"):
-        if line.startswith("SUBCOMMANDS") or line.startswith("Subcommands"):
-            section = True
-        elif section and re.match(r"^  \S", line):
-            names.append(line.split()[0])
-        elif section and line and not line.startswith(" "):
-            section = False
-    return names
+        if line.upper().startswith(heading):
+            inside = True
+        elif inside and line and not line.startswith(" "):
+            inside = False
+        elif inside and line.strip():
+            lines.append(line)
+    return lines
+
+
+def subcommands(text):
+    """The subcommand names a help text lists."""
+    return [line.split()[0] for line in section(text, "SUBCOMMANDS") if re.match(r"^  \S", line)]
 
 
 def options(text):
-    """Each option of a help text as the set of its spellings."""
+    """Each option of a help text as the set of its spellings, --help aside."""
     found = []
-    section = False
-    for line in text.split("\n"):
-        if line.startswith("OPTIONS") or line.startswith("Options"):
-            section = True
-        elif section and re.match(r"^  +-", line):
-            spellings = set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", line.strip().split("  ")[0]))
+    for line in section(text, "OPTIONS"):
+        if re.match(r"^  +-", line):
+            spellings = set(OPTION.findall(line.strip().split("  ")[0]))
             if "--help" not in spellings:
                 found.append(spellings)
-        elif section and line and not line.startswith(" "):
-            section = False
     return found
 
 

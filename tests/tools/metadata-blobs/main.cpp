@@ -27,7 +27,7 @@ using namespace gdmap;
 using namespace gdmap::metadata;
 
 constexpr const char* kUsage =
-    "usage: gdmap-metadata-blobs MODE [--shuffle SEED] [--keep-going] ASSEMBLY...\n"
+    "usage: gdmap-metadata-blobs MODE [--shuffle SEED] [--dictionaries N] [--text] [--keep-going] ASSEMBLY...\n"
     "Prints signature blobs of ECMA-335 assemblies as lowercase hex, one per line.\n"
     "MODE is one of:\n"
     "  --typespec        TypeSpec.Signature blobs (each one Type)\n"
@@ -41,6 +41,11 @@ constexpr const char* kUsage =
     "Options:\n"
     "  --shuffle SEED    with --description: permute the dictionaries, rename and\n"
     "                    re-share the instantiations (the map must not change)\n"
+    "  --dictionaries N  with --description: exactly N dictionaries, the assemblies'\n"
+    "                    repeated as copies with their TypeDef, TypeRef and TypeSpec\n"
+    "                    rows moved (as if built against another build of them), so\n"
+    "                    the share of distinct types stays the assemblies' at any N\n"
+    "  --text            with --description: types as ILAsm text, not hex\n"
     "  --keep-going      report an unreadable assembly on stderr and go on\n"
     "                    (exit 1 still, unless at least one assembly was read)\n"
     "Exit status: 0 success, 1 malformed input, 2 usage or I/O error.\n";
@@ -49,7 +54,7 @@ enum class Mode { None, TypeSpec, MethodSpec, MethodSpecArgs, Field, TypeDefs, T
 
 struct Options {
   Mode mode = Mode::None;
-  std::optional<std::uint64_t> shuffleSeed;
+  DescriptionOptions description;
   bool keepGoing = false;
   std::vector<std::string> files;
 };
@@ -57,6 +62,17 @@ struct Options {
 struct UsageError {
   std::string message;
 };
+
+std::uint64_t parseNumber(const char* text, const char* what) {
+  try {
+    std::size_t used = 0;
+    const std::uint64_t value = std::stoull(text, &used, 0);
+    if (text[used] != '\0' || text[0] == '-') throw std::invalid_argument("not a number");
+    return value;
+  } catch (const std::exception&) {
+    throw UsageError{std::string("bad ") + what + ": " + text};
+  }
+}
 
 Options parseOptions(int argc, char** argv) {
   Options options;
@@ -87,13 +103,12 @@ Options parseOptions(int argc, char** argv) {
       options.keepGoing = true;
     } else if (arg == "--shuffle") {
       if (++i == argc) throw UsageError{"--shuffle needs a seed"};
-      try {
-        std::size_t used = 0;
-        options.shuffleSeed = std::stoull(argv[i], &used, 0);
-        if (argv[i][used] != '\0') throw std::invalid_argument("trailing characters");
-      } catch (const std::exception&) {
-        throw UsageError{std::string("bad seed: ") + argv[i]};
-      }
+      options.description.shuffleSeed = parseNumber(argv[i], "seed");
+    } else if (arg == "--dictionaries") {
+      if (++i == argc) throw UsageError{"--dictionaries needs a count"};
+      options.description.dictionaries = parseNumber(argv[i], "count");
+    } else if (arg == "--text") {
+      options.description.text = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
       throw UsageError{"unknown option " + std::string(arg)};
     } else {
@@ -102,8 +117,9 @@ Options parseOptions(int argc, char** argv) {
   }
   if (options.mode == Mode::None) throw UsageError{"no mode given"};
   if (options.files.empty()) throw UsageError{"no assembly given"};
-  if (options.shuffleSeed && options.mode != Mode::Description) {
-    throw UsageError{"--shuffle only applies to --description"};
+  const DescriptionOptions& d = options.description;
+  if ((d.shuffleSeed || d.dictionaries || d.text) && options.mode != Mode::Description) {
+    throw UsageError{"--shuffle, --dictionaries and --text only apply to --description"};
   }
   return options;
 }
@@ -242,7 +258,14 @@ int main(int argc, char** argv) {
       ++failures;
     }
   }
-  if (options.mode == Mode::Description) description.write(std::cout, options.shuffleSeed);
+  if (options.mode == Mode::Description) {
+    try {
+      description.write(std::cout, options.description);
+    } catch (const std::logic_error& e) {
+      std::cerr << "gdmap-metadata-blobs: " << e.what() << "\n";
+      return 2;
+    }
+  }
   std::cout.flush();
   if (!std::cout) {
     std::cerr << "gdmap-metadata-blobs: write error\n";

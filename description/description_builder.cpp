@@ -1,7 +1,9 @@
 #include "description_builder.hpp"
 
 #include <gdmap/internal/huge_pages.hpp>
+#include <gdmap/internal/plain_hex.hpp>
 #include <gdmap/internal/radix_sort.hpp>
+#include <gdmap/internal/quiet_types.hpp>
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
@@ -351,6 +353,17 @@ bool DescriptionBuilder::appendEncodedText(TypeList& list, const std::string& te
 }
 
 bool DescriptionBuilder::appendEncodedHex(TypeList& list, const std::string& hex, const Site& site) {
+  // A real description's hex types are mostly distinct, so a cache of them
+  // costs a probe and a compare of the spelling per type and rarely saves
+  // anything. Instead the digits are decoded straight onto the list, and
+  // a quiet type (gdmap/internal/quiet_types.hpp: it decodes with nothing to
+  // say and encodes back to itself) is done, with one flat pass; only the
+  // others are decoded, reported and re-encoded, through the cache.
+  const std::size_t start = list.encoded.size();
+  if (detail::appendPlainHex(hex, list.encoded)) {
+    if (detail::isQuietTypeList(ByteSpan(list.encoded).subspan(start), 0, 1)) return true;
+    list.encoded.resize(start);
+  }
   const std::optional<ByteSpan> bytes =
       cachedEncoding(hexBytes_, scratch_, hex, [&] { return typeFromHex(hex, site); });
   if (!bytes) return false;
@@ -433,7 +446,7 @@ std::optional<std::uint32_t> DescriptionBuilder::rvaFromString(const std::string
   return value;
 }
 
-void DescriptionBuilder::addPending(std::size_t dictionary, std::size_t jsonIndex, const std::string& name) {
+void DescriptionBuilder::addPending(std::size_t dictionary, std::size_t jsonIndex, std::string_view name) {
   pendingNames_.push_back({dictionary, jsonIndex, pendingNameText_.size(), name.size()});
   pendingNameText_ += name;
 }

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -39,7 +40,9 @@ struct TypeList {
 struct DictionaryFields {
   std::size_t jsonIndex = 0;  // its index in /dictionaries
   std::optional<std::uint32_t> rva;
-  std::optional<std::string> instantiation;  // the name, when given as a string
+  // The name, when given as a string: the reader's, valid until the
+  // dictionary is added.
+  std::optional<std::string_view> instantiation;
   std::optional<TypeList> types;             // when a valid `types` array was given (model)
   std::optional<MapBuilder::ItemId> item;    // the same, interned (streaming)
   std::optional<Bytes> raw;                  // when a valid `raw` string was given
@@ -125,7 +128,7 @@ class DescriptionBuilder {
     std::size_t nameOffset;  // in pendingNameText_
     std::size_t nameLength;
   };
-  void addPending(std::size_t dictionary, std::size_t jsonIndex, const std::string& name);
+  void addPending(std::size_t dictionary, std::size_t jsonIndex, std::string_view name);
   // addDictionary()'s two ways, for a dictionary of one form.
   void streamDictionary(DictionaryFields& fields);
   void collectDictionary(DictionaryFields& fields);

@@ -203,9 +203,17 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
     switch (expected()) {
       case Expect::Schema: break;
       case Expect::Rva: dictionary_.rva = builder_.rvaFromString(value, site_); break;
-      case Expect::InstantiationName: dictionary_.instantiation = std::move(value); break;
+      case Expect::InstantiationName:
+        // Copied into a string that keeps its capacity: the parser's
+        // keeps its own, so no value costs an allocation.
+        instantiationName_.assign(value);
+        dictionary_.instantiation = instantiationName_;
+        break;
       case Expect::Raw: dictionary_.raw = builder_.rawFromHex(value, site_); break;
-      case Expect::Hex: hex_ = std::move(value); break;
+      case Expect::Hex:
+        hex_.assign(value);
+        hexGiven_ = true;
+        break;
       case Expect::TypeItem: typesOk_ &= builder_.addTypeText(types_, value, site_); break;
       case Expect::Offset:
       case Expect::Count:
@@ -231,7 +239,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
         dictionary_ = {};
         dictionary_.jsonIndex = frames_.back().index;
         break;
-      case Expect::TypeItem: hex_.reset(); break;
+      case Expect::TypeItem: hexGiven_ = false; break;
       default:
         wrongType(e, "an object");
         frames_.push_back(openFrame(Expect::Anything, true));
@@ -245,7 +253,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
     Frame& f = nextMember();
     if (f.role == Expect::Anything) return true;  // inside a skipped value
     if (f.role == Expect::Instantiations) {
-      f.key = std::move(k);
+      f.key.assign(k);  // a copy: both strings keep their capacity
       f.expect = Expect::NamedTypes;
       // The parser has just read the name's closing quote.
       if (!builder_.beginNamed(f.key, site_, static_cast<std::size_t>(readTo - textBegin))) f.expect = Expect::Anything;
@@ -320,7 +328,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
   }
 
   void endHexType() {
-    if (!hex_) {
+    if (!hexGiven_) {
       error(rules::kMissingField, [] { return std::string("a {\"hex\": ...} type has no \"hex\" member"); });
       typesOk_ = false;
       return;
@@ -328,7 +336,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
     // The diagnostics point into the hex string.
     frames_.push_back(openFrame(Expect::TypeItem, true, Expect::Hex));
     frames_.back().key = description::nameFor(kKeys, Expect::TypeItem, Expect::Hex);
-    typesOk_ &= builder_.addTypeHex(types_, *hex_, site_);
+    typesOk_ &= builder_.addTypeHex(types_, hex_, site_);
     frames_.pop_back();
   }
 
@@ -401,7 +409,10 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
   DictionaryFields dictionary_;
   description::TypeList types_;
   bool typesOk_ = true;
-  std::optional<std::string> hex_;
+  std::string hex_;
+  bool hexGiven_ = false;
+  // The current dictionary's instantiation name (DictionaryFields views it).
+  std::string instantiationName_;
   // The one fill piece that can be open at a time.
   std::optional<std::uint32_t> fillOffset_;
   std::optional<Bytes> fillBytes_;

@@ -1,5 +1,6 @@
 #include "map_read_back.hpp"
 
+#include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
@@ -66,38 +67,43 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
   if (built.hasOverrides()) return readsBackExact(map, built);
   Expected<MapView> view = MapView::open(map);
   if (!view) return view.error();
-  if (view->size() != built.size())
-    return Error(0,
-                 "the map has " + std::to_string(view->size()) + " dictionaries, not " + std::to_string(built.size()),
+  const std::size_t n = built.size();
+  if (view->size() != n)
+    return Error(0, "the map has " + std::to_string(view->size()) + " dictionaries, not " + std::to_string(n),
                  rules::kDescriptionMismatch);
-  // When the RVAs were added in ascending order (a sorted description), the
-  // directory lists them in insertion order whatever the map's order, and
-  // entry i is compared with directory[i]; otherwise a sorted map is
-  // searched.
-  bool ascending = true;
-  for (std::size_t i = 1; ascending && i < built.size(); ++i) ascending = built.rvaAt(i - 1) < built.rvaAt(i);
-  for (std::size_t i = 0; i < built.size(); ++i) {
-    const std::uint32_t rva = built.rvaAt(i);
-    std::uint32_t at = static_cast<std::uint32_t>(i);
-    if (view->sorted() && !ascending) {
-      Expected<std::optional<std::uint32_t>> found = view->find(rva);
-      if (!found) return found.error();
-      if (!*found) return mismatch(i, "RVA " + hex32(rva) + " is not in the map");
-      at = **found;
-    } else if (view->entry(at).rva != rva) {
+  // Directory position p holds dictionary order[p]: insertion order for an
+  // unsorted map, (RVA, insertion) order for a sorted one, found by one
+  // linear sort (none when the RVAs were added ascending), so the
+  // directory is walked once, in order, with no search.
+  std::vector<std::uint64_t> order;
+  if (view->sorted()) {
+    order.resize(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = std::uint64_t{built.rvaAt(i)} << 32 | i;
+    radixSortByHigh32(order);
+  }
+  // Where each item was found whole: a dictionary whose entry points at
+  // the same offset as an earlier one of its item needs no compare, so
+  // each distinct item's bytes are compared once.
+  constexpr std::uint32_t kNotFound = 0xFFFFFFFF;
+  std::vector<std::uint32_t> foundAt(built.itemCount(), kNotFound);
+  const ByteSpan heap = view->heap();
+  for (std::size_t p = 0; p < n; ++p) {
+    const std::size_t i = order.empty() ? p : static_cast<std::uint32_t>(order[p]);
+    const DirectoryEntry entry = view->entry(static_cast<std::uint32_t>(p));
+    if (entry.rva != built.rvaAt(i))
       return mismatch(
-          i, "directory[" + std::to_string(i) + "] has RVA " + hex32(view->entry(at).rva) + ", not " + hex32(rva));
-    }
+          i, "directory[" + std::to_string(p) + "] has RVA " + hex32(entry.rva) + ", not " + hex32(built.rvaAt(i)));
+    const MapBuilder::ItemId item = built.itemIdAt(i);
+    if (foundAt[item] == entry.offset) continue;
     // The bytes where the item starts, as many as were given: a raw item
     // may carry a length prefix that does not match its bytes on purpose.
     const ByteSpan expected = built.itemAt(i);
-    const ByteSpan heap = view->heap();
-    const std::uint32_t offset = view->entry(at).offset;
-    if (offset > heap.size() || heap.size() - offset < expected.size())
-      return mismatch(i, "the item at RVA " + hex32(rva) + " runs past the heap");
-    const ByteSpan found = heap.subspan(offset, expected.size());
+    if (entry.offset > heap.size() || heap.size() - entry.offset < expected.size())
+      return mismatch(i, "the item at RVA " + hex32(entry.rva) + " runs past the heap");
+    const ByteSpan found = heap.subspan(entry.offset, expected.size());
     if (!std::ranges::equal(found, expected))
-      return mismatch(i, "the item at RVA " + hex32(rva) + " is " + toHex(found) + ", not " + toHex(expected));
+      return mismatch(i, "the item at RVA " + hex32(entry.rva) + " is " + toHex(found) + ", not " + toHex(expected));
+    if (foundAt[item] == kNotFound) foundAt[item] = entry.offset;
   }
   return Success{};
 }

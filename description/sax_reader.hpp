@@ -101,7 +101,7 @@ class SaxReader {
     JsonFrame<Role>& f = frames_.back();
     constexpr const auto& keys = Derived::kKeys;
     const std::size_t i = findKey(keys, f.role, name);
-    f.key = std::move(name);
+    f.key.assign(name);  // a copy: the parser's string keeps its capacity
     if (i == keys.size()) {
       f.expect = Role::Anything;
       unknownKey(f);

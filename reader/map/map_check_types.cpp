@@ -1,6 +1,6 @@
 #include "map_check_types.hpp"
 
-#include "quiet_types.hpp"
+#include <gdmap/internal/quiet_types.hpp>
 
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/element_type.hpp>

@@ -1,9 +1,10 @@
-// The quiet-item fast path of checkMap (reader/quiet_types.hpp) against the
+// The quiet-item fast path of checkMap (gdmap/internal/quiet_types.hpp) against the
 // full walk it stands in for: below 256 bytes an item is quiet exactly when
 // the full check accepts it without a word, on valid types of every form and
 // on their mutations.
-#include "reader/map/quiet_types.hpp"
+#include <gdmap/internal/quiet_types.hpp>
 #include <gdmap/reader/map_check.hpp>
+#include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/writer/type_encoder.hpp>
 #include "reader/map/map_check_item.hpp"
@@ -114,4 +115,29 @@ TEST_CASE("a quiet item still gets the full check for what the fast path cannot 
   const Bytes twoBeforeParameter = {0x1B, 0x05, 0x02, 0x01, 0x1B, 0x05, 0x00, 0x01, 0x41, 0x41, 0x08};
   CHECK_FALSE(judge(itemOf(twoBeforeParameter, 1)).quiet);
   CHECK_FALSE(judge(itemOf(twoBeforeParameter, 1)).fullSilentAndValid);
+}
+
+TEST_CASE("a quiet type decodes with nothing to note and encodes back to its own bytes") {
+  // What the description builder relies on when it copies a quiet {"hex"}
+  // type without decoding it: the slow path would give the same bytes and
+  // say nothing.
+  gdmap::testing::RandomTypeGenerator types(20261126, 6, 30);
+  std::mt19937_64 mutate(21);
+  std::size_t quiet = 0;
+  for (int round = 0; round < 20000; ++round) {
+    Bytes bytes;
+    REQUIRE(gdmap::encodeType(types.next(), bytes));
+    if (round % 2 == 1 && !bytes.empty()) bytes[mutate() % bytes.size()] = static_cast<std::uint8_t>(mutate());
+    if (!gdmap::detail::isQuietTypeList(bytes, 0, 1)) continue;
+    ++quiet;
+    INFO("round " << round << ", " << bytes.size() << " bytes");
+    gdmap::TypeDecodeNotes notes;
+    const gdmap::Expected<gdmap::Type> decoded = gdmap::decodeTypeBlob(bytes, &notes);
+    REQUIRE(decoded.ok());
+    CHECK(notes.nonMinimalIntegers == 0);
+    const gdmap::Expected<Bytes> again = gdmap::encodeType(*decoded);
+    REQUIRE(again.ok());
+    CHECK(*again == bytes);
+  }
+  CHECK(quiet > 5000);
 }

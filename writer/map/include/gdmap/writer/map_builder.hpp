@@ -92,6 +92,11 @@ class MapBuilder {
   // back.
   std::uint32_t rvaAt(std::size_t index) const;
   ByteSpan itemAt(std::size_t index) const;
+  // Dictionary `index`'s item (it has one: hasItem()), and how many
+  // distinct items there are (ids are below it): a reader of the built map
+  // compares each item's bytes once, however many dictionaries share it.
+  ItemId itemIdAt(std::size_t index) const;
+  std::size_t itemCount() const;
 
   // Lays out the map. Errors: two dictionaries with one RVA (duplicate-rva;
   // the message names both by insertion index), 2^31 or more dictionaries

@@ -1,9 +1,12 @@
 #pragma once
-// A fast path for checkMap. Most items are "quiet": every type well-formed,
-// written in minimal integers, with nothing the runtime cannot instantiate
-// over where a generic argument stands — nothing the full, located walk
-// (signature_walker.hpp) and the generic-argument scan would say a word
-// about. One flat pass recognises such an item so checkMap can skip both.
+// A fast path for checkMap and the description builder. Most items are
+// "quiet": every type well-formed, written in minimal integers, with nothing
+// the runtime cannot instantiate over where a generic argument stands —
+// nothing the full, located walk (signature_walker.hpp) and the
+// generic-argument scan would say a word about, and bytes that
+// decodeTypeBlob() reads with nothing to note and encodeType() writes back
+// unchanged. One flat pass recognises such an item, so checkMap can skip
+// both walks and a builder can copy a `{"hex"}` type without decoding it.
 // Whatever it does not recognise, well-formed or not, is declined and takes
 // the full path: declining changes the cost, never the verdict.
 #include <gdmap/schema/bytes.hpp>

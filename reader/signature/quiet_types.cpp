@@ -1,4 +1,4 @@
-#include "quiet_types.hpp"
+#include <gdmap/internal/quiet_types.hpp>
 
 #include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/limits.hpp>

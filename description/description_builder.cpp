@@ -27,7 +27,7 @@ std::string_view typeRule(const Error& e) {
 
 // The index in `hex` of the first digit of byte `byteIndex` (white space
 // between digits is allowed), so a decode error points at its digit.
-std::size_t digitIndexOfByte(const std::string& hex, std::size_t byteIndex) {
+std::size_t digitIndexOfByte(std::string_view hex, std::size_t byteIndex) {
   std::size_t digits = 0;
   for (std::size_t i = 0; i < hex.size(); ++i) {
     if (hexDigitValue(hex[i]) < 0) continue;
@@ -136,7 +136,7 @@ void DescriptionBuilder::setTruncate(std::uint64_t size, const Site& site) {
   layout_.truncate = size;
 }
 
-std::optional<Bytes> DescriptionBuilder::bytesFromHex(const std::string& hex, const Site& site) {
+std::optional<Bytes> DescriptionBuilder::bytesFromHex(std::string_view hex, const Site& site) {
   Expected<Bytes> bytes = parseHex(hex);
   if (!bytes) {
     const Error& e = bytes.error();
@@ -156,7 +156,7 @@ void DescriptionBuilder::reserveForText(std::size_t textBytes) {
   if (streaming_) map_.reserve(dictionaries, textBytes / 2);
 }
 
-bool DescriptionBuilder::beginNamed(const std::string& name, const Site& site, std::size_t keyEnd) {
+bool DescriptionBuilder::beginNamed(std::string_view name, const Site& site, std::size_t keyEnd) {
   if (names_.find(name)) {
     diagnostics_.error(rules::kDuplicateKey, site,
                        [&] { return "instantiation " + quoteInput(name) + " is defined more than once"; });
@@ -165,7 +165,7 @@ bool DescriptionBuilder::beginNamed(const std::string& name, const Site& site, s
   }
   currentNamed_ = named_.size();
   names_.add(name);  // index named_.size(), as named_ grows with it
-  named_.push_back({name, {}, std::nullopt});
+  named_.push_back({std::string(name), {}, std::nullopt});
   used_.push_back(false);
   keyEnds_.push_back(keyEnd);
   if (streaming_) namedItems_.push_back(MapBuilder::kItemLater);
@@ -299,7 +299,7 @@ void DescriptionBuilder::collectDictionary(DictionaryFields& fields) {
   dictionaries_.push_back(d);
 }
 
-bool DescriptionBuilder::addTypeText(TypeList& list, const std::string& text, const Site& site) {
+bool DescriptionBuilder::addTypeText(TypeList& list, std::string_view text, const Site& site) {
   if (streaming_) {
     if (!appendEncodedText(list, text, site)) return false;
   } else {
@@ -311,7 +311,7 @@ bool DescriptionBuilder::addTypeText(TypeList& list, const std::string& text, co
   return true;
 }
 
-bool DescriptionBuilder::addTypeHex(TypeList& list, const std::string& hex, const Site& site) {
+bool DescriptionBuilder::addTypeHex(TypeList& list, std::string_view hex, const Site& site) {
   if (streaming_) {
     if (!appendEncodedHex(list, hex, site)) return false;
   } else {
@@ -329,7 +329,7 @@ namespace {
 // distinct type is parsed or decoded, and encoded, once. Past the cache's
 // size a type is encoded every time, into `scratch`.
 template <typename Decode>
-std::optional<ByteSpan> cachedEncoding(TypeBytesCache& cache, Bytes& scratch, const std::string& spelling,
+std::optional<ByteSpan> cachedEncoding(TypeBytesCache& cache, Bytes& scratch, std::string_view spelling,
                                        Decode&& decode) {
   if (std::optional<ByteSpan> cached = cache.find(spelling)) return cached;
   std::optional<Type> type = decode();
@@ -344,7 +344,7 @@ std::optional<ByteSpan> cachedEncoding(TypeBytesCache& cache, Bytes& scratch, co
 
 }  // namespace
 
-bool DescriptionBuilder::appendEncodedText(TypeList& list, const std::string& text, const Site& site) {
+bool DescriptionBuilder::appendEncodedText(TypeList& list, std::string_view text, const Site& site) {
   const std::optional<ByteSpan> bytes =
       cachedEncoding(textBytes_, scratch_, text, [&] { return typeFromText(text, site); });
   if (!bytes) return false;
@@ -352,7 +352,7 @@ bool DescriptionBuilder::appendEncodedText(TypeList& list, const std::string& te
   return true;
 }
 
-bool DescriptionBuilder::appendEncodedHex(TypeList& list, const std::string& hex, const Site& site) {
+bool DescriptionBuilder::appendEncodedHex(TypeList& list, std::string_view hex, const Site& site) {
   // A real description's hex types are mostly distinct, so a cache of them
   // costs a probe and a compare of the spelling per type and rarely saves
   // anything. Instead the digits are decoded straight onto the list, and
@@ -371,8 +371,9 @@ bool DescriptionBuilder::appendEncodedHex(TypeList& list, const std::string& hex
   return true;
 }
 
-std::optional<Type> DescriptionBuilder::typeFromText(const std::string& text, const Site& site) {
-  if (const auto it = textTypes_.find(text); it != textTypes_.end()) return it->second;
+std::optional<Type> DescriptionBuilder::typeFromText(std::string_view text, const Site& site) {
+  if (!streaming_)
+    if (const auto it = textTypes_.find(std::string(text)); it != textTypes_.end()) return it->second;
   Expected<Type> parsed = typeNames_ != nullptr ? parseType(text, *typeNames_) : parseType(text);
   if (!parsed) {
     const Error& e = parsed.error();
@@ -385,12 +386,13 @@ std::optional<Type> DescriptionBuilder::typeFromText(const std::string& text, co
         e.offset);
     return std::nullopt;
   }
-  if (!streaming_ && textTypes_.size() < kTypeCacheLimit) textTypes_.emplace(text, *parsed);
+  if (!streaming_ && textTypes_.size() < kTypeCacheLimit) textTypes_.emplace(std::string(text), *parsed);
   return std::move(parsed).value();
 }
 
-std::optional<Type> DescriptionBuilder::typeFromHex(const std::string& hex, const Site& site) {
-  if (const auto it = hexTypes_.find(hex); it != hexTypes_.end()) return it->second;
+std::optional<Type> DescriptionBuilder::typeFromHex(std::string_view hex, const Site& site) {
+  if (!streaming_)
+    if (const auto it = hexTypes_.find(std::string(hex)); it != hexTypes_.end()) return it->second;
   const std::optional<Bytes> bytes = bytesFromHex(hex, site);
   if (!bytes) return std::nullopt;
   // Empty bytes too: the decoder says a type was expected at byte 0.
@@ -406,7 +408,7 @@ std::optional<Type> DescriptionBuilder::typeFromHex(const std::string& hex, cons
         digitIndexOfByte(hex, e.offset));
     return std::nullopt;
   }
-  if (notes.nonMinimalIntegers > 0 && warnedHex_.insert(hex).second) {
+  if (notes.nonMinimalIntegers > 0 && warnedHex_.insert(std::string(hex)).second) {
     diagnostics_.warning(rules::kNonMinimalInteger, site, [&] {
       return "type " + quoteInput(hex) + " has " + std::to_string(notes.nonMinimalIntegers) +
              " compressed integer(s) not in their shortest form (the first at byte " +
@@ -414,11 +416,11 @@ std::optional<Type> DescriptionBuilder::typeFromHex(const std::string& hex, cons
              "): the map gets them re-encoded in the shortest form; use \"raw\" to keep the bytes verbatim";
     });
   }
-  if (!streaming_ && hexTypes_.size() < kTypeCacheLimit) hexTypes_.emplace(hex, *decoded);
+  if (!streaming_ && hexTypes_.size() < kTypeCacheLimit) hexTypes_.emplace(std::string(hex), *decoded);
   return std::move(decoded).value();
 }
 
-std::optional<Bytes> DescriptionBuilder::rawFromHex(const std::string& hex, const Site& site) {
+std::optional<Bytes> DescriptionBuilder::rawFromHex(std::string_view hex, const Site& site) {
   std::optional<Bytes> bytes = bytesFromHex(hex, site);
   if (!bytes) return std::nullopt;
   if (bytes->empty()) {
@@ -434,7 +436,7 @@ std::optional<Bytes> DescriptionBuilder::rawFromHex(const std::string& hex, cons
   return bytes;
 }
 
-std::optional<std::uint32_t> DescriptionBuilder::rvaFromString(const std::string& text, const Site& site) {
+std::optional<std::uint32_t> DescriptionBuilder::rvaFromString(std::string_view text, const Site& site) {
   // Exactly the JSON Schema's pattern: ^0[xX][0-9a-fA-F]{1,8}$.
   const std::optional<std::uint32_t> value = parsePrefixedHex32(text);
   if (!value) {

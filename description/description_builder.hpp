@@ -74,7 +74,7 @@ class DescriptionBuilder {
   void setTruncate(std::uint64_t size, const Site& site);
   // Hex bytes, possibly none; reports invalid-hex. Fill, trailing, `raw`
   // and `{"hex"}` all read their bytes through it.
-  std::optional<Bytes> bytesFromHex(const std::string& hex, const Site& site);
+  std::optional<Bytes> bytesFromHex(std::string_view hex, const Site& site);
   // Streaming: room for every dictionary a text of this size can hold, so
   // that no table is copied as it grows (the pages a reservation does not
   // use are never touched, so they cost address space, not memory).
@@ -84,7 +84,7 @@ class DescriptionBuilder {
   // reports) when the name was already defined; its types then go nowhere.
   // `keyEnd`: the text offset just past the name's closing quote (where
   // a diagnostic about it made later is found without a scan).
-  bool beginNamed(const std::string& name, const Site& site, std::size_t keyEnd = Diagnostic::npos);
+  bool beginNamed(std::string_view name, const Site& site, std::size_t keyEnd = Diagnostic::npos);
   // The types of the current member of /instantiations, and of a
   // dictionary's `types`. Streaming, the list is interned as an item and
   // left for reuse (cleared); otherwise its types are taken.
@@ -99,10 +99,10 @@ class DescriptionBuilder {
   // only when the problem is kept: most values have none, and there are
   // millions) and returns nullopt.
   // A type, appended to `list`; false (reported) when it is not valid.
-  bool addTypeText(TypeList& list, const std::string& text, const Site& site);
-  bool addTypeHex(TypeList& list, const std::string& hex, const Site& site);
-  std::optional<Bytes> rawFromHex(const std::string& hex, const Site& site);
-  std::optional<std::uint32_t> rvaFromString(const std::string& text, const Site& site);
+  bool addTypeText(TypeList& list, std::string_view text, const Site& site);
+  bool addTypeHex(TypeList& list, std::string_view hex, const Site& site);
+  std::optional<Bytes> rawFromHex(std::string_view hex, const Site& site);
+  std::optional<std::uint32_t> rvaFromString(std::string_view text, const Site& site);
 
   // The cross-entry checks, then the description (nullopt after any error).
   // Output::Model only.
@@ -137,10 +137,10 @@ class DescriptionBuilder {
   void resolvePendingNames();
   void reportUnusedNames(const std::vector<InstantiationDescription>& named);
   // Streaming: appends a type's canonical bytes (cached by spelling).
-  bool appendEncodedText(TypeList& list, const std::string& text, const Site& site);
-  bool appendEncodedHex(TypeList& list, const std::string& hex, const Site& site);
-  std::optional<Type> typeFromText(const std::string& text, const Site& site);
-  std::optional<Type> typeFromHex(const std::string& hex, const Site& site);
+  bool appendEncodedText(TypeList& list, std::string_view text, const Site& site);
+  bool appendEncodedHex(TypeList& list, std::string_view hex, const Site& site);
+  std::optional<Type> typeFromText(std::string_view text, const Site& site);
+  std::optional<Type> typeFromHex(std::string_view hex, const Site& site);
   // Streaming: whether dictionaries still go to the MapBuilder (not after
   // an error: there will be no map, only diagnostics).
   bool feeding() const { return streaming_ && diagnostics_.errorCount() == 0; }

@@ -199,7 +199,11 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
     }
     return scalar("a number");
   }
-  bool string(json::string_t& value) {
+  // Plain text's strings arrive as views of the text (plain_json_sax.hpp),
+  // nlohmann's as its buffer: either way nothing is copied that is not
+  // kept.
+  bool string(json::string_t& value) { return string(std::string_view(value)); }
+  bool string(std::string_view value) {
     switch (expected()) {
       case Expect::Schema: break;
       case Expect::Rva: dictionary_.rva = builder_.rvaFromString(value, site_); break;
@@ -249,7 +253,8 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
     return true;
   }
 
-  bool key(json::string_t& k) {
+  bool key(json::string_t& k) { return key(std::string_view(k)); }
+  bool key(std::string_view k) {
     Frame& f = nextMember();
     if (f.role == Expect::Anything) return true;  // inside a skipped value
     if (f.role == Expect::Instantiations) {
@@ -347,7 +352,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
     error(rules::kInvalidNumber, [&] { return std::move(message); });
   }
 
-  [[gnu::noinline, gnu::cold]] void layoutString(const std::string& value) {
+  [[gnu::noinline, gnu::cold]] void layoutString(std::string_view value) {
     switch (expected()) {
       case Expect::FillRaw: fillBytes_ = builder_.bytesFromHex(value, site_); break;
       case Expect::Trailing:

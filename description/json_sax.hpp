@@ -94,8 +94,12 @@ constexpr unsigned keyBit(std::size_t index) { return 1u << index; }
 template <typename Role, std::size_t N>
 constexpr std::size_t findKey(const KeyTable<Role, N>& keys, Role container, std::string_view name) {
   static_assert(N <= 32, "a key's bit is its index in an unsigned");
+  // The first byte and the length tell the format's keys apart almost
+  // always: the full compare runs about once per key.
   for (std::size_t i = 0; i < N; ++i)
-    if (keys[i].container == container && keys[i].name == name) return i;
+    if (keys[i].container == container && keys[i].name.size() == name.size() && !name.empty() &&
+        keys[i].name[0] == name[0] && keys[i].name == name)
+      return i;
   return N;
 }
 

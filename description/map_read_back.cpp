@@ -71,16 +71,31 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
   if (view->size() != n)
     return Error(0, "the map has " + std::to_string(view->size()) + " dictionaries, not " + std::to_string(n),
                  rules::kDescriptionMismatch);
-  // Directory position p holds dictionary order[p]: insertion order for an
-  // unsorted map, (RVA, insertion) order for a sorted one, found by one
-  // linear sort (none when the RVAs were added ascending), so the
-  // directory is walked once, in order, with no search.
-  std::vector<std::uint64_t> order;
+  // The directory is walked once, in order, with no search. An unsorted
+  // map lists the dictionaries as they were added; a sorted one as their
+  // (RVA, item) keys sort (one linear sort, none when the RVAs were added
+  // ascending), read from the keys with no gather from the builder's
+  // entries.
+  const std::span<const MapBuilder::Entry> entries = built.entries();
+  std::vector<std::uint64_t> keys;
   if (view->sorted()) {
-    order.resize(n);
-    for (std::size_t i = 0; i < n; ++i) order[i] = std::uint64_t{built.rvaAt(i)} << 32 | i;
-    radixSortByHigh32(order);
+    keys.resize(n);
+    for (std::size_t i = 0; i < n; ++i) keys[i] = std::uint64_t{entries[i].rva} << 32 | entries[i].item;
+    radixSortByHigh32(keys);
   }
+  const auto expectedAt = [&](std::size_t p) {
+    return keys.empty() ? entries[p] : MapBuilder::Entry{static_cast<std::uint32_t>(keys[p] >> 32),
+                                                         static_cast<std::uint32_t>(keys[p])};
+  };
+  // Which dictionary (in insertion order) a sorted position stands for:
+  // searched only to name one in a mismatch (the RVAs are distinct).
+  const auto dictionaryAt = [&](std::size_t p) {
+    if (keys.empty()) return p;
+    const std::uint32_t rva = expectedAt(p).rva;
+    std::size_t i = 0;
+    while (i < n && entries[i].rva != rva) ++i;
+    return i;
+  };
   // Where each item was found whole: a dictionary whose entry points at
   // the same offset as an earlier one of its item needs no compare, so
   // each distinct item's bytes are compared once.
@@ -88,22 +103,22 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
   std::vector<std::uint32_t> foundAt(built.itemCount(), kNotFound);
   const ByteSpan heap = view->heap();
   for (std::size_t p = 0; p < n; ++p) {
-    const std::size_t i = order.empty() ? p : static_cast<std::uint32_t>(order[p]);
+    const MapBuilder::Entry expected = expectedAt(p);
     const DirectoryEntry entry = view->entry(static_cast<std::uint32_t>(p));
-    if (entry.rva != built.rvaAt(i))
-      return mismatch(
-          i, "directory[" + std::to_string(p) + "] has RVA " + hex32(entry.rva) + ", not " + hex32(built.rvaAt(i)));
-    const MapBuilder::ItemId item = built.itemIdAt(i);
-    if (foundAt[item] == entry.offset) continue;
+    if (entry.rva != expected.rva)
+      return mismatch(dictionaryAt(p), "directory[" + std::to_string(p) + "] has RVA " + hex32(entry.rva) +
+                                           ", not " + hex32(expected.rva));
+    if (foundAt[expected.item] == entry.offset) continue;
     // The bytes where the item starts, as many as were given: a raw item
     // may carry a length prefix that does not match its bytes on purpose.
-    const ByteSpan expected = built.itemAt(i);
-    if (entry.offset > heap.size() || heap.size() - entry.offset < expected.size())
-      return mismatch(i, "the item at RVA " + hex32(entry.rva) + " runs past the heap");
-    const ByteSpan found = heap.subspan(entry.offset, expected.size());
-    if (!std::ranges::equal(found, expected))
-      return mismatch(i, "the item at RVA " + hex32(entry.rva) + " is " + toHex(found) + ", not " + toHex(expected));
-    if (foundAt[item] == kNotFound) foundAt[item] = entry.offset;
+    const ByteSpan bytes = built.itemBytes(expected.item);
+    if (entry.offset > heap.size() || heap.size() - entry.offset < bytes.size())
+      return mismatch(dictionaryAt(p), "the item at RVA " + hex32(entry.rva) + " runs past the heap");
+    const ByteSpan found = heap.subspan(entry.offset, bytes.size());
+    if (!std::ranges::equal(found, bytes))
+      return mismatch(dictionaryAt(p),
+                      "the item at RVA " + hex32(entry.rva) + " is " + toHex(found) + ", not " + toHex(bytes));
+    if (foundAt[expected.item] == kNotFound) foundAt[expected.item] = entry.offset;
   }
   return Success{};
 }

@@ -6,7 +6,8 @@
 //
 // It gives a handler exactly the events nlohmann's SAX parser gives (the
 // same interface: start_object(npos), key(std::string&), number_unsigned,
-// ...), with comments ignored as nlohmann's ignore_comments does, and
+// ...; strings and keys as views of the text to a handler that takes
+// them), with comments ignored as nlohmann's ignore_comments does, and
 // accepts exactly the texts nlohmann accepts among plain ones; tests and
 // the fuzz target fuzz_plain_json compare the two event by event. It does
 // not word errors: on invalid text it returns false, and the caller asks
@@ -25,6 +26,15 @@
 #include <vector>
 
 namespace gdmap::description {
+
+// A handler that takes strings and keys as views: it is given views of the
+// text itself, with no copy (the view is valid while the text is; a
+// handler that keeps one copies it).
+template <typename Handler>
+concept TakesStringViews = requires(Handler& h, std::string_view v) {
+  h.string(v);
+  h.key(v);
+};
 
 // Whether the plain parser may read `text`: printable ASCII, tab, line
 // feed and carriage return only, and no backslash (no escapes to decode, no
@@ -111,13 +121,13 @@ class PlainJsonParser {
   // A member's name and the ':' after it.
   bool key() {
     if (!skipSpace() || p_ == end_ || *p_ != '"' || !string()) return false;
-    if (!handler_.key(buffer_)) return false;
+    if (!handOver([this](auto& text) { return handler_.key(text); })) return false;
     if (!skipSpace() || p_ == end_ || *p_ != ':') return false;
     ++p_;
     return true;
   }
 
-  // At the opening quote: the string into buffer_. Plain text has no
+  // At the opening quote: the string, as string_. Plain text has no
   // backslash, so the string ends at the next quote; white space other
   // than ' ' is a control character, which a JSON string may not hold.
   bool string() {
@@ -127,10 +137,22 @@ class PlainJsonParser {
     const char* close = static_cast<const char*>(quote);
     for (const char* s = begin; s != close; ++s)
       if (static_cast<unsigned char>(*s) < 0x20) return false;
-    buffer_.assign(begin, close);
+    string_ = std::string_view(begin, static_cast<std::size_t>(close - begin));
     p_ = close + 1;
     readTo_ = p_;
     return true;
+  }
+
+  // Gives string_ to `event`: as the view itself when the handler takes
+  // views, else copied into buffer_ (nlohmann's interface: std::string&).
+  template <typename Event>
+  bool handOver(Event&& event) {
+    if constexpr (TakesStringViews<Handler>) {
+      return event(string_);
+    } else {
+      buffer_.assign(string_);
+      return event(buffer_);
+    }
   }
 
   // What value() read: a whole value, or the start of a container with
@@ -154,7 +176,7 @@ class PlainJsonParser {
         ok = object ? handler_.end_object() : handler_.end_array();
         break;
       }
-      case '"': ok = string() && handler_.string(buffer_); break;
+      case '"': ok = string() && handOver([this](auto& text) { return handler_.string(text); }); break;
       case 't': ok = literal("true") && handler_.boolean(true); break;
       case 'f': ok = literal("false") && handler_.boolean(false); break;
       case 'n': ok = literal("null") && handler_.null(); break;
@@ -221,6 +243,7 @@ class PlainJsonParser {
   const char* end_;
   Handler& handler_;
   const char*& readTo_;
+  std::string_view string_;  // the latest string read
   std::string buffer_;
   std::vector<bool> stack_;  // the open containers: true for an object
 };

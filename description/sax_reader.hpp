@@ -97,7 +97,7 @@ class SaxReader {
   // from the key table; a key the object does not know, or one given
   // again, is reported and its value skipped. True for the first of one
   // of the object's alternative forms (the reader counts them).
-  bool readKey(std::string& name) {
+  bool readKey(std::string_view name) {
     JsonFrame<Role>& f = frames_.back();
     constexpr const auto& keys = Derived::kKeys;
     const std::size_t i = findKey(keys, f.role, name);

@@ -120,9 +120,11 @@ ByteSpan MapBuilder::itemAt(std::size_t index) const {
   return hasItem(index) ? state_->items.item(state_->entries[index].item) : ByteSpan{};
 }
 
-MapBuilder::ItemId MapBuilder::itemIdAt(std::size_t index) const { return state_->entries[index].item; }
+std::span<const MapBuilder::Entry> MapBuilder::entries() const { return state_->entries; }
 
 std::size_t MapBuilder::itemCount() const { return state_->items.size(); }
+
+ByteSpan MapBuilder::itemBytes(ItemId item) const { return state_->items.item(item); }
 
 Expected<Bytes> MapBuilder::finish() {
   return finish([](std::size_t index) { return "dictionary " + std::to_string(index) + " (in insertion order)"; });

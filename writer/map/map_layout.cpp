@@ -80,13 +80,26 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
   const std::size_t n = entries.size();
   if (Status s = checkEntryCount(n); !s) return s.error();
 
-  // Unsorted maps need the order too, to find shared RVAs.
-  Expected<std::vector<std::uint64_t>> ordered = rvaOrder(entries, true, duplicateMessage);
-  if (!ordered) return ordered.error();
-  const std::vector<std::uint64_t>& keys = *ordered;
+  // A sorted map sorts (rva << 32 | item) keys: the directory is then read
+  // from the keys in order, with no gather from `entries` (a cache miss a
+  // dictionary once they outgrow the cache). Two equal RVAs sit side by
+  // side; only then is the order by insertion index needed, to name them.
+  // An unsorted map keeps its order and needs that one to find repeats.
+  std::vector<std::uint64_t> keys;
+  if (sorted) {
+    keys.resize(n);
+    for (std::size_t i = 0; i < n; ++i) keys[i] = std::uint64_t{entries[i].rva} << 32 | entries[i].item;
+    radixSortByHigh32(keys);
+    for (std::size_t p = 1; p < n; ++p) {
+      if ((keys[p] >> 32) == (keys[p - 1] >> 32)) return rvaOrder(entries, true, duplicateMessage).error();
+    }
+  } else if (Expected<std::vector<std::uint64_t>> ordered = rvaOrder(entries, true, duplicateMessage); !ordered) {
+    return ordered.error();
+  }
 
-  auto entryAt = [&](std::size_t position) -> const LayoutEntry& {
-    return sorted ? entries[static_cast<std::uint32_t>(keys[position])] : entries[position];
+  auto entryAt = [&](std::size_t position) -> LayoutEntry {
+    return sorted ? LayoutEntry{static_cast<std::uint32_t>(keys[position] >> 32), static_cast<std::uint32_t>(keys[position])}
+                  : entries[position];
   };
 
   // Heap offsets in order of first reference from the final directory.
@@ -107,7 +120,7 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
   Bytes out(heapStart + heapSize);
   writeU32(out.data(), static_cast<std::uint32_t>(n) | (sorted ? kSortedFlag : 0u));
   for (std::size_t p = 0; p < n; ++p) {
-    const LayoutEntry& e = entryAt(p);
+    const LayoutEntry e = entryAt(p);
     writeU32(out.data() + directoryRvaOffset(p), e.rva);
     writeU32(out.data() + directoryOffsetOffset(p), static_cast<std::uint32_t>(placed[e.item]));
   }

@@ -8,6 +8,7 @@
 #include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/map_description.hpp>
 #include <gdmap/schema/map_format.hpp>
+#include <gdmap/writer/map_builder.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -74,10 +75,9 @@ class ItemStore {
 // per process so that inputs cannot be crafted to collide.
 std::uint64_t hashItemBytes(ByteSpan bytes);
 
-struct LayoutEntry {
-  std::uint32_t rva = 0;
-  std::uint32_t item = 0;  // index into the ItemStore
-};
+// An RVA and its item's index in the ItemStore: MapBuilder's entries as
+// they are handed to the layout.
+using LayoutEntry = MapBuilder::Entry;
 
 // Names two entries (by insertion index, `first` < `second`) that share an
 // RVA, for the caller's error message.

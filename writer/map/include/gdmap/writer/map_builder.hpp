@@ -92,11 +92,21 @@ class MapBuilder {
   // back.
   std::uint32_t rvaAt(std::size_t index) const;
   ByteSpan itemAt(std::size_t index) const;
-  // Dictionary `index`'s item (it has one: hasItem()), and how many
-  // distinct items there are (ids are below it): a reader of the built map
-  // compares each item's bytes once, however many dictionaries share it.
-  ItemId itemIdAt(std::size_t index) const;
+  // Every dictionary's RVA and item id, in insertion order (item is
+  // kItemLater until given, or an id no intern*() returned for an
+  // addOffset() entry), and how many distinct items there are (ids are
+  // below it): a reader of the built map walks them without a call per
+  // dictionary, and compares each item's bytes once however many
+  // dictionaries share it. Valid until the next add.
+  struct Entry {
+    std::uint32_t rva = 0;
+    ItemId item = 0;
+  };
+  std::span<const Entry> entries() const;
   std::size_t itemCount() const;
+  // Item `item`'s bytes (an id from entries() or intern*()), length prefix
+  // included.
+  ByteSpan itemBytes(ItemId item) const;
 
   // Lays out the map. Errors: two dictionaries with one RVA (duplicate-rva;
   // the message names both by insertion index), 2^31 or more dictionaries

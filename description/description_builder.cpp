@@ -19,6 +19,10 @@
 namespace gdmap::description {
 namespace {
 
+// How many dictionaries that name an instantiation wait for its lookup:
+// enough for a prefetch to arrive from memory.
+constexpr std::size_t kNamedReferencesWaiting = 8;
+
 // The rule an error from the type parser or decoder names, or the umbrella
 // rule when it names none.
 std::string_view typeRule(const Error& e) {
@@ -181,14 +185,12 @@ void DescriptionBuilder::setInlineTypes(DictionaryFields& dictionary, TypeList& 
     return;
   }
   if (!feeding()) return;
-  Expected<MapBuilder::ItemId> item = map_.internEncoded(types.count, types.encoded);
+  // Kept for addDictionary(), which knows the RVA and whether an offset
+  // places the item (the buffers trade places, so neither reallocates).
+  std::swap(inlineBytes_, types.encoded);
+  inlineCount_ = types.count;
   types.clear();
-  if (item) {
-    dictionary.item = *item;
-  } else {
-    diagnostics_.error(item.error().rule, DictionaryMemberSite(diagnostics_.work(), dictionary.jsonIndex, "types"),
-                       [&] { return item.error().message; });
-  }
+  dictionary.inlineTypes = true;
 }
 
 void DescriptionBuilder::setNamedTypes(TypeList& types) {
@@ -250,6 +252,17 @@ void DescriptionBuilder::streamDictionary(DictionaryFields& fields) {
     return;
   }
   Expected<MapBuilder::ItemId> item = MapBuilder::kItemLater;
+  if (fields.instantiation && !fields.offset) {
+    // Looked up a few dictionaries later, its slot prefetched now.
+    const std::string_view name = *fields.instantiation;
+    const std::uint64_t hash = NameIndex::hashOf(name);
+    names_.prefetch(hash);
+    namedWaiting_.push_back({map_.size(), fields.jsonIndex, hash, namedWaitingText_.size(), name.size()});
+    namedWaitingText_ += name;
+    map_.addItem(*fields.rva, MapBuilder::kItemLater);
+    if (namedWaiting_.size() - namedWaitingFirst_ > kNamedReferencesWaiting) resolveNamedReference();
+    return;
+  }
   if (fields.instantiation) {
     if (const std::optional<std::size_t> named = names_.find(*fields.instantiation)) {
       item = namedItems_[*named];
@@ -257,8 +270,16 @@ void DescriptionBuilder::streamDictionary(DictionaryFields& fields) {
     } else {
       addPending(map_.size(), fields.jsonIndex, *fields.instantiation);
     }
-  } else if (fields.item) {
-    item = *fields.item;
+  } else if (fields.inlineTypes) {
+    if (!fields.offset) {
+      // The common case: MapBuilder stages the item (it commits it a few
+      // dictionaries later, its table slot prefetched).
+      if (Status added = map_.addEncoded(*fields.rva, inlineCount_, inlineBytes_); !added)
+        diagnostics_.error(added.error().rule, DictionaryMemberSite(diagnostics_.work(), fields.jsonIndex, "types"),
+                           [&] { return added.error().message; });
+      return;
+    }
+    item = map_.internEncoded(inlineCount_, inlineBytes_);
   } else if (fields.raw) {
     item = map_.internRaw(*fields.raw);
   } else {
@@ -271,6 +292,33 @@ void DescriptionBuilder::streamDictionary(DictionaryFields& fields) {
   }
   if (fields.offset) map_.addItemAt(*fields.rva, *item, *fields.offset);
   else map_.addItem(*fields.rva, *item);
+}
+
+void DescriptionBuilder::resolveNamedReference() {
+  const NamedReference& r = namedWaiting_[namedWaitingFirst_++];
+  const std::string_view name = std::string_view(namedWaitingText_).substr(r.nameOffset, r.nameLength);
+  if (const std::optional<std::size_t> named = names_.find(name, r.hash)) {
+    used_[*named] = true;
+    if (feeding()) map_.setItem(r.dictionary, namedItems_[*named]);
+  } else {
+    addPending(feeding() ? r.dictionary : SIZE_MAX, r.jsonIndex, name);
+  }
+  if (namedWaitingFirst_ == namedWaiting_.size()) {
+    namedWaiting_.clear();
+    namedWaitingText_.clear();
+    namedWaitingFirst_ = 0;
+  } else if (namedWaitingFirst_ >= 1024) {
+    // Resolved references are dropped now and then: a few wait, not all.
+    const std::size_t from = namedWaiting_[namedWaitingFirst_].nameOffset;
+    namedWaitingText_.erase(0, from);
+    namedWaiting_.erase(namedWaiting_.begin(), namedWaiting_.begin() + static_cast<std::ptrdiff_t>(namedWaitingFirst_));
+    for (NamedReference& waiting : namedWaiting_) waiting.nameOffset -= from;
+    namedWaitingFirst_ = 0;
+  }
+}
+
+void DescriptionBuilder::endDictionaries() {
+  while (namedWaitingFirst_ < namedWaiting_.size()) resolveNamedReference();
 }
 
 // Kept as a DictionaryDescription, for a build that needs the whole
@@ -510,6 +558,7 @@ void DescriptionBuilder::reportUnusedNames(const std::vector<InstantiationDescri
 }
 
 std::optional<Bytes> DescriptionBuilder::finishMap() {
+  endDictionaries();
   resolvePendingNames();
   reportDuplicateRvas();
   noteCount();

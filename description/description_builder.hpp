@@ -44,7 +44,7 @@ struct DictionaryFields {
   // dictionary is added.
   std::optional<std::string_view> instantiation;
   std::optional<TypeList> types;             // when a valid `types` array was given (model)
-  std::optional<MapBuilder::ItemId> item;    // the same, interned (streaming)
+  bool inlineTypes = false;                  // the same, waiting in the builder (streaming)
   std::optional<Bytes> raw;                  // when a valid `raw` string was given
   unsigned forms = 0;                        // how many of instantiation/types/raw are present
   std::optional<std::uint32_t> offset;       // when a valid `offset` was given
@@ -94,6 +94,9 @@ class DescriptionBuilder {
   // Takes part in the cross-entry checks and the result only when it has a
   // valid RVA and exactly one form (the reader reports what is missing).
   void addDictionary(DictionaryFields fields);
+  // The end of /dictionaries: every dictionary that names an instantiation
+  // is looked up before /instantiations may define more.
+  void endDictionaries();
 
   // Values; each reports its own problem at `site` (whose pointer is built
   // only when the problem is kept: most values have none, and there are
@@ -175,6 +178,23 @@ class DescriptionBuilder {
   // its types are known and valid), and the canonical bytes of types.
   MapBuilder map_;
   std::vector<MapBuilder::ItemId> namedItems_;
+  // Dictionaries naming an instantiation wait here a few dictionaries
+  // while their name's slot is prefetched (resolveNamedReference()).
+  struct NamedReference {
+    std::size_t dictionary;  // in the map builder
+    std::size_t jsonIndex;
+    std::uint64_t hash;
+    std::size_t nameOffset;  // in namedWaitingText_
+    std::size_t nameLength;
+  };
+  std::vector<NamedReference> namedWaiting_;
+  std::size_t namedWaitingFirst_ = 0;
+  std::string namedWaitingText_;
+  void resolveNamedReference();
+  // The current dictionary's inline types, encoded (setInlineTypes() to
+  // addDictionary()).
+  Bytes inlineBytes_;
+  std::uint32_t inlineCount_ = 0;
   TypeBytesCache textBytes_{kTypeCacheLimit};
   TypeBytesCache hexBytes_{kTypeCacheLimit};
   Bytes scratch_;  // a type's bytes as encoded on a cache miss

@@ -307,6 +307,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
   bool end_array() {
     const Frame f = std::move(frames_.back());
     frames_.pop_back();
+    if (f.role == Expect::Dictionaries) builder_.endDictionaries();
     if (f.role == Expect::NamedTypes || f.role == Expect::InlineTypes) {
       if (f.index == 0) {
         error(rules::kEmptyTypes, [] { return std::string("a list of types needs at least one type"); });

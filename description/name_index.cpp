@@ -8,9 +8,13 @@ std::size_t NameIndex::slotOf(std::uint64_t hash, std::string_view name) const {
   return slots_.slotOf(hash, [&](const Slot& s) { return nameAt(s) == name; });
 }
 
-std::optional<std::size_t> NameIndex::find(std::string_view name) const {
+std::uint64_t NameIndex::hashOf(std::string_view name) { return hashBytes(name); }
+
+std::optional<std::size_t> NameIndex::find(std::string_view name) const { return find(name, hashBytes(name)); }
+
+std::optional<std::size_t> NameIndex::find(std::string_view name, std::uint64_t hash) const {
   if (slots_.empty()) return std::nullopt;
-  const Slot& s = slots_[slotOf(hashBytes(name), name)];
+  const Slot& s = slots_[slotOf(hash, name)];
   if (!s.used()) return std::nullopt;
   return s.index - 1;
 }

@@ -16,6 +16,12 @@ class NameIndex {
  public:
   // The index `name` was added with, or nullopt.
   std::optional<std::size_t> find(std::string_view name) const;
+  // The same in two steps, for a caller with several names at hand: the
+  // hash, a prefetch of the slot a lookup reads first (a cache miss once
+  // the names outgrow the cache), and the lookup with that hash.
+  static std::uint64_t hashOf(std::string_view name);
+  void prefetch(std::uint64_t hash) const { slots_.prefetch(hash); }
+  std::optional<std::size_t> find(std::string_view name, std::uint64_t hash) const;
   // Adds `name` with index size(); false (and nothing added) when it is
   // already there.
   bool add(std::string_view name);

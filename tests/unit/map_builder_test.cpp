@@ -496,4 +496,65 @@ TEST_CASE("builder: MapBuilder and buildMap agree") {
   }
 }
 
+TEST_CASE("builder: staged items, interned ids, late items and reads in between agree with buildMap") {
+  // addEncoded() stages its item a few dictionaries; setItem(), itemAt(),
+  // entries() and the interning calls come between, in every order.
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const MapDescription d = randomDescription(seed, seed % 2 == 0);
+    std::mt19937_64 random(seed);
+    MapBuilder b(d.sorted);
+    std::vector<std::size_t> later;
+    for (std::size_t i = 0; i < d.dictionaries.size(); ++i) {
+      const DictionaryDescription& dict = d.dictionaries[i];
+      const std::vector<Type>& types = d.instantiations[dict.instantiation].types;
+      Bytes encoded;
+      for (const Type& t : types) REQUIRE(encodeType(t, encoded).ok());
+      const auto count = static_cast<std::uint32_t>(types.size());
+      switch (random() % 4) {
+        case 0: REQUIRE(b.addEncoded(dict.rva, count, encoded).ok()); break;
+        case 1: {
+          const Expected<MapBuilder::ItemId> id = b.internEncoded(count, encoded);
+          REQUIRE(id.ok());
+          b.addItem(dict.rva, *id);
+          break;
+        }
+        case 2:
+          b.addItem(dict.rva, MapBuilder::kItemLater);
+          later.push_back(i);
+          break;
+        default:
+          REQUIRE(b.addEncoded(dict.rva, count, encoded).ok());
+          // A staged item read back at once: its prefix, then the types.
+          REQUIRE(b.itemAt(i).size() > encoded.size());
+          CHECK(std::ranges::equal(b.itemAt(i).last(encoded.size()), encoded));
+          break;
+      }
+      // Now and then a late item is given, while others are staged.
+      if (!later.empty() && random() % 3 == 0) {
+        const std::size_t k = later.back();
+        later.pop_back();
+        const DictionaryDescription& late = d.dictionaries[k];
+        Bytes lateBytes;
+        for (const Type& t : d.instantiations[late.instantiation].types) REQUIRE(encodeType(t, lateBytes).ok());
+        const Expected<MapBuilder::ItemId> id =
+            b.internEncoded(static_cast<std::uint32_t>(d.instantiations[late.instantiation].types.size()), lateBytes);
+        REQUIRE(id.ok());
+        b.setItem(k, *id);
+      }
+    }
+    for (std::size_t k : later) {
+      const DictionaryDescription& late = d.dictionaries[k];
+      Bytes lateBytes;
+      for (const Type& t : d.instantiations[late.instantiation].types) REQUIRE(encodeType(t, lateBytes).ok());
+      const Expected<MapBuilder::ItemId> id =
+          b.internEncoded(static_cast<std::uint32_t>(d.instantiations[late.instantiation].types.size()), lateBytes);
+      REQUIRE(id.ok());
+      b.setItem(k, *id);
+    }
+    // Every entry has its item, and ids are below the count.
+    for (const MapBuilder::Entry& e : b.entries()) CHECK(e.item < b.itemCount());
+    CHECK(finishOk(b) == *buildMap(d));
+  }
+}
+
 }  // namespace gdmap

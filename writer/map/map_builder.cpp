@@ -3,6 +3,7 @@
 #include <gdmap/internal/huge_pages.hpp>
 #include <gdmap/writer/map_builder.hpp>
 
+#include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/writer/type_encoder.hpp>
@@ -21,12 +22,51 @@ std::string ruleOf(const Error& e) { return e.rule.empty() ? std::string(rules::
 
 }  // namespace
 
+// addEncoded() stages its item rather than interning it at once: the item
+// store's first probe is a cache miss once the store outgrows the cache,
+// and a dictionary's item is committed kStagedItems adds later, when the
+// prefetch of its slot has long arrived. Dictionaries keep their order
+// (an entry waits with kItemLater); everything that reads the items or the
+// entries commits what is staged first.
+constexpr std::size_t kStagedItems = 8;
+
 struct MapBuilder::State {
   bool sorted = true;
   detail::ItemStore items;
   std::vector<detail::LayoutEntry> entries;
   detail::ExplicitLayout explicitLayout;  // empty for a canonical map
   Bytes scratch;                          // reused for encoding each add()'s types
+
+  struct Staged {
+    std::size_t entry;   // in entries
+    std::size_t offset;  // of the whole item in staging
+    std::size_t length;
+    std::uint64_t hash;
+  };
+  Bytes staging;                // staged items back to back, from stagedFirst's on
+  std::vector<Staged> staged;   // in order of addition; [stagedFirst, end) wait
+  std::size_t stagedFirst = 0;
+
+  void commitOldest() {
+    const Staged& s = staged[stagedFirst++];
+    entries[s.entry].item = items.internHashed(ByteSpan(staging).subspan(s.offset, s.length), s.hash);
+    if (stagedFirst == staged.size()) {
+      staged.clear();
+      staging.clear();
+      stagedFirst = 0;
+    } else if (stagedFirst >= 1024) {
+      // What is committed is dropped now and then: the staging area holds
+      // a few items, not all of them.
+      const std::size_t from = staged[stagedFirst].offset;
+      staging.erase(staging.begin(), staging.begin() + static_cast<std::ptrdiff_t>(from));
+      staged.erase(staged.begin(), staged.begin() + static_cast<std::ptrdiff_t>(stagedFirst));
+      for (Staged& waiting : staged) waiting.offset -= from;
+      stagedFirst = 0;
+    }
+  }
+  void commitStaged() {
+    while (stagedFirst < staged.size()) commitOldest();
+  }
 };
 
 MapBuilder::MapBuilder(bool sorted) : state_(std::make_unique<State>()) { state_->sorted = sorted; }
@@ -54,9 +94,21 @@ Status MapBuilder::add(std::uint32_t rva, std::span<const Type> types) {
 }
 
 Status MapBuilder::addEncoded(std::uint32_t rva, std::uint32_t typeCount, ByteSpan typeBytes) {
-  Expected<ItemId> item = internEncoded(typeCount, typeBytes);
-  if (!item) return item.error();
-  addItem(rva, *item);
+  Expected<std::uint32_t> length = detail::itemLength(typeCount, typeBytes.size());
+  if (!length) return length.error();
+  State& st = *state_;
+  const std::size_t offset = st.staging.size();
+  std::uint8_t prefix[8];
+  std::size_t prefixSize = encodeCompressedUInt(*length, prefix);
+  prefixSize += encodeCompressedUInt(typeCount, prefix + prefixSize);
+  st.staging.insert(st.staging.end(), prefix, prefix + prefixSize);
+  st.staging.insert(st.staging.end(), typeBytes.begin(), typeBytes.end());
+  const ByteSpan item = ByteSpan(st.staging).subspan(offset);
+  const std::uint64_t hash = detail::ItemStore::hashOf(item);
+  st.items.prefetch(hash);
+  st.staged.push_back({st.entries.size(), offset, item.size(), hash});
+  st.entries.push_back({rva, kItemLater});
+  if (st.staged.size() - st.stagedFirst > kStagedItems) st.commitOldest();
   return Success{};
 }
 
@@ -80,7 +132,12 @@ Expected<MapBuilder::ItemId> MapBuilder::internRaw(ByteSpan itemBytes) {
 
 void MapBuilder::addItem(std::uint32_t rva, ItemId item) { state_->entries.push_back({rva, item}); }
 
-void MapBuilder::setItem(std::size_t index, ItemId item) { state_->entries[index].item = item; }
+void MapBuilder::setItem(std::size_t index, ItemId item) {
+  State& st = *state_;
+  // A staged entry's item is its own: committed first, not overwritten.
+  if (st.stagedFirst < st.staged.size() && index >= st.staged[st.stagedFirst].entry) st.commitStaged();
+  st.entries[index].item = item;
+}
 
 void MapBuilder::setSorted(bool sorted) { state_->sorted = sorted; }
 
@@ -110,27 +167,41 @@ std::optional<std::uint32_t> MapBuilder::offsetAt(std::size_t index) const {
   return it->second;
 }
 
-bool MapBuilder::hasItem(std::size_t index) const { return state_->entries[index].item != detail::kNoItem; }
+bool MapBuilder::hasItem(std::size_t index) const {
+  state_->commitStaged();
+  return state_->entries[index].item != detail::kNoItem;
+}
 
 std::size_t MapBuilder::size() const { return state_->entries.size(); }
 
 std::uint32_t MapBuilder::rvaAt(std::size_t index) const { return state_->entries[index].rva; }
 
 ByteSpan MapBuilder::itemAt(std::size_t index) const {
+  state_->commitStaged();
   return hasItem(index) ? state_->items.item(state_->entries[index].item) : ByteSpan{};
 }
 
-std::span<const MapBuilder::Entry> MapBuilder::entries() const { return state_->entries; }
+std::span<const MapBuilder::Entry> MapBuilder::entries() const {
+  state_->commitStaged();
+  return state_->entries;
+}
 
-std::size_t MapBuilder::itemCount() const { return state_->items.size(); }
+std::size_t MapBuilder::itemCount() const {
+  state_->commitStaged();
+  return state_->items.size();
+}
 
-ByteSpan MapBuilder::itemBytes(ItemId item) const { return state_->items.item(item); }
+ByteSpan MapBuilder::itemBytes(ItemId item) const {
+  state_->commitStaged();
+  return state_->items.item(item);
+}
 
 Expected<Bytes> MapBuilder::finish() {
   return finish([](std::size_t index) { return "dictionary " + std::to_string(index) + " (in insertion order)"; });
 }
 
 Expected<Bytes> MapBuilder::finish(const std::function<std::string(std::size_t index)>& entryName) {
+  state_->commitStaged();
   for (std::size_t i = 0; i < state_->entries.size(); ++i) {
     if (state_->entries[i].item == kItemLater)
       return Error{0, "dictionary " + std::to_string(i) + " (in insertion order) was never given its item",

@@ -44,6 +44,14 @@ class ItemStore {
   // (checkRawItem()), or it would share its offset with the next item.
   std::uint32_t internRaw(ByteSpan item);
 
+  // Interning in two steps, for a caller with several items at hand: the
+  // hash of a whole item (length prefix included), a prefetch of the slot
+  // it probes first (so that the probe, a cache miss once the table
+  // outgrows the cache, overlaps other work), then the item with that hash.
+  static std::uint64_t hashOf(ByteSpan item);
+  void prefetch(std::uint64_t hash) const { slots_.prefetch(hash); }
+  std::uint32_t internHashed(ByteSpan item, std::uint64_t hash);
+
   ByteSpan item(std::uint32_t index) const {
     const Record& r = records_[index];
     return ByteSpan(arena_).subspan(r.offset, r.length);
@@ -59,6 +67,7 @@ class ItemStore {
   // The candidate item is arena_[begin, end): return the index of an equal
   // item already stored (dropping the candidate) or store it.
   std::uint32_t commit(std::size_t begin);
+  std::uint32_t commit(std::size_t begin, std::uint64_t hash);
   void grow();
 
   Bytes arena_;

@@ -36,9 +36,20 @@ std::uint32_t ItemStore::internRaw(ByteSpan item) {
   return commit(begin);
 }
 
+std::uint64_t ItemStore::hashOf(ByteSpan item) { return hashItemBytes(item); }
+
+std::uint32_t ItemStore::internHashed(ByteSpan item, std::uint64_t hash) {
+  const std::size_t begin = arena_.size();
+  arena_.insert(arena_.end(), item.begin(), item.end());
+  return commit(begin, hash);
+}
+
 std::uint32_t ItemStore::commit(std::size_t begin) {
+  return commit(begin, hashItemBytes(ByteSpan(arena_).subspan(begin)));
+}
+
+std::uint32_t ItemStore::commit(std::size_t begin, std::uint64_t hash) {
   const ByteSpan candidate = ByteSpan(arena_).subspan(begin);
-  const std::uint64_t hash = hashItemBytes(candidate);
   if (slots_.fullFor(records_.size())) grow();
   const std::size_t slot = slots_.slotOf(hash, [&](const Slot& s) {
     const Record& r = records_[s.record - 1];

@@ -46,6 +46,11 @@ class ArenaHashSet {
     }
   }
 
+  // Asks for the slot a lookup of `hash` reads first, ahead of the lookup.
+  void prefetch(std::uint64_t hash) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+  }
+
   Slot& operator[](std::size_t slot) { return slots_[slot]; }
   const Slot& operator[](std::size_t slot) const { return slots_[slot]; }
 

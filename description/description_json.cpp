@@ -215,7 +215,10 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
         break;
       case Expect::Raw: dictionary_.raw = builder_.rawFromHex(value, site_); break;
       case Expect::Hex:
-        hex_.assign(value);
+        // At once: the site is this member (/.../types/K/hex), and a
+        // repeated "hex" is skipped as a duplicate key, so this value is
+        // the type.
+        typesOk_ &= builder_.addTypeHex(types_, value, site_);
         hexGiven_ = true;
         break;
       case Expect::TypeItem: typesOk_ &= builder_.addTypeText(types_, value, site_); break;
@@ -258,7 +261,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
     Frame& f = nextMember();
     if (f.role == Expect::Anything) return true;  // inside a skipped value
     if (f.role == Expect::Instantiations) {
-      f.key.assign(k);  // a copy: both strings keep their capacity
+      f.setKey(k);  // a copy: both strings keep their capacity
       f.expect = Expect::NamedTypes;
       // The parser has just read the name's closing quote.
       if (!builder_.beginNamed(f.key, site_, static_cast<std::size_t>(readTo - textBegin))) f.expect = Expect::Anything;
@@ -339,11 +342,6 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
       typesOk_ = false;
       return;
     }
-    // The diagnostics point into the hex string.
-    frames_.push_back(openFrame(Expect::TypeItem, true, Expect::Hex));
-    frames_.back().key = description::nameFor(kKeys, Expect::TypeItem, Expect::Hex);
-    typesOk_ &= builder_.addTypeHex(types_, hex_, site_);
-    frames_.pop_back();
   }
 
   // The overrides are kept out of line and cold: the SAX events are
@@ -415,8 +413,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
   DictionaryFields dictionary_;
   description::TypeList types_;
   bool typesOk_ = true;
-  std::string hex_;
-  bool hexGiven_ = false;
+  bool hexGiven_ = false;  // the open {"hex": ...} type had its "hex"
   // The current dictionary's instantiation name (DictionaryFields views it).
   std::string instantiationName_;
   // The one fill piece that can be open at a time.

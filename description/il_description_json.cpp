@@ -428,7 +428,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   template <typename Message>
   void memberError(Severity severity, const char* rule, Expect container, Expect member, Message&& message) {
     frames_.push_back(description::openFrame(Expect::Anything, true, Expect::Anything));
-    frames_.back().key = description::nameFor(kKeys, container, member);
+    frames_.back().tableKey = description::nameFor(kKeys, container, member);
     if (severity == Severity::Warning) diagnostics_.warning(rule, site_, std::forward<Message>(message));
     else diagnostics_.error(rule, site_, std::forward<Message>(message));
     frames_.pop_back();
@@ -475,7 +475,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   // A key of `nibbles`: the field path of one varint, as the strict
   // reader's diagnostics name it.
   bool nibblesKey(Frame& f, std::string& k) {
-    f.key = std::move(k);
+    f.setKey(k);
     f.expect = Expect::Anything;
     const std::optional<il::VarintLength> field = il::parseVarintPath(f.key);
     if (!field) {

@@ -36,7 +36,16 @@ struct JsonFrame {
   Role role{};  // what this container is
   bool object = false;
   std::size_t index = 0;  // arrays: the index of the current element
-  std::string key;        // objects: the key of the current member
+  // Objects: the key of the current member, as keyText() gives it: a key
+  // of the format's table is a view of the table (no copy for the
+  // millions of "rva" and "hex" keys); any other is copied into `key`.
+  std::string key;
+  std::string_view tableKey;
+  std::string_view keyText() const { return tableKey.data() != nullptr ? tableKey : std::string_view(key); }
+  void setKey(std::string_view text) {
+    key.assign(text);
+    tableKey = {};
+  }
   // Objects: the ordinal of the current member (npos when not known), and
   // how many members were read.
   std::size_t member = Diagnostic::npos;
@@ -213,7 +222,7 @@ class FrameSite final : public Site {
     std::string out;
     for (const JsonFrame<Role>& f : frames_) {
       out += '/';
-      if (f.object) out += escapePointerToken(f.key);
+      if (f.object) out += escapePointerToken(f.keyText());
       else out += std::to_string(f.index);
     }
     return out;
@@ -221,7 +230,7 @@ class FrameSite final : public Site {
   std::size_t pointerBound() const override {
     // Escaping at most doubles a key; an index has at most 20 digits.
     std::size_t bound = 0;
-    for (const JsonFrame<Role>& f : frames_) bound += 1 + (f.object ? 2 * f.key.size() : 20);
+    for (const JsonFrame<Role>& f : frames_) bound += 1 + (f.object ? 2 * f.keyText().size() : 20);
     return bound;
   }
   std::size_t member() const override {

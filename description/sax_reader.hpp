@@ -101,14 +101,15 @@ class SaxReader {
     JsonFrame<Role>& f = frames_.back();
     constexpr const auto& keys = Derived::kKeys;
     const std::size_t i = findKey(keys, f.role, name);
-    f.key.assign(name);  // a copy: the parser's string keeps its capacity
     if (i == keys.size()) {
+      f.setKey(name);
       f.expect = Role::Anything;
       unknownKey(f);
       return false;
     }
+    f.tableKey = keys[i].name;
     if (f.seen & keyBit(i)) {
-      error(rules::kDuplicateKey, [&] { return "key " + quoteInput(f.key) + " is given more than once"; });
+      error(rules::kDuplicateKey, [&] { return "key " + quoteInput(f.keyText()) + " is given more than once"; });
       f.expect = Role::Anything;
       return false;
     }
@@ -149,7 +150,7 @@ class SaxReader {
 
   [[gnu::noinline, gnu::cold]] void unknownKey(const JsonFrame<Role>& f) {
     error(rules::kUnknownKey, [&] {
-      return "unknown key " + quoteInput(f.key) + " in " +
+      return "unknown key " + quoteInput(f.keyText()) + " in " +
              keyedObjectName(Derived::kKeys, Derived::kKeyedObjects, f.role);
     });
   }

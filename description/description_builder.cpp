@@ -295,6 +295,9 @@ void DescriptionBuilder::streamDictionary(DictionaryFields& fields) {
 }
 
 void DescriptionBuilder::resolveNamedReference() {
+  // Halfway up the queue, the name the slot points to is asked for too.
+  if (namedWaitingFirst_ + kNamedReferencesWaiting / 2 < namedWaiting_.size())
+    names_.prefetchName(namedWaiting_[namedWaitingFirst_ + kNamedReferencesWaiting / 2].hash);
   const NamedReference& r = namedWaiting_[namedWaitingFirst_++];
   const std::string_view name = std::string_view(namedWaitingText_).substr(r.nameOffset, r.nameLength);
   if (const std::optional<std::size_t> named = names_.find(name, r.hash)) {

@@ -21,6 +21,11 @@ class NameIndex {
   // the names outgrow the cache), and the lookup with that hash.
   static std::uint64_t hashOf(std::string_view name);
   void prefetch(std::uint64_t hash) const { slots_.prefetch(hash); }
+  // After prefetch() has arrived: asks for the name the slot points to,
+  // which the lookup compares.
+  void prefetchName(std::uint64_t hash) const {
+    if (const Slot* s = slots_.likelySlot(hash)) __builtin_prefetch(arena_.data() + s->offset);
+  }
   std::optional<std::size_t> find(std::string_view name, std::uint64_t hash) const;
   // Adds `name` with index size(); false (and nothing added) when it is
   // already there.

@@ -48,6 +48,11 @@ struct MapBuilder::State {
   std::size_t stagedFirst = 0;
 
   void commitOldest() {
+    // Each waiting item's lookup is prefetched in three steps as it moves
+    // up the queue: its slot (when staged), the record the slot points to,
+    // then the stored bytes it is compared with.
+    if (stagedFirst + kStagedItems / 2 < staged.size()) items.prefetchRecord(staged[stagedFirst + kStagedItems / 2].hash);
+    if (stagedFirst + 2 < staged.size()) items.prefetchBytes(staged[stagedFirst + 2].hash);
     const Staged& s = staged[stagedFirst++];
     entries[s.entry].item = items.internHashed(ByteSpan(staging).subspan(s.offset, s.length), s.hash);
     if (stagedFirst == staged.size()) {
@@ -135,7 +140,12 @@ void MapBuilder::addItem(std::uint32_t rva, ItemId item) { state_->entries.push_
 void MapBuilder::setItem(std::size_t index, ItemId item) {
   State& st = *state_;
   // A staged entry's item is its own: committed first, not overwritten.
-  if (st.stagedFirst < st.staged.size() && index >= st.staged[st.stagedFirst].entry) st.commitStaged();
+  for (std::size_t k = st.stagedFirst; k < st.staged.size(); ++k) {
+    if (st.staged[k].entry == index) {
+      st.commitStaged();
+      break;
+    }
+  }
   st.entries[index].item = item;
 }
 

@@ -50,6 +50,14 @@ class ItemStore {
   // outgrows the cache, overlaps other work), then the item with that hash.
   static std::uint64_t hashOf(ByteSpan item);
   void prefetch(std::uint64_t hash) const { slots_.prefetch(hash); }
+  // Then, each once the one before has arrived: the record the slot
+  // points to, and the stored item's bytes, which the lookup compares.
+  void prefetchRecord(std::uint64_t hash) const {
+    if (const Slot* s = slots_.likelySlot(hash)) __builtin_prefetch(&records_[s->record - 1]);
+  }
+  void prefetchBytes(std::uint64_t hash) const {
+    if (const Slot* s = slots_.likelySlot(hash)) __builtin_prefetch(arena_.data() + records_[s->record - 1].offset);
+  }
   std::uint32_t internHashed(ByteSpan item, std::uint64_t hash);
 
   ByteSpan item(std::uint32_t index) const {

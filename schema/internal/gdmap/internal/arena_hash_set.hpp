@@ -50,6 +50,14 @@ class ArenaHashSet {
   void prefetch(std::uint64_t hash) const {
     if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
   }
+  // The slot a lookup of `hash` reads first when it is used and tagged
+  // like `hash` (the key it likely holds), else null: for a second
+  // prefetch, of what that slot points to, once the first has arrived.
+  const Slot* likelySlot(std::uint64_t hash) const {
+    if (slots_.empty()) return nullptr;
+    const Slot& s = slots_[hash & (slots_.size() - 1)];
+    return s.used() && s.tag == tagOf(hash) ? &s : nullptr;
+  }
 
   Slot& operator[](std::size_t slot) { return slots_[slot]; }
   const Slot& operator[](std::size_t slot) const { return slots_[slot]; }

@@ -1,5 +1,6 @@
 #include "map_read_back.hpp"
 
+#include <gdmap/internal/huge_pages.hpp>
 #include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
@@ -100,7 +101,8 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
   // the same offset as an earlier one of its item needs no compare, so
   // each distinct item's bytes are compared once.
   constexpr std::uint32_t kNotFound = 0xFFFFFFFF;
-  std::vector<std::uint32_t> foundAt(built.itemCount(), kNotFound);
+  std::vector<std::uint32_t> foundAt;
+  detail::assignWithHugePages(foundAt, built.itemCount(), kNotFound);
   const ByteSpan heap = view->heap();
   for (std::size_t p = 0; p < n; ++p) {
     const MapBuilder::Entry expected = expectedAt(p);

@@ -1,6 +1,7 @@
 #include "name_index.hpp"
 
 #include <gdmap/internal/bytes_hash.hpp>
+#include <gdmap/internal/huge_pages.hpp>
 
 namespace gdmap::description {
 
@@ -25,7 +26,8 @@ bool NameIndex::add(std::string_view name) {
   Slot& s = slots_[slotOf(hash, name)];
   if (s.used()) return false;
   s = Slot{slots_.tagOf(hash), static_cast<std::uint32_t>(size_ + 1), arena_.size(), name.size()};
-  arena_ += name;
+  detail::reserveWithHugePages(arena_, name.size());
+  arena_.insert(arena_.end(), name.begin(), name.end());
   ++size_;
   return true;
 }

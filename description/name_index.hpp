@@ -41,10 +41,10 @@ class NameIndex {
     bool used() const { return index != 0; }
   };
   std::size_t slotOf(std::uint64_t hash, std::string_view name) const;
-  std::string_view nameAt(const Slot& s) const { return std::string_view(arena_).substr(s.offset, s.length); }
+  std::string_view nameAt(const Slot& s) const { return std::string_view(arena_.data() + s.offset, s.length); }
 
   std::size_t size_ = 0;
-  std::string arena_;
+  std::vector<char> arena_;
   detail::ArenaHashSet<Slot> slots_;
 };
 

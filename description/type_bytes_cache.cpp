@@ -1,6 +1,7 @@
 #include "type_bytes_cache.hpp"
 
 #include <gdmap/internal/bytes_hash.hpp>
+#include <gdmap/internal/huge_pages.hpp>
 
 namespace gdmap::description {
 
@@ -27,6 +28,7 @@ void TypeBytesCache::insert(std::string_view spelling, ByteSpan bytes) {
   if (s.used()) return;
   s = Slot{slots_.tagOf(hash), static_cast<std::uint32_t>(arena_.size()), static_cast<std::uint32_t>(spelling.size()),
            static_cast<std::uint32_t>(bytes.size())};
+  detail::reserveWithHugePages(arena_, spelling.size() + bytes.size());
   arena_.insert(arena_.end(), spelling.begin(), spelling.end());
   arena_.insert(arena_.end(), bytes.begin(), bytes.end());
   ++entries_;

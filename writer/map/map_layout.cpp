@@ -1,6 +1,7 @@
 // layoutMap(): (RVA, item) pairs -> the canonical bytes of FORMAT.md §1, in
 // linear time (one radix sort of packed keys) and one output allocation.
 #include "map_layout.hpp"
+#include <gdmap/internal/huge_pages.hpp>
 #include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/schema/compressed_int.hpp>
 #include <gdmap/schema/hex.hpp>
@@ -103,7 +104,8 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
   };
 
   // Heap offsets in order of first reference from the final directory.
-  std::vector<std::uint64_t> placed(items.size(), kUnplaced);
+  std::vector<std::uint64_t> placed;
+  assignWithHugePages(placed, items.size(), kUnplaced);
   std::vector<std::uint32_t> heapOrder;
   heapOrder.reserve(items.size());
   std::uint64_t heapSize = 0;

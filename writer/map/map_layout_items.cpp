@@ -21,6 +21,7 @@ void ItemStore::reserve(std::size_t items, std::size_t bytes) {
 
 std::uint32_t ItemStore::internTyped(std::uint32_t length, std::uint32_t typeCount, ByteSpan types) {
   const std::size_t begin = arena_.size();
+  reserveWithHugePages(arena_, 8 + types.size());
   std::uint8_t prefix[8];
   std::size_t prefixSize = encodeCompressedUInt(length, prefix);
   prefixSize += encodeCompressedUInt(typeCount, prefix + prefixSize);
@@ -32,6 +33,7 @@ std::uint32_t ItemStore::internTyped(std::uint32_t length, std::uint32_t typeCou
 std::uint32_t ItemStore::internRaw(ByteSpan item) {
   assert(!item.empty());  // checkRawItem() first: an empty item has no offset of its own
   const std::size_t begin = arena_.size();
+  reserveWithHugePages(arena_, item.size());
   arena_.insert(arena_.end(), item.begin(), item.end());
   return commit(begin);
 }
@@ -40,6 +42,7 @@ std::uint64_t ItemStore::hashOf(ByteSpan item) { return hashItemBytes(item); }
 
 std::uint32_t ItemStore::internHashed(ByteSpan item, std::uint64_t hash) {
   const std::size_t begin = arena_.size();
+  reserveWithHugePages(arena_, item.size());
   arena_.insert(arena_.end(), item.begin(), item.end());
   return commit(begin, hash);
 }
@@ -62,6 +65,7 @@ std::uint32_t ItemStore::commit(std::size_t begin, std::uint64_t hash) {
     return slots_[slot].record - 1;
   }
   assert(records_.size() < 0xFFFFFFFFu);
+  reserveWithHugePages(records_, 1);
   records_.push_back(Record{begin, candidate.size(), hash});
   slots_[slot] = Slot{slots_.tagOf(hash), static_cast<std::uint32_t>(records_.size())};
   return static_cast<std::uint32_t>(records_.size() - 1);

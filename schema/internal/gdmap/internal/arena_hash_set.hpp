@@ -68,7 +68,7 @@ class ArenaHashSet {
   template <class HashOf>
   void grow(std::size_t firstSize, HashOf&& hashOf) {
     std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? firstSize : old.size() * 2, Slot{});
+    allocate(old.empty() ? firstSize : old.size() * 2);
     for (const Slot& s : old)
       if (s.used()) place(hashOf(s), s);
   }
@@ -81,13 +81,16 @@ class ArenaHashSet {
   void regrow(std::size_t firstSize, Refill&& refill) {
     const std::size_t size = slots_.empty() ? firstSize : slots_.size() * 2;
     slots_ = std::vector<Slot>();
-    slots_.reserve(size);
-    adviseHugePages(slots_.data(), size * sizeof(Slot));
-    slots_.assign(size, Slot{});
+    allocate(size);
     refill([this](std::uint64_t hash, const Slot& s) { place(hash, s); });
   }
 
  private:
+  // An empty table of `size` slots. A large one asks for huge pages: its
+  // probes land anywhere in it, and with 4 KiB pages each would also miss
+  // the TLB (a page walk per lookup, prefetched or not).
+  void allocate(std::size_t size) { assignWithHugePages(slots_, size, Slot{}); }
+
   // Puts `s` in the first unused slot from `hash` on (a key not yet held).
   void place(std::uint64_t hash, const Slot& s) {
     const std::size_t mask = slots_.size() - 1;

@@ -2,8 +2,8 @@
 
 #include <gdmap/internal/huge_pages.hpp>
 #include <gdmap/internal/plain_hex.hpp>
-#include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/internal/quiet_types.hpp>
+#include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>

@@ -43,12 +43,12 @@ struct DictionaryFields {
   // The name, when given as a string: the reader's, valid until the
   // dictionary is added.
   std::optional<std::string_view> instantiation;
-  std::optional<TypeList> types;             // when a valid `types` array was given (model)
-  bool inlineTypes = false;                  // the same, waiting in the builder (streaming)
-  std::optional<Bytes> raw;                  // when a valid `raw` string was given
-  unsigned forms = 0;                        // how many of instantiation/types/raw are present
-  std::optional<std::uint32_t> offset;       // when a valid `offset` was given
-  bool offsetGiven = false;                  // `offset` present, valid or not
+  std::optional<TypeList> types;        // when a valid `types` array was given (model)
+  bool inlineTypes = false;             // the same, waiting in the builder (streaming)
+  std::optional<Bytes> raw;             // when a valid `raw` string was given
+  unsigned forms = 0;                   // how many of instantiation/types/raw are present
+  std::optional<std::uint32_t> offset;  // when a valid `offset` was given
+  bool offsetGiven = false;             // `offset` present, valid or not
 };
 
 class DescriptionBuilder {

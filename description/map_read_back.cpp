@@ -85,8 +85,9 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
     radixSortByHigh32(keys);
   }
   const auto expectedAt = [&](std::size_t p) {
-    return keys.empty() ? entries[p] : MapBuilder::Entry{static_cast<std::uint32_t>(keys[p] >> 32),
-                                                         static_cast<std::uint32_t>(keys[p])};
+    return keys.empty()
+               ? entries[p]
+               : MapBuilder::Entry{static_cast<std::uint32_t>(keys[p] >> 32), static_cast<std::uint32_t>(keys[p])};
   };
   // Which dictionary (in insertion order) a sorted position stands for:
   // searched only to name one in a mismatch (the RVAs are distinct).
@@ -108,8 +109,8 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
     const MapBuilder::Entry expected = expectedAt(p);
     const DirectoryEntry entry = view->entry(static_cast<std::uint32_t>(p));
     if (entry.rva != expected.rva)
-      return mismatch(dictionaryAt(p), "directory[" + std::to_string(p) + "] has RVA " + hex32(entry.rva) +
-                                           ", not " + hex32(expected.rva));
+      return mismatch(dictionaryAt(p), "directory[" + std::to_string(p) + "] has RVA " + hex32(entry.rva) + ", not " +
+                                           hex32(expected.rva));
     if (foundAt[expected.item] == entry.offset) continue;
     // The bytes where the item starts, as many as were given: a raw item
     // may carry a length prefix that does not match its bytes on purpose.

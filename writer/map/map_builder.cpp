@@ -43,15 +43,16 @@ struct MapBuilder::State {
     std::size_t length;
     std::uint64_t hash;
   };
-  Bytes staging;                // staged items back to back, from stagedFirst's on
-  std::vector<Staged> staged;   // in order of addition; [stagedFirst, end) wait
+  Bytes staging;               // staged items back to back, from stagedFirst's on
+  std::vector<Staged> staged;  // in order of addition; [stagedFirst, end) wait
   std::size_t stagedFirst = 0;
 
   void commitOldest() {
     // Each waiting item's lookup is prefetched in three steps as it moves
     // up the queue: its slot (when staged), the record the slot points to,
     // then the stored bytes it is compared with.
-    if (stagedFirst + kStagedItems / 2 < staged.size()) items.prefetchRecord(staged[stagedFirst + kStagedItems / 2].hash);
+    if (stagedFirst + kStagedItems / 2 < staged.size())
+      items.prefetchRecord(staged[stagedFirst + kStagedItems / 2].hash);
     if (stagedFirst + 2 < staged.size()) items.prefetchBytes(staged[stagedFirst + 2].hash);
     const Staged& s = staged[stagedFirst++];
     entries[s.entry].item = items.internHashed(ByteSpan(staging).subspan(s.offset, s.length), s.hash);

@@ -99,7 +99,8 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
   }
 
   auto entryAt = [&](std::size_t position) -> LayoutEntry {
-    return sorted ? LayoutEntry{static_cast<std::uint32_t>(keys[position] >> 32), static_cast<std::uint32_t>(keys[position])}
+    return sorted ? LayoutEntry{static_cast<std::uint32_t>(keys[position] >> 32),
+                                static_cast<std::uint32_t>(keys[position])}
                   : entries[position];
   };
 

@@ -257,10 +257,9 @@ void DescriptionBuilder::streamDictionary(DictionaryFields& fields) {
     const std::string_view name = *fields.instantiation;
     const std::uint64_t hash = NameIndex::hashOf(name);
     names_.prefetch(hash);
-    namedWaiting_.push_back({map_.size(), fields.jsonIndex, hash, namedWaitingText_.size(), name.size()});
-    namedWaitingText_ += name;
+    namedWaiting_.push({map_.size(), fields.jsonIndex, hash}, name);
     map_.addItem(*fields.rva, MapBuilder::kItemLater);
-    if (namedWaiting_.size() - namedWaitingFirst_ > kNamedReferencesWaiting) resolveNamedReference();
+    if (namedWaiting_.size() > kNamedReferencesWaiting) resolveNamedReference();
     return;
   }
   if (fields.instantiation) {
@@ -296,32 +295,22 @@ void DescriptionBuilder::streamDictionary(DictionaryFields& fields) {
 
 void DescriptionBuilder::resolveNamedReference() {
   // Halfway up the queue, the name the slot points to is asked for too.
-  if (namedWaitingFirst_ + kNamedReferencesWaiting / 2 < namedWaiting_.size())
-    names_.prefetchName(namedWaiting_[namedWaitingFirst_ + kNamedReferencesWaiting / 2].hash);
-  const NamedReference& r = namedWaiting_[namedWaitingFirst_++];
-  const std::string_view name = std::string_view(namedWaitingText_).substr(r.nameOffset, r.nameLength);
+  if (namedWaiting_.size() > kNamedReferencesWaiting / 2)
+    names_.prefetchName(namedWaiting_.at(kNamedReferencesWaiting / 2).hash);
+  const NamedReference& r = namedWaiting_.at(0);
+  const std::span<const char> bytes = namedWaiting_.bytesAt(0);
+  const std::string_view name(bytes.data(), bytes.size());
   if (const std::optional<std::size_t> named = names_.find(name, r.hash)) {
     used_[*named] = true;
     if (feeding()) map_.setItem(r.dictionary, namedItems_[*named]);
   } else {
     addPending(feeding() ? r.dictionary : SIZE_MAX, r.jsonIndex, name);
   }
-  if (namedWaitingFirst_ == namedWaiting_.size()) {
-    namedWaiting_.clear();
-    namedWaitingText_.clear();
-    namedWaitingFirst_ = 0;
-  } else if (namedWaitingFirst_ >= 1024) {
-    // Resolved references are dropped now and then: a few wait, not all.
-    const std::size_t from = namedWaiting_[namedWaitingFirst_].nameOffset;
-    namedWaitingText_.erase(0, from);
-    namedWaiting_.erase(namedWaiting_.begin(), namedWaiting_.begin() + static_cast<std::ptrdiff_t>(namedWaitingFirst_));
-    for (NamedReference& waiting : namedWaiting_) waiting.nameOffset -= from;
-    namedWaitingFirst_ = 0;
-  }
+  namedWaiting_.pop();
 }
 
 void DescriptionBuilder::endDictionaries() {
-  while (namedWaitingFirst_ < namedWaiting_.size()) resolveNamedReference();
+  while (!namedWaiting_.empty()) resolveNamedReference();
 }
 
 // Kept as a DictionaryDescription, for a build that needs the whole

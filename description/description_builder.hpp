@@ -6,6 +6,7 @@
 // whose JSON pointer is built only if the diagnostic is kept. Built to
 // stream: nothing here is quadratic, and nothing is kept per dictionary
 // beyond what the result needs.
+#include <gdmap/internal/waiting_queue.hpp>
 #include <gdmap/schema/map_description.hpp>
 #include <gdmap/schema/type_names.hpp>
 #include <gdmap/writer/map_builder.hpp>
@@ -184,12 +185,8 @@ class DescriptionBuilder {
     std::size_t dictionary;  // in the map builder
     std::size_t jsonIndex;
     std::uint64_t hash;
-    std::size_t nameOffset;  // in namedWaitingText_
-    std::size_t nameLength;
   };
-  std::vector<NamedReference> namedWaiting_;
-  std::size_t namedWaitingFirst_ = 0;
-  std::string namedWaitingText_;
+  detail::WaitingQueue<NamedReference, char> namedWaiting_;  // each with its name
   void resolveNamedReference();
   // The current dictionary's inline types, encoded (setInlineTypes() to
   // addDictionary()).

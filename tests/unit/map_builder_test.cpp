@@ -504,6 +504,14 @@ TEST_CASE("builder: staged items, interned ids, late items and reads in between 
     std::mt19937_64 random(seed);
     MapBuilder b(d.sorted);
     std::vector<std::size_t> later;
+    const auto giveItem = [&](std::size_t k) {
+      const std::vector<Type>& lateTypes = d.instantiations[d.dictionaries[k].instantiation].types;
+      Bytes lateBytes;
+      for (const Type& t : lateTypes) REQUIRE(encodeType(t, lateBytes).ok());
+      const Expected<MapBuilder::ItemId> id = b.internEncoded(static_cast<std::uint32_t>(lateTypes.size()), lateBytes);
+      REQUIRE(id.ok());
+      b.setItem(k, *id);
+    };
     for (std::size_t i = 0; i < d.dictionaries.size(); ++i) {
       const DictionaryDescription& dict = d.dictionaries[i];
       const std::vector<Type>& types = d.instantiations[dict.instantiation].types;
@@ -531,26 +539,11 @@ TEST_CASE("builder: staged items, interned ids, late items and reads in between 
       }
       // Now and then a late item is given, while others are staged.
       if (!later.empty() && random() % 3 == 0) {
-        const std::size_t k = later.back();
+        giveItem(later.back());
         later.pop_back();
-        const DictionaryDescription& late = d.dictionaries[k];
-        Bytes lateBytes;
-        for (const Type& t : d.instantiations[late.instantiation].types) REQUIRE(encodeType(t, lateBytes).ok());
-        const Expected<MapBuilder::ItemId> id =
-            b.internEncoded(static_cast<std::uint32_t>(d.instantiations[late.instantiation].types.size()), lateBytes);
-        REQUIRE(id.ok());
-        b.setItem(k, *id);
       }
     }
-    for (std::size_t k : later) {
-      const DictionaryDescription& late = d.dictionaries[k];
-      Bytes lateBytes;
-      for (const Type& t : d.instantiations[late.instantiation].types) REQUIRE(encodeType(t, lateBytes).ok());
-      const Expected<MapBuilder::ItemId> id =
-          b.internEncoded(static_cast<std::uint32_t>(d.instantiations[late.instantiation].types.size()), lateBytes);
-      REQUIRE(id.ok());
-      b.setItem(k, *id);
-    }
+    for (std::size_t k : later) giveItem(k);
     // Every entry has its item, and ids are below the count.
     for (const MapBuilder::Entry& e : b.entries()) CHECK(e.item < b.itemCount());
     CHECK(finishOk(b) == *buildMap(d));

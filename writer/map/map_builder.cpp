@@ -1,6 +1,7 @@
 // MapBuilder and buildMap(): collect (RVA, item) pairs, interning item bytes
 // so identical items are stored once, then hand them to layoutMap().
 #include <gdmap/internal/huge_pages.hpp>
+#include <gdmap/internal/waiting_queue.hpp>
 #include <gdmap/writer/map_builder.hpp>
 
 #include <gdmap/schema/compressed_int.hpp>
@@ -38,40 +39,23 @@ struct MapBuilder::State {
   Bytes scratch;                          // reused for encoding each add()'s types
 
   struct Staged {
-    std::size_t entry;   // in entries
-    std::size_t offset;  // of the whole item in staging
-    std::size_t length;
+    std::size_t entry;  // in entries
     std::uint64_t hash;
   };
-  Bytes staging;               // staged items back to back, from stagedFirst's on
-  std::vector<Staged> staged;  // in order of addition; [stagedFirst, end) wait
-  std::size_t stagedFirst = 0;
+  detail::WaitingQueue<Staged, std::uint8_t> staged;  // each with its whole item
 
   void commitOldest() {
     // Each waiting item's lookup is prefetched in three steps as it moves
     // up the queue: its slot (when staged), the record the slot points to,
     // then the stored bytes it is compared with.
-    if (stagedFirst + kStagedItems / 2 < staged.size())
-      items.prefetchRecord(staged[stagedFirst + kStagedItems / 2].hash);
-    if (stagedFirst + 2 < staged.size()) items.prefetchBytes(staged[stagedFirst + 2].hash);
-    const Staged& s = staged[stagedFirst++];
-    entries[s.entry].item = items.internHashed(ByteSpan(staging).subspan(s.offset, s.length), s.hash);
-    if (stagedFirst == staged.size()) {
-      staged.clear();
-      staging.clear();
-      stagedFirst = 0;
-    } else if (stagedFirst >= 1024) {
-      // What is committed is dropped now and then: the staging area holds
-      // a few items, not all of them.
-      const std::size_t from = staged[stagedFirst].offset;
-      staging.erase(staging.begin(), staging.begin() + static_cast<std::ptrdiff_t>(from));
-      staged.erase(staged.begin(), staged.begin() + static_cast<std::ptrdiff_t>(stagedFirst));
-      for (Staged& waiting : staged) waiting.offset -= from;
-      stagedFirst = 0;
-    }
+    if (staged.size() > kStagedItems / 2) items.prefetchRecord(staged.at(kStagedItems / 2).hash);
+    if (staged.size() > 2) items.prefetchBytes(staged.at(2).hash);
+    const Staged& s = staged.at(0);
+    entries[s.entry].item = items.internHashed(staged.bytesAt(0), s.hash);
+    staged.pop();
   }
   void commitStaged() {
-    while (stagedFirst < staged.size()) commitOldest();
+    while (!staged.empty()) commitOldest();
   }
 };
 
@@ -103,18 +87,15 @@ Status MapBuilder::addEncoded(std::uint32_t rva, std::uint32_t typeCount, ByteSp
   Expected<std::uint32_t> length = detail::itemLength(typeCount, typeBytes.size());
   if (!length) return length.error();
   State& st = *state_;
-  const std::size_t offset = st.staging.size();
   std::uint8_t prefix[8];
   std::size_t prefixSize = encodeCompressedUInt(*length, prefix);
   prefixSize += encodeCompressedUInt(typeCount, prefix + prefixSize);
-  st.staging.insert(st.staging.end(), prefix, prefix + prefixSize);
-  st.staging.insert(st.staging.end(), typeBytes.begin(), typeBytes.end());
-  const ByteSpan item = ByteSpan(st.staging).subspan(offset);
-  const std::uint64_t hash = detail::ItemStore::hashOf(item);
+  st.staged.push({st.entries.size(), 0}, ByteSpan(prefix, prefixSize), typeBytes);
+  const std::uint64_t hash = detail::ItemStore::hashOf(st.staged.bytesAt(st.staged.size() - 1));
+  st.staged.newest().hash = hash;
   st.items.prefetch(hash);
-  st.staged.push_back({st.entries.size(), offset, item.size(), hash});
   st.entries.push_back({rva, kItemLater});
-  if (st.staged.size() - st.stagedFirst > kStagedItems) st.commitOldest();
+  if (st.staged.size() > kStagedItems) st.commitOldest();
   return Success{};
 }
 
@@ -141,8 +122,8 @@ void MapBuilder::addItem(std::uint32_t rva, ItemId item) { state_->entries.push_
 void MapBuilder::setItem(std::size_t index, ItemId item) {
   State& st = *state_;
   // A staged entry's item is its own: committed first, not overwritten.
-  for (std::size_t k = st.stagedFirst; k < st.staged.size(); ++k) {
-    if (st.staged[k].entry == index) {
+  for (std::size_t k = 0; k < st.staged.size(); ++k) {
+    if (st.staged.at(k).entry == index) {
       st.commitStaged();
       break;
     }

@@ -136,10 +136,6 @@ bool isLayoutNumber(Expect e) { return e == Expect::Offset || e == Expect::Count
 
 using Frame = description::JsonFrame<Expect>;
 
-Frame openFrame(Expect role, bool object, Expect firstExpect = Expect::Anything) {
-  return description::openFrame(role, object, firstExpect);
-}
-
 class DescriptionReader : public description::SaxReader<DescriptionReader, Expect> {
  public:
   static constexpr const auto& kKeys = kDescriptionKeys;
@@ -249,10 +245,10 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
       case Expect::TypeItem: hexGiven_ = false; break;
       default:
         wrongType(e, "an object");
-        frames_.push_back(openFrame(Expect::Anything, true));
+        pushFrame(Expect::Anything, true);
         return true;
     }
-    frames_.push_back(openFrame(e, true));
+    pushFrame(e, true);
     return true;
   }
 
@@ -272,7 +268,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
   }
 
   bool end_object() {
-    const Frame f = closeObject();
+    const ClosedObject f = closeObject();
     switch (f.role) {
       case Expect::Dictionary:
         endDictionary(f);
@@ -297,26 +293,27 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
         break;
       default:
         wrongType(e, "an array");
-        frames_.push_back(openFrame(Expect::Anything, false));
+        pushFrame(Expect::Anything, false);
         return true;
     }
-    frames_.push_back(openFrame(e, false,
-                                e == Expect::Dictionaries ? Expect::Dictionary
-                                : e == Expect::Fill       ? Expect::FillPiece
-                                                          : Expect::TypeItem));
+    pushFrame(e, false,
+              e == Expect::Dictionaries ? Expect::Dictionary
+              : e == Expect::Fill       ? Expect::FillPiece
+                                        : Expect::TypeItem);
     return true;
   }
 
   bool end_array() {
-    const Frame f = std::move(frames_.back());
+    const Expect role = frames_.back().role;
+    const std::size_t elements = frames_.back().index;
     frames_.pop_back();
-    if (f.role == Expect::Dictionaries) builder_.endDictionaries();
-    if (f.role == Expect::NamedTypes || f.role == Expect::InlineTypes) {
-      if (f.index == 0) {
+    if (role == Expect::Dictionaries) builder_.endDictionaries();
+    if (role == Expect::NamedTypes || role == Expect::InlineTypes) {
+      if (elements == 0) {
         error(rules::kEmptyTypes, [] { return std::string("a list of types needs at least one type"); });
         typesOk_ = false;
       }
-      if (f.role == Expect::NamedTypes) {
+      if (role == Expect::NamedTypes) {
         if (typesOk_) builder_.setNamedTypes(types_);
         progressed();  // /instantiations may be most of a file
       } else if (typesOk_) {
@@ -389,7 +386,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
     fillBytes_.reset();
   }
 
-  void endDictionary(const Frame& f) {
+  void endDictionary(const ClosedObject& f) {
     static constexpr unsigned kOffsetBit = description::bitFor(kKeys, Expect::Dictionary, Expect::Offset);
     dictionary_.offsetGiven = (f.seen & kOffsetBit) != 0;
     if (dictionary_.forms == 0 && dictionary_.offsetGiven) {

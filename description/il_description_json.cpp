@@ -366,7 +366,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   }
 
   bool end_object() {
-    const Frame f = closeObject();
+    const ClosedObject f = closeObject();
     switch (f.role) {
       case Expect::Method: endMethod(f); break;
       case Expect::Bound: endBound(); break;
@@ -572,7 +572,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     nativeStart_ = nativeEnd_ = false;
   }
 
-  void endMethod(const Frame& f) {
+  void endMethod(const ClosedObject& f) {
     if (methodForms_ == 0) {
       error(rules::kMissingField,
             [] { return "a method needs one of " + keysOf(Expect::Method, KeyUse::Form, " or "); });

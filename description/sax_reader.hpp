@@ -118,21 +118,37 @@ class SaxReader {
     return keys[i].use == KeyUse::Form;
   }
 
-  // An object has ended: its frame, taken off the stack, after its
-  // required keys are checked (the site is then the object).
-  JsonFrame<Role> closeObject() {
-    JsonFrame<Role> f = std::move(frames_.back());
-    frames_.pop_back();
-    checkRequiredKeys(f);
-    return f;
+  // What an ended object leaves its reader: what it was and which keys it
+  // had (the frame itself, with its key text, is gone).
+  struct ClosedObject {
+    Role role;
+    unsigned seen;
+  };
+
+  // Opens a container's frame in place (a frame is built and dropped for
+  // every object and array of the file).
+  void pushFrame(Role role, bool object, Role firstExpect = Role::Anything) {
+    JsonFrame<Role>& f = frames_.emplace_back();
+    f.role = role;
+    f.object = object;
+    f.expect = firstExpect;
   }
 
-  // The required keys of the object `f` that were not given, in table
+  // An object has ended: its frame taken off the stack, then its required
+  // keys checked (the site is then the object).
+  ClosedObject closeObject() {
+    const ClosedObject closed{frames_.back().role, frames_.back().seen};
+    frames_.pop_back();
+    checkRequiredKeys(closed);
+    return closed;
+  }
+
+  // The required keys of the object `closed` that were not given, in table
   // order.
-  void checkRequiredKeys(const JsonFrame<Role>& f) {
+  void checkRequiredKeys(const ClosedObject& closed) {
     static constexpr std::array<unsigned, kMaxRoles> required = requiredKeyMasks<kMaxRoles>(Derived::kKeys);
-    if (required[static_cast<std::size_t>(f.role)] & ~f.seen) [[unlikely]]
-      reportMissingKeys(f);
+    if (required[static_cast<std::size_t>(closed.role)] & ~closed.seen) [[unlikely]]
+      reportMissingKeys(closed);
   }
 
   // A value of a JSON type the position does not take.
@@ -155,7 +171,7 @@ class SaxReader {
     });
   }
 
-  [[gnu::noinline, gnu::cold]] void reportMissingKeys(const JsonFrame<Role>& f) {
+  [[gnu::noinline, gnu::cold]] void reportMissingKeys(const ClosedObject& f) {
     constexpr const auto& keys = Derived::kKeys;
     for (std::size_t i = 0; i < keys.size(); ++i) {
       const Key<Role>& k = keys[i];

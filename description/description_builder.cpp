@@ -69,7 +69,7 @@ class DictionaryMemberSite final : public Site {
 // key like any other, "/instantiations/").
 class NamedSite final : public Site {
  public:
-  NamedSite(DiagnosticWork& work, const std::string& name, std::size_t keyEnd = Diagnostic::npos)
+  NamedSite(DiagnosticWork& work, std::string_view name, std::size_t keyEnd = Diagnostic::npos)
       : Site(work), name_(name), keyEnd_(keyEnd) {}
   std::string buildPointer() const override {
     std::string out = "/instantiations/";
@@ -81,7 +81,7 @@ class NamedSite final : public Site {
   std::size_t keyEnd() const override { return keyEnd_; }
 
  private:
-  const std::string& name_;
+  std::string_view name_;
   std::size_t keyEnd_;
 };
 
@@ -156,20 +156,19 @@ void DescriptionBuilder::reserveForText(std::size_t textBytes) {
   // The shortest dictionary, {"rva":0,"raw":"0"} and a comma, takes 20 bytes.
   const std::size_t dictionaries = textBytes / 20;
   rvaKeys_.reserve(dictionaries);
-  detail::adviseHugePages(rvaKeys_.data(), rvaKeys_.capacity() * sizeof(std::uint64_t));
   if (streaming_) map_.reserve(dictionaries, textBytes / 2);
 }
 
 bool DescriptionBuilder::beginNamed(std::string_view name, const Site& site, std::size_t keyEnd) {
-  if (names_.find(name)) {
+  if (!names_.add(name)) {
     diagnostics_.error(rules::kDuplicateKey, site,
                        [&] { return "instantiation " + quoteInput(name) + " is defined more than once"; });
     currentNamed_ = SIZE_MAX;
     return false;
   }
-  currentNamed_ = named_.size();
-  names_.add(name);  // index named_.size(), as named_ grows with it
-  named_.push_back({std::string(name), {}, std::nullopt});
+  currentNamed_ = names_.size() - 1;
+  // A map's build keeps the name in names_ alone; the model lists it too.
+  if (!streaming_) named_.push_back({std::string(name), {}, std::nullopt});
   used_.push_back(false);
   keyEnds_.push_back(keyEnd);
   if (streaming_) namedItems_.push_back(MapBuilder::kItemLater);
@@ -194,7 +193,7 @@ void DescriptionBuilder::setInlineTypes(DictionaryFields& dictionary, TypeList& 
 }
 
 void DescriptionBuilder::setNamedTypes(TypeList& types) {
-  if (currentNamed_ >= named_.size()) return;
+  if (currentNamed_ >= names_.size()) return;
   if (!streaming_) {
     named_[currentNamed_].types = std::move(types.types);
     types.clear();
@@ -206,7 +205,7 @@ void DescriptionBuilder::setNamedTypes(TypeList& types) {
   if (item) {
     namedItems_[currentNamed_] = *item;
   } else {
-    diagnostics_.error(item.error().rule, NamedSite(diagnostics_.work(), named_[currentNamed_].name),
+    diagnostics_.error(item.error().rule, NamedSite(diagnostics_.work(), names_.name(currentNamed_)),
                        [&] { return item.error().message; });
   }
 }
@@ -537,13 +536,13 @@ void DescriptionBuilder::reportDuplicateRvas() {
   rvaKeys_ = {};
 }
 
-void DescriptionBuilder::reportUnusedNames(const std::vector<InstantiationDescription>& named) {
+void DescriptionBuilder::reportUnusedNames() {
   for (std::size_t i = 0; i < used_.size(); ++i) {
     if (used_[i]) continue;
     // From the name itself, not instantiationPointer(): the name "" is a
     // key of /instantiations too, which a MapDescription cannot tell from
     // an unnamed instantiation.
-    const std::string& name = named[i].name;
+    const std::string_view name = names_.name(i);
     diagnostics_.warning(rules::kUnusedInstantiation, NamedSite(diagnostics_.work(), name, keyEnds_[i]),
                          [&] { return "instantiation " + quoteInput(name) + " is not used by any dictionary"; });
   }
@@ -554,7 +553,7 @@ std::optional<Bytes> DescriptionBuilder::finishMap() {
   resolvePendingNames();
   reportDuplicateRvas();
   noteCount();
-  reportUnusedNames(named_);
+  reportUnusedNames();
   if (diagnostics_.errorCount() != 0) return std::nullopt;
   // What only reading needed goes before the layout's own tables come.
   textBytes_ = TypeBytesCache(0);
@@ -609,7 +608,7 @@ std::optional<MapDescription> DescriptionBuilder::finish() {
       d.instantiation = (d.instantiation & ~kUnnamedFlag) + namedCount;
   }
 
-  reportUnusedNames(out.instantiations);
+  reportUnusedNames();
   if (diagnostics_.errorCount() != 0) return std::nullopt;
   return out;
 }

@@ -6,6 +6,7 @@
 // whose JSON pointer is built only if the diagnostic is kept. Built to
 // stream: nothing here is quadratic, and nothing is kept per dictionary
 // beyond what the result needs.
+#include <gdmap/internal/huge_pages.hpp>
 #include <gdmap/internal/waiting_queue.hpp>
 #include <gdmap/schema/map_description.hpp>
 #include <gdmap/schema/type_names.hpp>
@@ -139,7 +140,7 @@ class DescriptionBuilder {
 
   void reportDuplicateRvas();
   void resolvePendingNames();
-  void reportUnusedNames(const std::vector<InstantiationDescription>& named);
+  void reportUnusedNames();
   // Streaming: appends a type's canonical bytes (cached by spelling).
   bool appendEncodedText(TypeList& list, std::string_view text, const Site& site);
   bool appendEncodedHex(TypeList& list, std::string_view hex, const Site& site);
@@ -157,10 +158,11 @@ class DescriptionBuilder {
   // /layout/count's note waits for the number of dictionaries.
   bool countGiven_ = false;
   void noteCount();
+  NameIndex names_;  // the names of /instantiations, and each one's index
+  // Output::Model only: the instantiations, by names_'s index.
   std::vector<InstantiationDescription> named_;
-  std::vector<bool> used_;            // per named_ entry
-  std::vector<std::size_t> keyEnds_;  // per named_ entry: beginNamed()'s keyEnd
-  NameIndex names_;                   // name -> index in named_
+  std::vector<bool> used_;            // per name
+  std::vector<std::size_t> keyEnds_;  // per name: beginNamed()'s keyEnd
   std::size_t currentNamed_ = SIZE_MAX;
   std::vector<InstantiationDescription> unnamed_;
   std::vector<DictionaryDescription> dictionaries_;
@@ -169,7 +171,7 @@ class DescriptionBuilder {
   std::string pendingNameText_;
   // rva << 32 | jsonIndex: sorted once at the end to find duplicates without
   // a hash node per dictionary.
-  std::vector<std::uint64_t> rvaKeys_;
+  detail::HugePageVector<std::uint64_t> rvaKeys_;
   std::unordered_map<std::string, Type> textTypes_;
   std::unordered_map<std::string, Type> hexTypes_;
   // {"hex"} spellings already warned about (non-minimal integers): once

@@ -98,17 +98,41 @@ using KeyTable = std::array<Key<Role>, N>;
 
 constexpr unsigned keyBit(std::size_t index) { return 1u << index; }
 
-// The index of `name` among the keys of `container`; the table's size when
-// the object does not know it.
-template <typename Role, std::size_t N>
-constexpr std::size_t findKey(const KeyTable<Role, N>& keys, Role container, std::string_view name) {
+// Each role's keys, by their index in the table, for findKey(): a key is
+// looked up for every member of the file, and a role has a few keys where
+// the table has all the format's.
+template <std::size_t Roles, std::size_t N>
+struct KeysByRole {
+  std::array<std::array<std::uint8_t, N>, Roles> keys{};
+  std::array<std::uint8_t, Roles> count{};
+};
+
+template <std::size_t Roles, typename Role, std::size_t N>
+constexpr KeysByRole<Roles, N> keysByRole(const KeyTable<Role, N>& keys) {
   static_assert(N <= 32, "a key's bit is its index in an unsigned");
-  // The first byte and the length tell the format's keys apart almost
-  // always: the full compare runs about once per key.
-  for (std::size_t i = 0; i < N; ++i)
-    if (keys[i].container == container && keys[i].name.size() == name.size() && !name.empty() &&
-        keys[i].name[0] == name[0] && keys[i].name == name)
-      return i;
+  KeysByRole<Roles, N> out;
+  for (std::size_t i = 0; i < N; ++i) {
+    const auto role = static_cast<std::size_t>(keys[i].container);
+    out.keys[role][out.count[role]++] = static_cast<std::uint8_t>(i);
+  }
+  return out;
+}
+
+// The index of `name` among the keys of `container`; the table's size when
+// the object does not know it. The format's keys are a few bytes: compared
+// in line, not by a call to memcmp.
+template <std::size_t Roles, typename Role, std::size_t N>
+constexpr std::size_t findKey(const KeyTable<Role, N>& keys, const KeysByRole<Roles, N>& byRole, Role container,
+                              std::string_view name) {
+  const auto role = static_cast<std::size_t>(container);
+  for (std::size_t k = 0; k < byRole.count[role]; ++k) {
+    const std::size_t i = byRole.keys[role][k];
+    const std::string_view known = keys[i].name;
+    if (known.size() != name.size()) continue;
+    std::size_t c = 0;
+    while (c < name.size() && known[c] == name[c]) ++c;
+    if (c == name.size()) return i;
+  }
   return N;
 }
 

@@ -78,7 +78,7 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
   // ascending), read from the keys with no gather from the builder's
   // entries.
   const std::span<const MapBuilder::Entry> entries = built.entries();
-  std::vector<std::uint64_t> keys;
+  detail::HugePageVector<std::uint64_t> keys;
   if (view->sorted()) {
     keys.resize(n);
     for (std::size_t i = 0; i < n; ++i) keys[i] = std::uint64_t{entries[i].rva} << 32 | entries[i].item;
@@ -102,8 +102,7 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
   // the same offset as an earlier one of its item needs no compare, so
   // each distinct item's bytes are compared once.
   constexpr std::uint32_t kNotFound = 0xFFFFFFFF;
-  std::vector<std::uint32_t> foundAt;
-  detail::assignWithHugePages(foundAt, built.itemCount(), kNotFound);
+  detail::HugePageVector<std::uint32_t> foundAt(built.itemCount(), kNotFound);
   const ByteSpan heap = view->heap();
   for (std::size_t p = 0; p < n; ++p) {
     const MapBuilder::Entry expected = expectedAt(p);

@@ -21,14 +21,13 @@ std::optional<std::size_t> NameIndex::find(std::string_view name, std::uint64_t 
 }
 
 bool NameIndex::add(std::string_view name) {
-  if (slots_.fullFor(size_)) slots_.grow(64, [this](const Slot& s) { return hashBytes(nameAt(s)); });
+  if (slots_.fullFor(size())) slots_.grow(64, [this](const Slot& s) { return hashBytes(nameAt(s)); });
   const std::uint64_t hash = hashBytes(name);
   Slot& s = slots_[slotOf(hash, name)];
   if (s.used()) return false;
-  s = Slot{slots_.tagOf(hash), static_cast<std::uint32_t>(size_ + 1), arena_.size(), name.size()};
-  detail::reserveWithHugePages(arena_, name.size());
+  s = Slot{slots_.tagOf(hash), static_cast<std::uint32_t>(size() + 1), arena_.size(), name.size()};
   arena_.insert(arena_.end(), name.begin(), name.end());
-  ++size_;
+  ends_.push_back(arena_.size());
   return true;
 }
 

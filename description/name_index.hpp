@@ -30,7 +30,12 @@ class NameIndex {
   // Adds `name` with index size(); false (and nothing added) when it is
   // already there.
   bool add(std::string_view name);
-  std::size_t size() const { return size_; }
+  std::size_t size() const { return ends_.size(); }
+  // The name added with index `index` (< size()).
+  std::string_view name(std::size_t index) const {
+    const std::size_t begin = index == 0 ? 0 : ends_[index - 1];
+    return std::string_view(arena_.data() + begin, ends_[index] - begin);
+  }
 
  private:
   struct Slot {
@@ -43,8 +48,9 @@ class NameIndex {
   std::size_t slotOf(std::uint64_t hash, std::string_view name) const;
   std::string_view nameAt(const Slot& s) const { return std::string_view(arena_.data() + s.offset, s.length); }
 
-  std::size_t size_ = 0;
-  std::vector<char> arena_;
+  // The names back to back in index order, and where each ends.
+  detail::HugePageVector<char> arena_;
+  detail::HugePageVector<std::size_t> ends_;
   detail::ArenaHashSet<Slot> slots_;
 };
 

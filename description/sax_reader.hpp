@@ -100,7 +100,8 @@ class SaxReader {
   bool readKey(std::string_view name) {
     JsonFrame<Role>& f = frames_.back();
     constexpr const auto& keys = Derived::kKeys;
-    const std::size_t i = findKey(keys, f.role, name);
+    static constexpr auto byRole = keysByRole<kMaxRoles>(keys);
+    const std::size_t i = findKey(keys, byRole, f.role, name);
     if (i == keys.size()) {
       f.setKey(name);
       f.expect = Role::Anything;

@@ -28,7 +28,6 @@ void TypeBytesCache::insert(std::string_view spelling, ByteSpan bytes) {
   if (s.used()) return;
   s = Slot{slots_.tagOf(hash), static_cast<std::uint32_t>(arena_.size()), static_cast<std::uint32_t>(spelling.size()),
            static_cast<std::uint32_t>(bytes.size())};
-  detail::reserveWithHugePages(arena_, spelling.size() + bytes.size());
   arena_.insert(arena_.end(), spelling.begin(), spelling.end());
   arena_.insert(arena_.end(), bytes.begin(), bytes.end());
   ++entries_;

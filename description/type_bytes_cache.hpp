@@ -47,7 +47,7 @@ class TypeBytesCache {
   std::size_t maxEntries_;
   std::size_t entries_ = 0;
   // Starts with one unused byte, so that offset 0 can mean "empty slot".
-  Bytes arena_ = Bytes(1, 0);
+  detail::HugePageVector<std::uint8_t> arena_ = detail::HugePageVector<std::uint8_t>(1, 0);
   detail::ArenaHashSet<Slot> slots_;
 };
 

@@ -7,23 +7,43 @@
 #endif
 
 namespace gdmap::detail {
+namespace {
 
-void adviseHugePages(const void* data, std::size_t bytes) {
+std::size_t wholeHugePages(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+
+void advise(void* first, std::size_t length) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr std::size_t kHugePage = std::size_t{2} << 20;
-  if (bytes < 2 * kHugePage) return;
-  // Only the whole huge pages inside the buffer: madvise wants an aligned
-  // start, and advising beyond the buffer would touch someone else's memory.
-  const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(data) % kHugePage;
-  const std::size_t lead = misalignment == 0 ? 0 : kHugePage - misalignment;
-  const std::size_t length = (bytes - lead) / kHugePage * kHugePage;
-  // madvise takes a non-const pointer; it changes no byte of the buffer.
-  void* first = const_cast<char*>(static_cast<const char*>(data)) + lead;
   if (length > 0) (void)::madvise(first, length, MADV_HUGEPAGE);
 #else
-  (void)data;
-  (void)bytes;
+  (void)first;
+  (void)length;
 #endif
+}
+
+}  // namespace
+
+void* allocateHugePages(std::size_t bytes) {
+  const std::size_t length = wholeHugePages(bytes);
+  // Aligned, the allocator's own bookkeeping lies before the first huge
+  // page: no byte of the buffer is touched before its owner touches it,
+  // and the kernel then fills each huge page whole.
+  void* data = ::operator new(length, std::align_val_t{kHugePage});
+  advise(data, length);
+  return data;
+}
+
+void releaseHugePages(void* data, std::size_t bytes) noexcept {
+  ::operator delete(data, wholeHugePages(bytes), std::align_val_t{kHugePage});
+}
+
+void adviseHugePages(const void* data, std::size_t bytes) {
+  if (bytes < kHugePageTableMinimum) return;
+  // Only the whole huge pages inside the buffer: madvise wants an aligned
+  // start, and the pages at the ends are shared with other allocations.
+  const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(data) % kHugePage;
+  const std::size_t lead = misalignment == 0 ? 0 : kHugePage - misalignment;
+  // madvise takes a non-const pointer; it changes no byte of the buffer.
+  advise(const_cast<char*>(static_cast<const char*>(data)) + lead, (bytes - lead) / kHugePage * kHugePage);
 }
 
 }  // namespace gdmap::detail

@@ -34,7 +34,7 @@ constexpr std::size_t kStagedItems = 8;
 struct MapBuilder::State {
   bool sorted = true;
   detail::ItemStore items;
-  std::vector<detail::LayoutEntry> entries;
+  detail::HugePageVector<detail::LayoutEntry> entries;
   detail::ExplicitLayout explicitLayout;  // empty for a canonical map
   Bytes scratch;                          // reused for encoding each add()'s types
 
@@ -65,10 +65,9 @@ MapBuilder::MapBuilder(MapBuilder&&) noexcept = default;
 MapBuilder& MapBuilder::operator=(MapBuilder&&) noexcept = default;
 
 void MapBuilder::reserve(std::size_t dictionaries, std::size_t heapBytes) {
-  state_->entries.reserve(dictionaries);
   // What a reservation does not use is never touched, so huge pages cost
   // nothing there; what it uses is faulted in 2 MiB at a time.
-  detail::adviseHugePages(state_->entries.data(), state_->entries.capacity() * sizeof(state_->entries[0]));
+  state_->entries.reserve(dictionaries);
   state_->items.reserve(dictionaries, heapBytes);
 }
 

@@ -55,10 +55,10 @@ Expected<std::uint32_t> itemLength(std::uint64_t typeCount, std::uint64_t typeBy
   return static_cast<std::uint32_t>(length);
 }
 
-Expected<std::vector<std::uint64_t>> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRepeats,
-                                              const DuplicateRvaMessage& duplicateMessage) {
+Expected<SortKeys> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRepeats,
+                            const DuplicateRvaMessage& duplicateMessage) {
   const std::size_t n = entries.size();
-  std::vector<std::uint64_t> keys(n);
+  SortKeys keys(n);
   for (std::size_t i = 0; i < n; ++i) keys[i] = std::uint64_t{entries[i].rva} << 32 | i;
   radixSortByHigh32(keys);
   if (!refuseRepeats) return keys;
@@ -86,7 +86,7 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
   // dictionary once they outgrow the cache). Two equal RVAs sit side by
   // side; only then is the order by insertion index needed, to name them.
   // An unsorted map keeps its order and needs that one to find repeats.
-  std::vector<std::uint64_t> keys;
+  SortKeys keys;
   if (sorted) {
     keys.resize(n);
     for (std::size_t i = 0; i < n; ++i) keys[i] = std::uint64_t{entries[i].rva} << 32 | entries[i].item;
@@ -94,7 +94,7 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
     for (std::size_t p = 1; p < n; ++p) {
       if ((keys[p] >> 32) == (keys[p - 1] >> 32)) return rvaOrder(entries, true, duplicateMessage).error();
     }
-  } else if (Expected<std::vector<std::uint64_t>> ordered = rvaOrder(entries, true, duplicateMessage); !ordered) {
+  } else if (Expected<SortKeys> ordered = rvaOrder(entries, true, duplicateMessage); !ordered) {
     return ordered.error();
   }
 
@@ -105,8 +105,7 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
   };
 
   // Heap offsets in order of first reference from the final directory.
-  std::vector<std::uint64_t> placed;
-  assignWithHugePages(placed, items.size(), kUnplaced);
+  HugePageVector<std::uint64_t> placed(items.size(), kUnplaced);
   std::vector<std::uint32_t> heapOrder;
   heapOrder.reserve(items.size());
   std::uint64_t heapSize = 0;
@@ -120,7 +119,10 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
   }
 
   const auto heapStart = static_cast<std::size_t>(heapStartFor(n));
-  Bytes out(heapStart + heapSize);
+  Bytes out;
+  out.reserve(heapStart + heapSize);
+  adviseHugePages(out.data(), out.capacity());
+  out.resize(heapStart + heapSize);
   writeU32(out.data(), static_cast<std::uint32_t>(n) | (sorted ? kSortedFlag : 0u));
   for (std::size_t p = 0; p < n; ++p) {
     const LayoutEntry e = entryAt(p);

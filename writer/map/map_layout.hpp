@@ -78,8 +78,8 @@ class ItemStore {
   std::uint32_t commit(std::size_t begin, std::uint64_t hash);
   void grow();
 
-  Bytes arena_;
-  std::vector<Record> records_;
+  HugePageVector<std::uint8_t> arena_;
+  HugePageVector<Record> records_;
   struct Slot {
     std::uint32_t tag = 0;
     std::uint32_t record = 0;  // 0 empty, else record index + 1
@@ -100,12 +100,15 @@ using LayoutEntry = MapBuilder::Entry;
 // RVA, for the caller's error message.
 using DuplicateRvaMessage = std::function<std::string(std::size_t first, std::size_t second, std::uint32_t rva)>;
 
+// Large tables of sort keys (a key a dictionary) live in huge pages.
+using SortKeys = HugePageVector<std::uint64_t>;
+
 // (rva << 32 | insertion index) for every entry, radix-sorted: one sort
 // orders by RVA and, among equal RVAs, by insertion. With `refuseRepeats`,
 // a repeated RVA is duplicate-rva, reported at the repeat that comes first
 // in input order (where a reader of the input would look first).
-Expected<std::vector<std::uint64_t>> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRepeats,
-                                              const DuplicateRvaMessage& duplicateMessage);
+Expected<SortKeys> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRepeats,
+                            const DuplicateRvaMessage& duplicateMessage);
 
 // The canonical map: entries sorted by RVA (bit 31 set) or in the given
 // order (bit 31 clear); each distinct referenced item once, in order of first

@@ -42,7 +42,7 @@ std::string writerName(std::size_t who, const EntryName& name) {
 // given.
 struct DirectoryOrder {
   bool sorted;
-  const std::vector<std::uint64_t>& keys;
+  const SortKeys& keys;
   std::size_t operator()(std::size_t position) const {
     return sorted ? static_cast<std::uint32_t>(keys[position]) : position;
   }
@@ -170,7 +170,7 @@ Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries
   const std::size_t n = entries.size();
   if (Status s = checkEntryCount(n); !s) return s.error();
 
-  Expected<std::vector<std::uint64_t>> ordered = rvaOrder(entries, !layout.duplicateRvas, duplicateMessage);
+  Expected<SortKeys> ordered = rvaOrder(entries, !layout.duplicateRvas, duplicateMessage);
   if (!ordered) return ordered.error();
   const DirectoryOrder indexAt{sorted, *ordered};
 

@@ -2,7 +2,6 @@
 // ArenaHashSet of record indices, so interning allocates nothing per item
 // beyond amortised vector growth.
 #include <gdmap/internal/bytes_hash.hpp>
-#include <gdmap/internal/huge_pages.hpp>
 #include <gdmap/schema/compressed_int.hpp>
 #include "map_layout.hpp"
 
@@ -15,13 +14,10 @@ std::uint64_t hashItemBytes(ByteSpan bytes) { return hashBytes(bytes); }
 void ItemStore::reserve(std::size_t items, std::size_t bytes) {
   arena_.reserve(bytes);
   records_.reserve(items);
-  adviseHugePages(arena_.data(), arena_.capacity());
-  adviseHugePages(records_.data(), records_.capacity() * sizeof(Record));
 }
 
 std::uint32_t ItemStore::internTyped(std::uint32_t length, std::uint32_t typeCount, ByteSpan types) {
   const std::size_t begin = arena_.size();
-  reserveWithHugePages(arena_, 8 + types.size());
   std::uint8_t prefix[8];
   std::size_t prefixSize = encodeCompressedUInt(length, prefix);
   prefixSize += encodeCompressedUInt(typeCount, prefix + prefixSize);
@@ -33,7 +29,6 @@ std::uint32_t ItemStore::internTyped(std::uint32_t length, std::uint32_t typeCou
 std::uint32_t ItemStore::internRaw(ByteSpan item) {
   assert(!item.empty());  // checkRawItem() first: an empty item has no offset of its own
   const std::size_t begin = arena_.size();
-  reserveWithHugePages(arena_, item.size());
   arena_.insert(arena_.end(), item.begin(), item.end());
   return commit(begin);
 }
@@ -42,7 +37,6 @@ std::uint64_t ItemStore::hashOf(ByteSpan item) { return hashItemBytes(item); }
 
 std::uint32_t ItemStore::internHashed(ByteSpan item, std::uint64_t hash) {
   const std::size_t begin = arena_.size();
-  reserveWithHugePages(arena_, item.size());
   arena_.insert(arena_.end(), item.begin(), item.end());
   return commit(begin, hash);
 }
@@ -65,7 +59,6 @@ std::uint32_t ItemStore::commit(std::size_t begin, std::uint64_t hash) {
     return slots_[slot].record - 1;
   }
   assert(records_.size() < 0xFFFFFFFFu);
-  reserveWithHugePages(records_, 1);
   records_.push_back(Record{begin, candidate.size(), hash});
   slots_[slot] = Slot{slots_.tagOf(hash), static_cast<std::uint32_t>(records_.size())};
   return static_cast<std::uint32_t>(records_.size() - 1);

@@ -5,6 +5,8 @@
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,13 +18,23 @@ namespace gdmap {
 std::string toHex(ByteSpan bytes);
 void appendHex(ByteSpan bytes, std::string& out);
 
+namespace detail {
+// hexDigitValue() as a table: digits and letters come in no order a branch
+// predictor can learn, and a description has tens of millions of them.
+inline constexpr std::array<std::int8_t, 256> kHexDigitValues = [] {
+  std::array<std::int8_t, 256> values{};
+  for (int c = 0; c < 256; ++c) {
+    values[static_cast<std::size_t>(c)] = static_cast<std::int8_t>(c >= '0' && c <= '9'   ? c - '0'
+                                                                   : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                                                   : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                                                          : -1);
+  }
+  return values;
+}();
+}  // namespace detail
+
 // The value of one hex digit of either case, or -1.
-constexpr int hexDigitValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+constexpr int hexDigitValue(char c) { return detail::kHexDigitValues[static_cast<unsigned char>(c)]; }
 
 // The lowercase digit of a value 0..15.
 constexpr char hexDigit(unsigned value) { return "0123456789abcdef"[value & 0xF]; }

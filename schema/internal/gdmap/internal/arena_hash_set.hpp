@@ -67,7 +67,7 @@ class ArenaHashSet {
   // new one fills, so both are held at once.
   template <class HashOf>
   void grow(std::size_t firstSize, HashOf&& hashOf) {
-    std::vector<Slot> old = std::move(slots_);
+    HugePageVector<Slot> old = std::move(slots_);
     allocate(old.empty() ? firstSize : old.size() * 2);
     for (const Slot& s : old)
       if (s.used()) place(hashOf(s), s);
@@ -80,16 +80,16 @@ class ArenaHashSet {
   template <class Refill>
   void regrow(std::size_t firstSize, Refill&& refill) {
     const std::size_t size = slots_.empty() ? firstSize : slots_.size() * 2;
-    slots_ = std::vector<Slot>();
+    slots_ = HugePageVector<Slot>();
     allocate(size);
     refill([this](std::uint64_t hash, const Slot& s) { place(hash, s); });
   }
 
  private:
-  // An empty table of `size` slots. A large one asks for huge pages: its
+  // An empty table of `size` slots. A large one is in huge pages: its
   // probes land anywhere in it, and with 4 KiB pages each would also miss
   // the TLB (a page walk per lookup, prefetched or not).
-  void allocate(std::size_t size) { assignWithHugePages(slots_, size, Slot{}); }
+  void allocate(std::size_t size) { slots_.assign(size, Slot{}); }
 
   // Puts `s` in the first unused slot from `hash` on (a key not yet held).
   void place(std::uint64_t hash, const Slot& s) {
@@ -99,7 +99,7 @@ class ArenaHashSet {
     slots_[slot] = s;
   }
 
-  std::vector<Slot> slots_;  // a power of two
+  HugePageVector<Slot> slots_;  // a power of two
 };
 
 }  // namespace gdmap::detail

@@ -15,7 +15,9 @@
 
 namespace gdmap {
 
-inline void radixSortByHigh32(std::vector<std::uint64_t>& keys) {
+// `Keys` is a vector of std::uint64_t (a HugePageVector for a large table).
+template <class Keys>
+void radixSortByHigh32(Keys& keys) {
   std::uint32_t maxHigh = 0;
   for (const std::uint64_t k : keys) maxHigh = std::max(maxHigh, static_cast<std::uint32_t>(k >> 32));
   const unsigned bits = static_cast<unsigned>(std::bit_width(maxHigh));
@@ -26,7 +28,7 @@ inline void radixSortByHigh32(std::vector<std::uint64_t>& keys) {
   const unsigned digitBits = (bits + passes - 1) / passes;
   const std::uint64_t mask = (std::uint64_t{1} << digitBits) - 1;
   std::vector<std::size_t> start(std::size_t{1} << digitBits);
-  std::vector<std::uint64_t> buffer(keys.size());
+  Keys buffer(keys.size());
   for (unsigned shift = 32; shift < 32 + bits; shift += digitBits) {
     std::fill(start.begin(), start.end(), 0);
     for (const std::uint64_t k : keys) ++start[(k >> shift) & mask];

@@ -210,7 +210,7 @@ void DescriptionBuilder::setNamedTypes(TypeList& types) {
   }
 }
 
-void DescriptionBuilder::addDictionary(DictionaryFields fields) {
+void DescriptionBuilder::addDictionary(DictionaryFields& fields) {
   // Missing or malformed fields were reported where the JSON reader found
   // them; a dictionary with a valid RVA still takes part in the duplicate
   // check.

@@ -51,6 +51,20 @@ struct DictionaryFields {
   unsigned forms = 0;                   // how many of instantiation/types/raw are present
   std::optional<std::uint32_t> offset;  // when a valid `offset` was given
   bool offsetGiven = false;             // `offset` present, valid or not
+
+  // Empty again, for dictionary `index` (member by member: a fresh object
+  // assigned would be zeroed whole first, for each of millions).
+  void reset(std::size_t index) {
+    jsonIndex = index;
+    rva.reset();
+    instantiation.reset();
+    types.reset();
+    inlineTypes = false;
+    raw.reset();
+    forms = 0;
+    offset.reset();
+    offsetGiven = false;
+  }
 };
 
 class DescriptionBuilder {
@@ -95,7 +109,8 @@ class DescriptionBuilder {
 
   // Takes part in the cross-entry checks and the result only when it has a
   // valid RVA and exactly one form (the reader reports what is missing).
-  void addDictionary(DictionaryFields fields);
+  // Takes what it keeps out of `fields` (moved), which is then to be reset.
+  void addDictionary(DictionaryFields& fields);
   // The end of /dictionaries: every dictionary that names an instantiation
   // is looked up before /instantiations may define more.
   void endDictionaries();

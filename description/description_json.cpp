@@ -238,10 +238,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
         fillOffset_.reset();
         fillBytes_.reset();
         break;
-      case Expect::Dictionary:
-        dictionary_ = {};
-        dictionary_.jsonIndex = frames_.back().index;
-        break;
+      case Expect::Dictionary: dictionary_.reset(frames_.back().index); break;
       case Expect::TypeItem: hexGiven_ = false; break;
       default:
         wrongType(e, "an object");
@@ -400,8 +397,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
                std::to_string(dictionary_.forms);
       });
     }
-    builder_.addDictionary(std::move(dictionary_));
-    dictionary_ = {};
+    builder_.addDictionary(dictionary_);  // the next dictionary's start_object() resets it
   }
 
   DescriptionBuilder& builder_;

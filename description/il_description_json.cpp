@@ -350,10 +350,10 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       case Expect::Nibbles: nibbleKeys_.clear(); break;
       default:
         wrongType(e, "an object");
-        frames_.push_back(description::openFrame(Expect::Anything, true, Expect::Anything));
+        pushFrame(Expect::Anything, true, Expect::Anything);
         return true;
     }
-    frames_.push_back(description::openFrame(e, true, Expect::Anything));
+    pushFrame(e, true, Expect::Anything);
     return true;
   }
 
@@ -398,10 +398,10 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       case Expect::MethodArguments: element = Expect::TypeText; break;
       default:
         wrongType(e, "an array");
-        frames_.push_back(description::openFrame(Expect::Anything, false, Expect::Anything));
+        pushFrame(Expect::Anything, false, Expect::Anything);
         return true;
     }
-    frames_.push_back(description::openFrame(e, false, element));
+    pushFrame(e, false, element);
     return true;
   }
 
@@ -427,7 +427,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   // member is put back for as long as the diagnostic takes.
   template <typename Message>
   void memberError(Severity severity, const char* rule, Expect container, Expect member, Message&& message) {
-    frames_.push_back(description::openFrame(Expect::Anything, true, Expect::Anything));
+    pushFrame(Expect::Anything, true, Expect::Anything);
     frames_.back().tableKey = description::nameFor(kKeys, container, member);
     if (severity == Severity::Warning) diagnostics_.warning(rule, site_, std::forward<Message>(message));
     else diagnostics_.error(rule, site_, std::forward<Message>(message));

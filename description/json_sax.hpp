@@ -33,6 +33,10 @@ inline constexpr bool kIgnoreComments = true;
 // must be; each reader gives its own.
 template <typename Role>
 struct JsonFrame {
+  // A constructor of its own: `JsonFrame()` would zero the whole frame
+  // before initialising it, for every object and array of the file.
+  JsonFrame(Role roleOf, bool isObject, Role firstExpect) : role(roleOf), object(isObject), expect(firstExpect) {}
+
   Role role{};  // what this container is
   bool object = false;
   std::size_t index = 0;  // arrays: the index of the current element
@@ -223,15 +227,6 @@ std::string keyedObjectName(const KeyTable<Role, N>& keys, const std::array<Keye
     return out;
   }
   return "this object";
-}
-
-template <typename Role>
-JsonFrame<Role> openFrame(Role role, bool object, Role firstExpect) {
-  JsonFrame<Role> f;
-  f.role = role;
-  f.object = object;
-  f.expect = firstExpect;
-  return f;
 }
 
 // Where the reader is: the value being read, or the container just closed.

@@ -1,7 +1,6 @@
 #include "map_read_back.hpp"
 
 #include <gdmap/internal/huge_pages.hpp>
-#include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
@@ -72,28 +71,33 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
   if (view->size() != n)
     return Error(0, "the map has " + std::to_string(view->size()) + " dictionaries, not " + std::to_string(n),
                  rules::kDescriptionMismatch);
-  // The directory is walked once, in order, with no search. An unsorted
-  // map lists the dictionaries as they were added; a sorted one as their
-  // (RVA, item) keys sort (one linear sort, none when the RVAs were added
-  // ascending), read from the keys with no gather from the builder's
-  // entries.
+  // The directory is walked once, in order, with no search, beside the
+  // entries as the layout ordered them (MapBuilder::directoryAt(): a
+  // sorted map's are not sorted again). That order is checked to hold each
+  // entry the builder was given exactly once: the sum of a mix of every
+  // (RVA, item) pair is the same over both (a layout that lost, repeated
+  // or changed an entry would have to hit a 64-bit coincidence).
   const std::span<const MapBuilder::Entry> entries = built.entries();
-  detail::HugePageVector<std::uint64_t> keys;
-  if (view->sorted()) {
-    keys.resize(n);
-    for (std::size_t i = 0; i < n; ++i) keys[i] = std::uint64_t{entries[i].rva} << 32 | entries[i].item;
-    radixSortByHigh32(keys);
-  }
-  const auto expectedAt = [&](std::size_t p) {
-    return keys.empty()
-               ? entries[p]
-               : MapBuilder::Entry{static_cast<std::uint32_t>(keys[p] >> 32), static_cast<std::uint32_t>(keys[p])};
+  const auto mixed = [](MapBuilder::Entry e) {
+    std::uint64_t x = std::uint64_t{e.rva} << 32 | e.item;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9u;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBu;
+    return x ^ (x >> 31);
   };
+  if (view->sorted()) {
+    std::uint64_t given = 0, listed = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      given += mixed(entries[i]);
+      listed += mixed(built.directoryAt(i));
+    }
+    if (given != listed)
+      return Error(0, "the layout's directory order does not list each dictionary once", rules::kDescriptionMismatch);
+  }
   // Which dictionary (in insertion order) a sorted position stands for:
   // searched only to name one in a mismatch (the RVAs are distinct).
   const auto dictionaryAt = [&](std::size_t p) {
-    if (keys.empty()) return p;
-    const std::uint32_t rva = expectedAt(p).rva;
+    if (!view->sorted()) return p;
+    const std::uint32_t rva = built.directoryAt(p).rva;
     std::size_t i = 0;
     while (i < n && entries[i].rva != rva) ++i;
     return i;
@@ -105,7 +109,7 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
   detail::HugePageVector<std::uint32_t> foundAt(built.itemCount(), kNotFound);
   const ByteSpan heap = view->heap();
   for (std::size_t p = 0; p < n; ++p) {
-    const MapBuilder::Entry expected = expectedAt(p);
+    const MapBuilder::Entry expected = built.directoryAt(p);
     const DirectoryEntry entry = view->entry(static_cast<std::uint32_t>(p));
     if (entry.rva != expected.rva)
       return mismatch(dictionaryAt(p), "directory[" + std::to_string(p) + "] has RVA " + hex32(entry.rva) + ", not " +

@@ -129,10 +129,7 @@ class SaxReader {
   // Opens a container's frame in place (a frame is built and dropped for
   // every object and array of the file).
   void pushFrame(Role role, bool object, Role firstExpect = Role::Anything) {
-    JsonFrame<Role>& f = frames_.emplace_back();
-    f.role = role;
-    f.object = object;
-    f.expect = firstExpect;
+    frames_.emplace_back(role, object, firstExpect);
   }
 
   // An object has ended: its frame taken off the stack, then its required

@@ -116,6 +116,11 @@ TEST_CASE("description stream: the read-back finds a map that does not hold what
     Expected<Bytes> map = builder.finish();
     REQUIRE(map);
     CHECK(description::readsBack(*map, builder));
+    // The directory as laid out: by RVA when sorted, as added otherwise.
+    CHECK(builder.directoryAt(0).rva == (sorted ? 0x10u : 0x20u));
+    CHECK(builder.directoryAt(1).rva == (sorted ? 0x20u : 0x10u));
+    const ByteSpan at0x20 = builder.itemBytes(builder.directoryAt(sorted ? 1 : 0).item);
+    CHECK(Bytes(at0x20.begin(), at0x20.end()) == Bytes{0x02, 0x01, 0x08});
 
     Bytes changedItem = *map;
     changedItem.back() ^= 1;  // the last item's last type byte

@@ -36,6 +36,9 @@ struct MapBuilder::State {
   detail::ItemStore items;
   detail::HugePageVector<detail::LayoutEntry> entries;
   detail::ExplicitLayout explicitLayout;  // empty for a canonical map
+  // After finish() laid out a sorted canonical map: its directory as
+  // (rva << 32 | item) keys, for directoryAt().
+  detail::SortKeys directory;
   Bytes scratch;                          // reused for encoding each add()'s types
 
   struct Staged {
@@ -205,7 +208,13 @@ Expected<Bytes> MapBuilder::finish(const std::function<std::string(std::size_t i
   if (state_->explicitLayout.any())
     return detail::layoutMapExact(state_->sorted, state_->entries, state_->items, state_->explicitLayout, duplicate,
                                   entryName);
-  return detail::layoutMap(state_->sorted, state_->entries, state_->items, duplicate);
+  return detail::layoutMap(state_->sorted, state_->entries, state_->items, duplicate, &state_->directory);
+}
+
+MapBuilder::Entry MapBuilder::directoryAt(std::size_t position) const {
+  if (!state_->sorted) return state_->entries[position];
+  const std::uint64_t key = state_->directory[position];
+  return Entry{static_cast<std::uint32_t>(key >> 32), static_cast<ItemId>(key)};
 }
 
 namespace {

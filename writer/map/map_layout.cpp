@@ -77,7 +77,7 @@ Expected<SortKeys> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRep
 }
 
 Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
-                          const DuplicateRvaMessage& duplicateMessage) {
+                          const DuplicateRvaMessage& duplicateMessage, SortKeys* directory) {
   const std::size_t n = entries.size();
   if (Status s = checkEntryCount(n); !s) return s.error();
 
@@ -134,6 +134,7 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
     const ByteSpan bytes = items.item(item);
     if (!bytes.empty()) std::memcpy(heap + placed[item], bytes.data(), bytes.size());
   }
+  if (sorted && directory != nullptr) *directory = std::move(keys);
   return out;
 }
 

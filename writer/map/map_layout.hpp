@@ -114,9 +114,10 @@ Expected<SortKeys> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRep
 // order (bit 31 clear); each distinct referenced item once, in order of first
 // reference from the final directory; little-endian u32s. Errors: a shared
 // RVA (the earliest repeat in input order is reported), the count and heap
-// offset limits.
+// offset limits. A sorted map leaves in `directory` (when given) the
+// directory's entries as (rva << 32 | item) keys, in its order.
 Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
-                          const DuplicateRvaMessage& duplicateMessage);
+                          const DuplicateRvaMessage& duplicateMessage, SortKeys* directory = nullptr);
 
 // An entry with no item of its own: its directory offset is given.
 inline constexpr std::uint32_t kNoItem = 0xFFFFFFFE;

@@ -103,6 +103,11 @@ class MapBuilder {
     ItemId item = 0;
   };
   std::span<const Entry> entries() const;
+  // After a finish() that wrote a map without layout overrides: the entry
+  // the map's directory lists at `position` (< size()), as the layout
+  // ordered them (by RVA for a sorted map, as added otherwise). A reader
+  // of the built map walks the directory with it and sorts nothing again.
+  Entry directoryAt(std::size_t position) const;
   std::size_t itemCount() const;
   // Item `item`'s bytes (an id from entries() or intern*()), length prefix
   // included.

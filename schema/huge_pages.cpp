@@ -32,8 +32,10 @@ void* allocateHugePages(std::size_t bytes) {
   return data;
 }
 
-void releaseHugePages(void* data, std::size_t bytes) noexcept {
-  ::operator delete(data, wholeHugePages(bytes), std::align_val_t{kHugePage});
+void releaseHugePages(void* data, std::size_t /*bytes*/) noexcept {
+  // Unsized: clang offers the sized aligned form only with
+  // -fsized-deallocation.
+  ::operator delete(data, std::align_val_t{kHugePage});
 }
 
 void adviseHugePages(const void* data, std::size_t bytes) {

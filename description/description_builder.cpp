@@ -551,37 +551,60 @@ void DescriptionBuilder::reportUnusedNames() {
 std::optional<Bytes> DescriptionBuilder::finishMap() {
   endDictionaries();
   resolvePendingNames();
+  // What only reading needed goes before the layout's own tables come.
+  textBytes_ = TypeBytesCache(0);
+  hexBytes_ = TypeBytesCache(0);
+  namedItems_ = {};
+  if (diagnostics_.errorCount() == 0 && !layout_.any()) {
+    // The usual description: no problem so far, no override. The layout
+    // sorts the RVAs itself and refuses a repeat, so the description's
+    // own pass over them (reportDuplicateRvas(), a second sort of as many
+    // keys) runs only when the layout fails; the diagnostics are then
+    // made in the order below, as if it had run first.
+    map_.setSorted(sorted_);
+    Expected<Bytes> map = map_.finish([](std::size_t i) { return dictionaryPointer(i); });
+    if (map) {
+      noteCount();
+      reportUnusedNames();
+      return std::move(map).value();
+    }
+    reportDuplicateRvas();
+    noteCount();
+    reportUnusedNames();
+    if (diagnostics_.errorCount() == 0) reportMapError(map.error());
+    return std::nullopt;
+  }
   reportDuplicateRvas();
   noteCount();
   reportUnusedNames();
   if (diagnostics_.errorCount() != 0) return std::nullopt;
-  // What only reading needed goes before the layout's own tables come.
-  textBytes_ = TypeBytesCache(0);
-  hexBytes_ = TypeBytesCache(0);
   names_ = {};
   named_ = {};
   used_ = {};
   keyEnds_ = {};
-  namedItems_ = {};
   map_.setSorted(sorted_);
   if (layout_.any()) map_.setLayout(std::move(layout_));
   // With no error, dictionary i of the builder is /dictionaries/i.
   Expected<Bytes> map = map_.finish([](std::size_t i) { return dictionaryPointer(i); });
   if (!map) {
-    // The errors of overrides start with the JSON pointer of what caused
-    // them ("/dictionaries/3: ..."), and are reported there; limits of the
-    // whole map (too-many-dictionaries, heap-too-large) have no one place.
-    const std::string& message = map.error().message;
-    const std::size_t colon = message.find(": ");
-    if (!message.starts_with('/') || colon == std::string::npos) {
-      diagnostics_.errorAt(map.error().rule, Diagnostic::npos, message);
-    } else {
-      diagnostics_.error(map.error().rule, PointerSite(diagnostics_.work(), message.substr(0, colon)),
-                         [&] { return message.substr(colon + 2); });
-    }
+    reportMapError(map.error());
     return std::nullopt;
   }
   return std::move(map).value();
+}
+
+void DescriptionBuilder::reportMapError(const Error& error) {
+  // The errors of overrides start with the JSON pointer of what caused
+  // them ("/dictionaries/3: ..."), and are reported there; limits of the
+  // whole map (too-many-dictionaries, heap-too-large) have no one place.
+  const std::string& message = error.message;
+  const std::size_t colon = message.find(": ");
+  if (!message.starts_with('/') || colon == std::string::npos) {
+    diagnostics_.errorAt(error.rule, Diagnostic::npos, message);
+  } else {
+    diagnostics_.error(error.rule, PointerSite(diagnostics_.work(), message.substr(0, colon)),
+                       [&] { return message.substr(colon + 2); });
+  }
 }
 
 std::optional<MapDescription> DescriptionBuilder::finish() {

@@ -154,6 +154,8 @@ class DescriptionBuilder {
   void collectDictionary(DictionaryFields& fields);
 
   void reportDuplicateRvas();
+  // An error of MapBuilder::finish(), where its message says it is.
+  void reportMapError(const Error& error);
   void resolvePendingNames();
   void reportUnusedNames();
   // Streaming: appends a type's canonical bytes (cached by spelling).

@@ -61,19 +61,19 @@ class PlainJsonParser {
         const Opened opened = value();
         if (opened == Opened::Error) return false;
         if (opened == Opened::Object) {
-          stack_.push_back(true);
+          stack_.push_back(1);
           if (!key()) return false;
           continue;
         }
         if (opened == Opened::Array) {
-          stack_.push_back(false);
+          stack_.push_back(0);
           continue;
         }
         valueNext = false;
       }
       if (stack_.empty()) break;
       if (!skipSpace() || p_ == end_) return false;
-      const bool object = stack_.back();
+      const bool object = stack_.back() != 0;
       if (*p_ == ',') {
         ++p_;
         if (object && !key()) return false;
@@ -93,8 +93,16 @@ class PlainJsonParser {
   static constexpr std::size_t kUnknownSize = static_cast<std::size_t>(-1);
 
   // White space and comments, as nlohmann's scan() skips them before a
-  // token: false for a comment that is not one.
+  // token: false for a comment that is not one. Between two tokens there
+  // is mostly nothing or one space: that is told in line, the rest in a
+  // call.
   bool skipSpace() {
+    if (p_ != end_ && *p_ == ' ') ++p_;
+    if (p_ != end_ && *p_ > ' ' && *p_ != '/') return true;
+    return skipSpaceAndComments();
+  }
+
+  [[gnu::noinline]] bool skipSpaceAndComments() {
     for (;;) {
       while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
       if (p_ == end_ || *p_ != '/') return true;
@@ -273,7 +281,10 @@ class PlainJsonParser {
   const char*& readTo_;
   std::string_view string_;  // the latest string read
   std::string buffer_;
-  std::vector<bool> stack_;  // the open containers: true for an object
+  // The open containers, 1 for an object: bytes, not std::vector<bool>,
+  // whose bit arithmetic costs more than its memory saves at a push and a
+  // pop for every object and array of the file.
+  std::vector<std::uint8_t> stack_;
 };
 
 }  // namespace gdmap::description

@@ -20,8 +20,10 @@ namespace {
 
 using namespace gdmap;
 
-const char* const kTypes[] = {"int32", "string",       "class 0x01000012<int32, !0[]>", "valuetype 0x02000003",
-                              "!!1",   "int32[0...4]", "method int32 *(int32)",         "object modopt(0x1b000001)"};
+// The last two are not types.
+const char* const kTypes[] = {"int32",  "string",       "class 0x01000012<int32, !0[]>", "valuetype 0x02000003",
+                              "!!1",    "int32[0...4]", "method int32 *(int32)",         "object modopt(0x1b000001)",
+                              "int32<", "class 0x01000012<string"};
 const char* const kHexTypes[] = {"08", "1d08", "1512490108", "1e00", "c0 80 00 08" /* not a type */, "1d"};
 
 // A description as JSON text: named instantiations before or after the
@@ -38,7 +40,7 @@ std::string randomDescription(std::mt19937& rng, bool allowErrors) {
         const char* hex = kHexTypes[pick(allowErrors ? 6 : 4)];
         out += std::string("{\"hex\": \"") + hex + "\"}";
       } else {
-        out += std::string("\"") + kTypes[pick(8)] + "\"";
+        out += std::string("\"") + kTypes[pick(allowErrors && pick(4) == 0 ? 10 : 8)] + "\"";
       }
     }
     return out + "]";
@@ -48,7 +50,9 @@ std::string randomDescription(std::mt19937& rng, bool allowErrors) {
   for (std::uint32_t i = 0; i < names; ++i) named += (i ? ", \"n" : "\"n") + std::to_string(i) + "\": " + typeList();
   named += "}";
   std::string dictionaries = "\"dictionaries\": [";
-  const std::uint32_t count = pick(25);
+  // Past the builders' queues (a text list or a name waits a few
+  // dictionaries for its lookup).
+  const std::uint32_t count = pick(40);
   for (std::uint32_t i = 0; i < count; ++i) {
     if (i != 0) dictionaries += ", ";
     const std::uint32_t rva = allowErrors && pick(10) == 0 ? 16 : 16 * i + 32;
@@ -106,6 +110,47 @@ TEST_CASE("description stream: the streamed build equals parse + buildMap, diagn
   // Both kinds were exercised.
   CHECK(built > 100);
   CHECK(refused > 100);
+}
+
+TEST_CASE("description stream: lists of text then hex, one placed by an offset, errors in refused dictionaries") {
+  // More dictionaries than the builders keep waiting (a list or a name is
+  // looked up a few dictionaries late); hex after text, kept in order; one
+  // dictionary placed by an offset; one refused, whose types are still
+  // checked.
+  std::string text = "{\"dictionaries\": [";
+  for (int i = 0; i < 30; ++i) {
+    if (i != 0) text += ", ";
+    text += "{\"rva\": " + std::to_string(16 * i + 16) + ", \"types\": [\"int32[]\", ";
+    // Dictionary 7, at offset 0, agrees with the item there (dictionary 0's).
+    text += i % 3 == 0 || i == 7 ? "{\"hex\": \"0e\"}" : "\"class 0x01000" + std::to_string(100 + i) + "\"";
+    text += i == 7 ? "], \"offset\": 0}" : "]}";
+  }
+  text += "]}";
+  CAPTURE(text);
+  const DescriptionParse parsed = parseDescription(text);
+  REQUIRE(parsed.description);
+  const Expected<Bytes> model = buildMap(*parsed.description);
+  REQUIRE(model);
+  const DescriptionBuild streamed = buildMapFromDescription(text);
+  REQUIRE(streamed.map);
+  CHECK(*streamed.map == *model);
+
+  // An invalid text type in a waiting list, then in a refused dictionary:
+  // each reported where it is, as the model reports it.
+  std::string bad = text;
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    bad.replace(bad.find(from), from.size(), to);
+  };
+  replace("class 0x01000102", "class 0x01000102<");
+  replace("{\"rva\": 240, ", "{\"rva\": -1, ");
+  replace("class 0x01000114", "int32<<");
+  const DescriptionParse parsedBad = parseDescription(bad);
+  const DescriptionBuild streamedBad = buildMapFromDescription(bad);
+  CHECK_FALSE(streamedBad.map);
+  REQUIRE(streamedBad.diagnostics.size() == parsedBad.diagnostics.size());
+  for (std::size_t i = 0; i < parsedBad.diagnostics.size(); ++i)
+    CHECK(formatDiagnostic(streamedBad.diagnostics[i]) == formatDiagnostic(parsedBad.diagnostics[i]));
+  CHECK(streamedBad.errorCount == 3);
 }
 
 TEST_CASE("description stream: the read-back finds a map that does not hold what was added") {

@@ -27,7 +27,7 @@ void* allocateHugePages(std::size_t bytes) {
   // Aligned, the allocator's own bookkeeping lies before the first huge
   // page: no byte of the buffer is touched before its owner touches it,
   // and the kernel then fills each huge page whole.
-  void* data = ::operator new(length, std::align_val_t{kHugePage});
+  void* data = ::operator new (length, std::align_val_t{kHugePage});
   advise(data, length);
   return data;
 }
@@ -35,7 +35,7 @@ void* allocateHugePages(std::size_t bytes) {
 void releaseHugePages(void* data, std::size_t /*bytes*/) noexcept {
   // Unsized: clang offers the sized aligned form only with
   // -fsized-deallocation.
-  ::operator delete(data, std::align_val_t{kHugePage});
+  ::operator delete (data, std::align_val_t{kHugePage});
 }
 
 void adviseHugePages(const void* data, std::size_t bytes) {

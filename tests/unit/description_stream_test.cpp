@@ -21,9 +21,16 @@ namespace {
 using namespace gdmap;
 
 // The last two are not types.
-const char* const kTypes[] = {"int32",  "string",       "class 0x01000012<int32, !0[]>", "valuetype 0x02000003",
-                              "!!1",    "int32[0...4]", "method int32 *(int32)",         "object modopt(0x1b000001)",
-                              "int32<", "class 0x01000012<string"};
+const char* const kTypes[] = {"int32",
+                              "string",
+                              "class 0x01000012<int32, !0[]>",
+                              "valuetype 0x02000003",
+                              "!!1",
+                              "int32[0...4]",
+                              "method int32 *(int32)",
+                              "object modopt(0x1b000001)",
+                              "int32<",
+                              "class 0x01000012<string"};
 const char* const kHexTypes[] = {"08", "1d08", "1512490108", "1e00", "c0 80 00 08" /* not a type */, "1d"};
 
 // A description as JSON text: named instantiations before or after the

@@ -39,7 +39,7 @@ struct MapBuilder::State {
   // After finish() laid out a sorted canonical map: its directory as
   // (rva << 32 | item) keys, for directoryAt().
   detail::SortKeys directory;
-  Bytes scratch;                          // reused for encoding each add()'s types
+  Bytes scratch;  // reused for encoding each add()'s types
 
   struct Staged {
     std::size_t entry;  // in entries

@@ -1,5 +1,6 @@
 #include "map_read_back.hpp"
 
+#include <gdmap/internal/bytes_hash.hpp>
 #include <gdmap/internal/huge_pages.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/hex.hpp>
@@ -78,12 +79,7 @@ Status readsBack(ByteSpan map, const MapBuilder& built) {
   // (RVA, item) pair is the same over both (a layout that lost, repeated
   // or changed an entry would have to hit a 64-bit coincidence).
   const std::span<const MapBuilder::Entry> entries = built.entries();
-  const auto mixed = [](MapBuilder::Entry e) {
-    std::uint64_t x = std::uint64_t{e.rva} << 32 | e.item;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9u;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBu;
-    return x ^ (x >> 31);
-  };
+  const auto mixed = [](MapBuilder::Entry e) { return mixBits(std::uint64_t{e.rva} << 32 | e.item); };
   if (view->sorted()) {
     std::uint64_t given = 0, listed = 0;
     for (std::size_t i = 0; i < n; ++i) {

@@ -8,17 +8,6 @@
 namespace gdmap {
 namespace {
 
-// splitmix64's finaliser: cheap and mixes every input bit into the low bits
-// the table indexes with.
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
-
 // The per-process secret of bytes_hash.hpp.
 std::uint64_t processSeed() {
   static const std::uint64_t seed = [] {
@@ -28,14 +17,24 @@ std::uint64_t processSeed() {
     } catch (...) {
       // No entropy source: the address of a local under ASLR, and the time.
       int local = 0;
-      return mix(reinterpret_cast<std::uintptr_t>(&local) ^
-                 static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+      return mixBits(reinterpret_cast<std::uintptr_t>(&local) ^
+                     static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
     }
   }();
   return seed;
 }
 
 }  // namespace
+
+// Cheap, and mixes every input bit into the low bits a table indexes with.
+std::uint64_t mixBits(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
 
 std::uint64_t hashBytes(std::string_view text) {
   const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
@@ -63,7 +62,7 @@ std::uint64_t hashBytes(std::string_view text) {
   } else if (n != 0) {
     tail = std::uint64_t{p[0]} << 16 | std::uint64_t{p[n / 2]} << 8 | p[n - 1];
   }
-  return mix(h ^ tail ^ (std::uint64_t{n} << 59));
+  return mixBits(h ^ tail ^ (std::uint64_t{n} << 59));
 }
 
 std::uint64_t hashBytes(ByteSpan bytes) {

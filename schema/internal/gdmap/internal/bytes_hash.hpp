@@ -14,4 +14,9 @@ namespace gdmap {
 std::uint64_t hashBytes(ByteSpan bytes);
 std::uint64_t hashBytes(std::string_view text);
 
+// splitmix64's finaliser, unseeded: every input bit moves every output bit.
+// The end of hashBytes(), and a word's mix where no table is at stake (a
+// checksum that is the same whatever order it is summed in).
+std::uint64_t mixBits(std::uint64_t x);
+
 }  // namespace gdmap

@@ -56,7 +56,7 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> repeatedRvas(const MapView&
 // order: every marked offset is an item, in heap order; the entries again,
 // in order, give each item's first reference and the first entry that
 // breaks the canonical item order. `items` is refilled (its memory kept).
-void numberItems(const MapView& view, ItemStarts& starts, MapAnalysis& a, std::vector<CheckedItem>& items) {
+void numberItems(const MapView& view, ItemStarts& starts, MapAnalysis& a, HugePageVector<CheckedItem>& items) {
   const std::size_t heapSize = view.heap().size();
   items.clear();
   items.reserve(starts.count());
@@ -92,7 +92,7 @@ void numberItems(const MapView& view, ItemStarts& starts, MapAnalysis& a, std::v
 // in-heap offsets, in heap order, each with its first referencing entry,
 // and notes the first entry that references a new item out of heap order
 // (what the canonical layout's item order needs).
-std::vector<CheckedItem> checkDirectory(const MapView& view, DiagnosticSink& sink, MapAnalysis& a) {
+HugePageVector<CheckedItem> checkDirectory(const MapView& view, DiagnosticSink& sink, MapAnalysis& a) {
   const std::size_t heapSize = view.heap().size();
   std::vector<std::pair<std::uint32_t, std::uint32_t>> repeats;
   if (!view.sorted()) repeats = repeatedRvas(view);
@@ -103,11 +103,10 @@ std::vector<CheckedItem> checkDirectory(const MapView& view, DiagnosticSink& sin
   // first reference). The first item met out of that order makes the
   // general numbering below necessary.
   ItemStarts starts(heapSize);
-  std::vector<CheckedItem> items;
+  HugePageVector<CheckedItem> items;
   // An item takes at least 3 bytes (length, count, one type). Reserving
   // only claims address space; pages are touched as items are added.
   items.reserve(std::min<std::size_t>(view.size(), heapSize / 3 + 1));
-  adviseHugePages(items.data(), items.capacity() * sizeof(CheckedItem));
   bool inHeapOrder = true;
   std::uint32_t previousRva = 0;
   for (std::uint32_t i = 0; i < view.size(); ++i) {
@@ -265,10 +264,9 @@ void checkItems(ByteSpan map, MapAnalysis& a, DiagnosticSink& sink) {
 // layout stores such an item once and lets the entries share it. Hashing
 // only well-formed items keeps the cost within what decoding them cost.
 void checkDuplicates(ByteSpan map, const MapAnalysis& a, DiagnosticSink& sink) {
-  std::vector<ByteSpan> contents;
+  HugePageVector<ByteSpan> contents;
   std::vector<std::uint32_t> itemOf;  // contents[k] is a.items[itemOf[k]]
   contents.reserve(a.items.size());
-  adviseHugePages(contents.data(), contents.capacity() * sizeof(ByteSpan));
   itemOf.reserve(a.items.size());
   for (std::uint32_t i = 0; i < a.items.size(); ++i) {
     if (!a.items[i].wellFormed) continue;

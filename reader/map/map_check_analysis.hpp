@@ -1,6 +1,7 @@
 #pragma once
 // Internal to reader/map: the one pass over a map that checkMap() reports from
 // and checkCanonical() judges the layout from.
+#include <gdmap/internal/huge_pages.hpp>
 #include <gdmap/reader/map_check.hpp>
 
 #include <cstddef>
@@ -24,7 +25,7 @@ struct MapAnalysis {
   bool sorted = false;
   std::uint32_t count = 0;
   std::size_t heapStart = 0;
-  std::vector<CheckedItem> items;       // in heap order, one per distinct in-heap offset
+  detail::HugePageVector<CheckedItem> items;  // in heap order, one per distinct in-heap offset
   std::vector<Diagnostic> firstOfRule;  // filled only when asked for
   // The first entry whose newly referenced item (items[unorderedItem]) is
   // not items[expectedItem], the next in heap order (kNoEntry: none). When

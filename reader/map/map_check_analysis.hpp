@@ -26,7 +26,7 @@ struct MapAnalysis {
   std::uint32_t count = 0;
   std::size_t heapStart = 0;
   detail::HugePageVector<CheckedItem> items;  // in heap order, one per distinct in-heap offset
-  std::vector<Diagnostic> firstOfRule;  // filled only when asked for
+  std::vector<Diagnostic> firstOfRule;        // filled only when asked for
   // The first entry whose newly referenced item (items[unorderedItem]) is
   // not items[expectedItem], the next in heap order (kNoEntry: none). When
   // the items tile the heap, that is where the canonical order of first

@@ -563,14 +563,10 @@ std::optional<Bytes> DescriptionBuilder::finishMap() {
     // made in the order below, as if it had run first.
     map_.setSorted(sorted_);
     Expected<Bytes> map = map_.finish([](std::size_t i) { return dictionaryPointer(i); });
-    if (map) {
-      noteCount();
-      reportUnusedNames();
-      return std::move(map).value();
-    }
-    reportDuplicateRvas();
+    if (!map) reportDuplicateRvas();
     noteCount();
     reportUnusedNames();
+    if (map) return std::move(map).value();
     if (diagnostics_.errorCount() == 0) reportMapError(map.error());
     return std::nullopt;
   }

@@ -384,7 +384,7 @@ class DescriptionReader : public description::SaxReader<DescriptionReader, Expec
   }
 
   void endDictionary(const ClosedObject& f) {
-    static constexpr unsigned kOffsetBit = description::bitFor(kKeys, Expect::Dictionary, Expect::Offset);
+    static constexpr description::KeyBits kOffsetBit = description::bitFor(kKeys, Expect::Dictionary, Expect::Offset);
     dictionary_.offsetGiven = (f.seen & kOffsetBit) != 0;
     if (dictionary_.forms == 0 && dictionary_.offsetGiven) {
       // Only a directory entry: it points at its offset, no item of its own.

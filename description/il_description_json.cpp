@@ -41,6 +41,7 @@ enum class Expect : std::uint8_t {
   Root,        // the description object
   Schema,      // /$schema: a string, ignored
   MethodName,  // /methods/N/name: a string for people
+  Component,   // /methods/N/component: a composite image's component assembly (part of the identity)
   Methods,     // /methods: an array of methods
   Method,      // /methods/N: an object
   Token,       // the numbers of a method, a bound and an entry
@@ -60,6 +61,8 @@ enum class Expect : std::uint8_t {
   MethodArguments,  // /methods/N/instantiation/method: an array of type text
   TypeText,         // one argument
   UnboxingStub,     // /methods/N/instantiation/unboxingStub: a boolean
+  AsyncVariant,     // /methods/N/instantiation/asyncVariant: a boolean (runtime async)
+  ResumptionStub,   // /methods/N/instantiation/resumptionStub: a boolean (runtime async)
   Raw,              // /methods/N/raw: the blob verbatim, as hex
   Layout,           // /methods/N/layout: the overrides of one form's bytes
   LayoutCount,      // the numbers of a layout
@@ -84,7 +87,7 @@ using description::KeyUse;
 
 // The format's keys (docs/il-map.md), each object's in the order its list
 // names them.
-constexpr description::KeyTable<Expect, 31> kIlDescriptionKeys{{
+constexpr description::KeyTable<Expect, 34> kIlDescriptionKeys{{
     {"$schema", Expect::Root, Expect::Schema, KeyUse::Unlisted},
     {"methods", Expect::Root, Expect::Methods, KeyUse::Required, {}, "the description has no ", " array"},
     {"token", Expect::Method, Expect::Token, KeyUse::Required, {}, "a method needs a "},
@@ -95,6 +98,7 @@ constexpr description::KeyTable<Expect, 31> kIlDescriptionKeys{{
     {"layout", Expect::Method, Expect::Layout},
     {"instantiation", Expect::Method, Expect::Instantiation},
     {"name", Expect::Method, Expect::MethodName},
+    {"component", Expect::Method, Expect::Component},
     {"code", Expect::Method, Expect::Code},
     {"rva", Expect::CodeRange, Expect::Rva, KeyUse::Required, "RVA", "a code range needs an "},
     {"size", Expect::CodeRange, Expect::Size, KeyUse::Required, "size", "a code range needs a "},
@@ -110,6 +114,8 @@ constexpr description::KeyTable<Expect, 31> kIlDescriptionKeys{{
     {"type", Expect::Instantiation, Expect::TypeArguments},
     {"method", Expect::Instantiation, Expect::MethodArguments},
     {"unboxingStub", Expect::Instantiation, Expect::UnboxingStub},
+    {"asyncVariant", Expect::Instantiation, Expect::AsyncVariant},
+    {"resumptionStub", Expect::Instantiation, Expect::ResumptionStub},
     {"native", Expect::Bound, Expect::Native, KeyUse::Required, "native offset", "a bound needs a ", " offset"},
     {"il", Expect::Bound, Expect::Il, KeyUse::Required, "IL offset", "a bound needs an ", " offset"},
     {"source", Expect::Bound, Expect::Source},
@@ -160,6 +166,7 @@ std::string describe(Expect e) {
     case Expect::Root: return "an object (the description)";
     case Expect::Schema: return "a string (the JSON Schema's URI)";
     case Expect::MethodName: return "a string (the method's name, for people)";
+    case Expect::Component: return "a string (the component assembly's simple name)";
     case Expect::Methods: return "an array of methods";
     case Expect::Method: return "an object with \"token\" and one of \"bounds\" or \"map\"";
     case Expect::Bounds: return "an array of bounds";
@@ -172,11 +179,13 @@ std::string describe(Expect e) {
     case Expect::MapEntry:
     case Expect::CodeRange: return "an object with " + keysOf(e, KeyUse::Required, " and ");
     case Expect::Code: return "an array of code ranges";
-    case Expect::Instantiation: return "an object with \"type\", \"method\" and optionally \"unboxingStub\"";
+    case Expect::Instantiation: return "an object of " + keysOf(e, KeyUse::Optional, ", ");
     case Expect::TypeArguments:
     case Expect::MethodArguments: return "an array of types (ILAsm type text)";
     case Expect::TypeText: return "a type as ILAsm type text (such as \"int32\" or \"class 0x02000004\")";
     case Expect::UnboxingStub:
+    case Expect::AsyncVariant:
+    case Expect::ResumptionStub:
     case Expect::VerbatimSource: return "a boolean";
     case Expect::Raw:
     case Expect::Trailing: return "a string of hex digits (\"0a 1b\")";
@@ -269,8 +278,12 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       layout_.verbatimSource = value;
       return done();
     }
-    if (expected() != Expect::UnboxingStub) return scalar("a boolean");
-    instantiation_.unboxingStub = value;
+    switch (expected()) {
+      case Expect::UnboxingStub: instantiation_.unboxingStub = value; break;
+      case Expect::AsyncVariant: instantiation_.asyncVariant = value; break;
+      case Expect::ResumptionStub: instantiation_.resumptionStub = value; break;
+      default: return scalar("a boolean");
+    }
     return done();
   }
   bool number_integer(json::number_integer_t value) {
@@ -304,6 +317,10 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     if (e == Expect::Schema) return done();
     if (e == Expect::MethodName) {
       method_.name = value;
+      return done();
+    }
+    if (e == Expect::Component) {
+      method_.component = value;
       return done();
     }
     if (e == Expect::TypeText) {
@@ -580,7 +597,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       error(rules::kConflictingFields,
             [] { return "a method has exactly one of " + keysOf(Expect::Method, KeyUse::Form, " or "); });
     }
-    static constexpr unsigned kRawAndLayout = description::bitFor(kKeys, Expect::Method, Expect::Raw) |
+    static constexpr description::KeyBits kRawAndLayout = description::bitFor(kKeys, Expect::Method, Expect::Raw) |
                                               description::bitFor(kKeys, Expect::Method, Expect::Layout);
     if ((f.seen & kRawAndLayout) == kRawAndLayout) {
       memberError(Severity::Error, rules::kConflictingFields, Expect::Method, Expect::Layout,
@@ -604,7 +621,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     }
     if (token_) {
       method_.token = *token_;
-      tokenKeys_.push_back({*token_, methodIndex_, instantiationKey(method_.instantiation)});
+      tokenKeys_.push_back({*token_, methodIndex_, method_.component + '\x03' + instantiationKey(method_.instantiation)});
     }
     methods_.push_back(std::move(method_));
     method_ = {};
@@ -612,12 +629,15 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     lastNative_.reset();
   }
 
-  // A method is identified by its token and its instantiation (one body per
-  // instantiation of a generic method); the key spells the instantiation
-  // ("" for none) with separators no type text contains.
+  // A method is identified by its component (composite images), its token
+  // and its instantiation (one body per instantiation of a generic method);
+  // the key spells the instantiation ("" for none) with separators no type
+  // text contains.
   static std::string instantiationKey(const std::optional<il::Instantiation>& inst) {
     if (!inst) return {};
     std::string key = inst->unboxingStub ? "U" : "I";
+    key += inst->asyncVariant ? 'A' : '-';
+    key += inst->resumptionStub ? 'R' : '-';
     for (const std::string& t : inst->typeArguments) (key += '\x01') += t;
     key += '\x02';
     for (const std::string& t : inst->methodArguments) (key += '\x01') += t;
@@ -648,7 +668,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
         continue;
       }
       const std::size_t firstIndex = tokenKeys_[first].index;
-      const bool instantiated = !tokenKeys_[i].instantiation.empty();
+      const bool instantiated = tokenKeys_[i].instantiation.back() != '\x03';
       diagnostics_.error(rules::kIlDuplicateToken, MethodTokenSite(diagnostics_.work(), index), [&] {
         return "token " + hex32(token) + " is already the token of /methods/" + std::to_string(firstIndex) +
                (instantiated ? " with the same instantiation: a token and an instantiation identify a method and "

@@ -92,11 +92,16 @@ void appendInstantiation(const il::Instantiation& inst, std::string& out) {
     appendTypes("method", inst.methodArguments, out);
     separator = ", ";
   }
-  if (inst.unboxingStub) {
+  const auto flag = [&](bool set, const char* key) {
+    if (!set) return;
     out += separator;
-    out += "\"unboxingStub\": true";
-  }
-  out += inst.typeArguments.empty() && inst.methodArguments.empty() && !inst.unboxingStub ? "},\n" : " },\n";
+    out += key;
+    separator = ", ";
+  };
+  flag(inst.unboxingStub, "\"unboxingStub\": true");
+  flag(inst.asyncVariant, "\"asyncVariant\": true");
+  flag(inst.resumptionStub, "\"resumptionStub\": true");
+  out += separator[0] == ' ' ? "},\n" : " },\n";
 }
 
 void appendBounds(const std::vector<il::Bound>& bounds, std::string& out) {
@@ -208,6 +213,11 @@ std::string il::writeIlDescription(std::span<const il::Method> methods) {
     out += "\",\n";
     if (m.codeSize) {
       appendNumber("      \"codeSize\": ", *m.codeSize, out);
+      out += ",\n";
+    }
+    if (!m.component.empty()) {
+      out += "      \"component\": ";
+      appendJsonString(m.component, out);
       out += ",\n";
     }
     if (!m.name.empty()) {

@@ -24,6 +24,10 @@
 
 namespace gdmap::description {
 
+// The known keys of an object, one bit each (a key's bit is its index in
+// its format's key table).
+using KeyBits = std::uint64_t;
+
 // Descriptions may carry // and /* */ comments (docs/description.md): the
 // parser skips them, and so does the locator that finds positions
 // (json_locator.cpp).
@@ -55,7 +59,7 @@ struct JsonFrame {
   std::size_t member = Diagnostic::npos;
   std::size_t members = 0;
   Role expect{};      // what the current member or element must be
-  unsigned seen = 0;  // bits of the known keys seen in this object (for duplicate keys)
+  KeyBits seen = 0;  // bits of the known keys seen in this object (for duplicate keys)
 };
 
 // How a key takes part in its object.
@@ -100,7 +104,7 @@ struct KeyedObject {
 template <typename Role, std::size_t N>
 using KeyTable = std::array<Key<Role>, N>;
 
-constexpr unsigned keyBit(std::size_t index) { return 1u << index; }
+constexpr KeyBits keyBit(std::size_t index) { return KeyBits{1} << index; }
 
 // Each role's keys, by their index in the table, for findKey(): a key is
 // looked up for every member of the file, and a role has a few keys where
@@ -113,7 +117,7 @@ struct KeysByRole {
 
 template <std::size_t Roles, typename Role, std::size_t N>
 constexpr KeysByRole<Roles, N> keysByRole(const KeyTable<Role, N>& keys) {
-  static_assert(N <= 32, "a key's bit is its index in an unsigned");
+  static_assert(N <= 64, "a key's bit is its index in a KeyBits");
   KeysByRole<Roles, N> out;
   for (std::size_t i = 0; i < N; ++i) {
     const auto role = static_cast<std::size_t>(keys[i].container);
@@ -149,7 +153,7 @@ constexpr std::size_t keyFor(const KeyTable<Role, N>& keys, Role container, Role
 }
 
 template <typename Role, std::size_t N>
-constexpr unsigned bitFor(const KeyTable<Role, N>& keys, Role container, Role value) {
+constexpr KeyBits bitFor(const KeyTable<Role, N>& keys, Role container, Role value) {
   return keyBit(keyFor(keys, container, value));
 }
 
@@ -160,8 +164,8 @@ constexpr std::string_view nameFor(const KeyTable<Role, N>& keys, Role container
 
 // The bits of the keys of `container` used as `use`.
 template <typename Role, std::size_t N>
-constexpr unsigned keyMask(const KeyTable<Role, N>& keys, Role container, KeyUse use) {
-  unsigned mask = 0;
+constexpr KeyBits keyMask(const KeyTable<Role, N>& keys, Role container, KeyUse use) {
+  KeyBits mask = 0;
   for (std::size_t i = 0; i < N; ++i)
     if (keys[i].container == container && keys[i].use == use) mask |= keyBit(i);
   return mask;
@@ -169,8 +173,8 @@ constexpr unsigned keyMask(const KeyTable<Role, N>& keys, Role container, KeyUse
 
 // keyMask(keys, role, KeyUse::Required) for every role, by its value.
 template <std::size_t Roles, typename Role, std::size_t N>
-constexpr std::array<unsigned, Roles> requiredKeyMasks(const KeyTable<Role, N>& keys) {
-  std::array<unsigned, Roles> masks{};
+constexpr std::array<KeyBits, Roles> requiredKeyMasks(const KeyTable<Role, N>& keys) {
+  std::array<KeyBits, Roles> masks{};
   for (std::size_t i = 0; i < N; ++i)
     if (keys[i].use == KeyUse::Required) masks[static_cast<std::size_t>(keys[i].container)] |= keyBit(i);
   return masks;
@@ -188,7 +192,7 @@ constexpr std::string_view valueNoun(const KeyTable<Role, N>& keys, Role value) 
 // The quoted names of the keys in `mask`, in table order: "\"a\", \"b\""
 // then `last` before the final one (" or ", " and ", or ", ").
 template <typename Role, std::size_t N>
-std::string keyList(const KeyTable<Role, N>& keys, unsigned mask, std::string_view last) {
+std::string keyList(const KeyTable<Role, N>& keys, KeyBits mask, std::string_view last) {
   std::string out;
   for (std::size_t i = 0; i < N; ++i) {
     if (!(mask & keyBit(i))) continue;
@@ -203,8 +207,8 @@ std::string keyList(const KeyTable<Role, N>& keys, unsigned mask, std::string_vi
 
 // The bits of the keys of `container` that its list names.
 template <typename Role, std::size_t N>
-constexpr unsigned listedKeys(const KeyTable<Role, N>& keys, Role container) {
-  unsigned mask = 0;
+constexpr KeyBits listedKeys(const KeyTable<Role, N>& keys, Role container) {
+  KeyBits mask = 0;
   for (std::size_t i = 0; i < N; ++i)
     if (keys[i].container == container && keys[i].use != KeyUse::Unlisted) mask |= keyBit(i);
   return mask;
@@ -217,7 +221,7 @@ std::string keyedObjectName(const KeyTable<Role, N>& keys, const std::array<Keye
   for (const KeyedObject<Role>& object : objects) {
     if (object.role != role) continue;
     std::string out(object.name);
-    const unsigned listed = listedKeys(keys, role);
+    const KeyBits listed = listedKeys(keys, role);
     switch (object.listing) {
       case KeyListing::None: break;
       case KeyListing::Or: out += " (expected " + keyList(keys, listed, " or ") + ")"; break;

@@ -123,7 +123,7 @@ class SaxReader {
   // had (the frame itself, with its key text, is gone).
   struct ClosedObject {
     Role role;
-    unsigned seen;
+    KeyBits seen;
   };
 
   // Opens a container's frame in place (a frame is built and dropped for
@@ -144,7 +144,7 @@ class SaxReader {
   // The required keys of the object `closed` that were not given, in table
   // order.
   void checkRequiredKeys(const ClosedObject& closed) {
-    static constexpr std::array<unsigned, kMaxRoles> required = requiredKeyMasks<kMaxRoles>(Derived::kKeys);
+    static constexpr std::array<KeyBits, kMaxRoles> required = requiredKeyMasks<kMaxRoles>(Derived::kKeys);
     if (required[static_cast<std::size_t>(closed.role)] & ~closed.seen) [[unlikely]]
       reportMissingKeys(closed);
   }

@@ -134,7 +134,14 @@ std::string instantiationText(const std::optional<Instantiation>& instantiation)
     text += "::";
     appendArguments(instantiation->methodArguments, text);
   }
-  if (instantiation->unboxingStub) text += text.empty() ? "unboxing" : " unboxing";
+  const auto flag = [&](bool set, const char* word) {
+    if (!set) return;
+    if (!text.empty()) text += ' ';
+    text += word;
+  };
+  flag(instantiation->unboxingStub, "unboxing");
+  flag(instantiation->asyncVariant, "async");
+  flag(instantiation->resumptionStub, "resumption");
   return text.empty() ? "<>" : text;
 }
 

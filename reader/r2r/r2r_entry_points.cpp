@@ -38,19 +38,6 @@ void readEntry(const NativeRegion& region, std::uint64_t& at, const R2RImage& im
   m.firstRuntimeFunction = id;
 }
 
-// Each method starts at its own runtime function, so there cannot be more
-// methods than functions: checked as they come, which bounds the memory a
-// hostile NativeArray (many indexes sharing one element) could claim.
-void addMethod(R2RImage& image, MethodBody&& m) {
-  if (image.methods.size() == image.runtimeFunctions.size()) {
-    fail(m.entryPointOffset,
-         "more entry points than the " + std::to_string(image.runtimeFunctions.size()) +
-             " runtime functions: two methods would share one",
-         rules::kR2rBadEntryPoint);
-  }
-  image.methods.push_back(std::move(m));
-}
-
 void readMethodDefEntryPoints(const NativeRegion& region, R2RImage& image, std::uint32_t component,
                               const std::string& prefix) {
   if (region.bytes.empty()) return;
@@ -71,7 +58,7 @@ void readMethodDefEntryPoints(const NativeRegion& region, R2RImage& image, std::
       std::uint64_t at = 0;
       if (!array.tryGet(row, at)) return;
       readEntry(region, at, image, m);
-      addMethod(image, std::move(m));
+      image.methods.push_back(std::move(m));
       ++image.summary.methodDefEntryPoints;
       if (!image.components.empty()) ++image.components[component].methodDefEntryPoints;
     });
@@ -135,7 +122,9 @@ void readInstanceEntryPoints(const NativeRegion& region, R2RImage& image, const 
                }
              });
     if (m.signatureFlags & method_sig::kUnboxingStub) ++image.summary.unboxingStubs;
-    addMethod(image, std::move(m));
+    m.asyncVariant = (m.signatureFlags & method_sig::kAsyncVariant) != 0;
+    if (m.asyncVariant) ++image.summary.asyncVariants;
+    image.methods.push_back(std::move(m));
     ++image.summary.instanceEntryPoints;
   }
 }
@@ -194,18 +183,68 @@ std::vector<ColdPart> readHotColdMap(const pe::PeImage& pe, R2RImage& image) {
   return parts;
 }
 
-MethodBody* methodStartingAt(std::vector<MethodBody>& methods, std::uint32_t function) {
-  const auto it = std::lower_bound(methods.begin(), methods.end(), function,
-                                   [](const MethodBody& m, std::uint32_t f) { return m.firstRuntimeFunction < f; });
-  return it != methods.end() && it->firstRuntimeFunction == function ? &*it : nullptr;
+// Runtime async (R2R 26): a resumption stub is compiled apart from its
+// method but placed after the method's body and funclets, and no entry
+// point lists it; its debug-info element (section 105 is indexed by
+// runtime function) is what marks it. A run of runtime functions that
+// some method starts therefore ends at the first later function with an
+// element of its own, which starts the stub's body: the runtime counts
+// neither body's bytes in the other's code. The stub takes the identity
+// (token, instantiation, component) of the method whose run it ends.
+// Debug info on a function no method's code precedes is an error: there
+// is no method it could belong to.
+void addResumptionStubs(const pe::PeImage& pe, R2RImage& image) {
+  const NativeRegion region = regionOf(pe, image, section::kDebugInfo);
+  if (region.bytes.empty() || image.runtimeFunctions.empty()) return;
+  const NativeArray debugInfo = withPath("debugInfo", [&] { return NativeArray(region, region.rva); });
+  const std::vector<RuntimeFunction>& functions = image.runtimeFunctions;
+  const std::size_t total = functions.size();
+  const auto hasElement = [&](std::size_t f) {
+    std::uint64_t at = 0;
+    return withPath([&] { return "debugInfo[" + std::to_string(f) + "]"; },
+                    [&] { return debugInfo.tryGet(static_cast<std::uint32_t>(f), at); });
+  };
+  const std::size_t firstEntry = image.methods.empty() ? total : image.methods.front().firstRuntimeFunction;
+  for (std::size_t f = 0; f < firstEntry; ++f) {
+    if (functions[f].cold || !hasElement(f)) continue;
+    std::uint64_t at = 0;
+    debugInfo.tryGet(static_cast<std::uint32_t>(f), at);
+    fail(region.fileOffsetOf(at),
+         "debugInfo[" + std::to_string(f) + "]: runtime function " + std::to_string(f) +
+             " has debug info of its own, but no method's code precedes it and no entry point names it",
+         rules::kR2rBadEntryPoint);
+  }
+  std::vector<MethodBody> stubs;
+  for (std::size_t i = 0; i < image.methods.size();) {
+    const std::uint32_t first = image.methods[i].firstRuntimeFunction;
+    std::size_t j = i + 1;
+    while (j < image.methods.size() && image.methods[j].firstRuntimeFunction == first) ++j;
+    const std::size_t next = j < image.methods.size() ? image.methods[j].firstRuntimeFunction : total;
+    for (std::size_t f = first + 1; f < next && !functions[f].cold; ++f) {
+      if (!hasElement(f)) continue;
+      MethodBody stub = image.methods[i];
+      stub.resumptionStub = true;
+      stub.firstRuntimeFunction = static_cast<std::uint32_t>(f);
+      stub.hasFixups = false;
+      stub.sharedBody = false;
+      std::uint64_t at = 0;
+      debugInfo.tryGet(static_cast<std::uint32_t>(f), at);
+      stub.entryPointOffset = region.fileOffsetOf(at);
+      stubs.push_back(std::move(stub));
+    }
+    i = j;
+  }
+  image.summary.resumptionStubs = stubs.size();
+  if (stubs.empty()) return;
+  for (MethodBody& stub : stubs) image.methods.push_back(std::move(stub));
+  std::stable_sort(image.methods.begin(), image.methods.end(), [](const MethodBody& a, const MethodBody& b) {
+    return a.firstRuntimeFunction < b.firstRuntimeFunction;
+  });
 }
 
 }  // namespace
 
 void readEntryPoints(const pe::PeImage& pe, R2RImage& image, const TypeNames* names) {
-  // At most one method per runtime function (addMethod checks): reserving
-  // that many spares moving every body as the vector grows.
-  image.methods.reserve(image.runtimeFunctions.size());
   if (image.components.empty()) {
     readMethodDefEntryPoints(regionOf(pe, image, section::kMethodDefEntryPoints), image, 0, "");
   } else {
@@ -214,12 +253,16 @@ void readEntryPoints(const pe::PeImage& pe, R2RImage& image, const TypeNames* na
                                "componentAssemblies[" + std::to_string(c) + "].");
     }
   }
+  // Memory stays linear in the image: a NativeArray's count is bounded by
+  // its block index (16 elements per index entry), a hashtable's entries by
+  // their distinct places in the section.
   readInstanceEntryPoints(regionOf(pe, image, section::kInstanceMethodEntryPoints), image, names);
 
   std::stable_sort(image.methods.begin(), image.methods.end(), [](const MethodBody& a, const MethodBody& b) {
     return a.firstRuntimeFunction < b.firstRuntimeFunction;
   });
   const std::vector<ColdPart> coldParts = readHotColdMap(pe, image);
+  addResumptionStubs(pe, image);
   const std::vector<RuntimeFunction>& functions = image.runtimeFunctions;
   const std::size_t total = functions.size();
   const auto sizeOf = [&](std::size_t first, std::size_t end) {
@@ -227,38 +270,46 @@ void readEntryPoints(const pe::PeImage& pe, R2RImage& image, const TypeNames* na
     for (std::size_t f = first; f < end; ++f) size += functions[f].size();
     return size;
   };
-  for (std::size_t i = 0; i < image.methods.size(); ++i) {
-    MethodBody& m = image.methods[i];
-    if (functions[m.firstRuntimeFunction].cold) {
-      fail(m.entryPointOffset,
-           methodLabel(m) + ": its entry, runtime function " + std::to_string(m.firstRuntimeFunction) +
+  // Methods that start at one runtime function (a group) share its body:
+  // legal (.NET Core 3.1's CoreLib runs two methods with one body), and
+  // each of them is listed with the whole body.
+  for (std::size_t i = 0; i < image.methods.size();) {
+    const std::uint32_t first = image.methods[i].firstRuntimeFunction;
+    std::size_t j = i + 1;
+    while (j < image.methods.size() && image.methods[j].firstRuntimeFunction == first) ++j;
+    if (functions[first].cold) {
+      fail(image.methods[i].entryPointOffset,
+           methodLabel(image.methods[i]) + ": its entry, runtime function " + std::to_string(first) +
                ", is the cold part of a split method",
            rules::kR2rBadHotColdMap);
     }
-    const std::size_t next = i + 1 < image.methods.size() ? image.methods[i + 1].firstRuntimeFunction : total;
-    if (next == m.firstRuntimeFunction) {
-      fail(image.methods[i + 1].entryPointOffset,
-           methodLabel(m) + " and " + methodLabel(image.methods[i + 1]) + " both start at runtime function " +
-               std::to_string(next),
-           rules::kR2rBadEntryPoint);
-    }
-    // The body and its funclets: up to the next method or the first cold part.
-    std::size_t end = m.firstRuntimeFunction + 1;
+    const std::size_t next = j < image.methods.size() ? image.methods[j].firstRuntimeFunction : total;
+    // The body and its funclets: up to the next body or the first cold part.
+    std::size_t end = first + 1;
     while (end < next && !functions[end].cold) ++end;
-    m.runtimeFunctionCount = static_cast<std::uint32_t>(end - m.firstRuntimeFunction);
-    m.entryRva = functions[m.firstRuntimeFunction].begin;
+    for (std::size_t k = i; k < j; ++k) {
+      MethodBody& m = image.methods[k];
+      m.runtimeFunctionCount = static_cast<std::uint32_t>(end - first);
+      m.entryRva = functions[first].begin;
+      m.sharedBody = j - i > 1;
+    }
+    if (j - i > 1) image.summary.sharedBodies += j - i;
+    i = j;
   }
   for (const ColdPart& p : coldParts) {
-    MethodBody* hot = methodStartingAt(image.methods, p.hot);
-    if (hot == nullptr) {
+    const auto it = std::lower_bound(image.methods.begin(), image.methods.end(), p.hot,
+                                     [](const MethodBody& m, std::uint32_t f) { return m.firstRuntimeFunction < f; });
+    if (it == image.methods.end() || it->firstRuntimeFunction != p.hot || it->resumptionStub) {
       fail(p.at, "hotColdMap: hot runtime function " + std::to_string(p.hot) + " is no method's entry",
            rules::kR2rBadHotColdMap);
     }
-    if (hot->coldRuntimeFunctionCount != 0) {
-      fail(p.at, "hotColdMap: " + methodLabel(*hot) + " has two cold parts", rules::kR2rBadHotColdMap);
+    if (it->coldRuntimeFunctionCount != 0) {
+      fail(p.at, "hotColdMap: " + methodLabel(*it) + " has two cold parts", rules::kR2rBadHotColdMap);
     }
-    hot->firstColdRuntimeFunction = p.first;
-    hot->coldRuntimeFunctionCount = p.count;
+    for (auto m = it; m != image.methods.end() && m->firstRuntimeFunction == p.hot; ++m) {
+      m->firstColdRuntimeFunction = p.first;
+      m->coldRuntimeFunctionCount = p.count;
+    }
     ++image.summary.splitMethods;
   }
   for (MethodBody& m : image.methods) {

@@ -7,6 +7,8 @@
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
+#include <algorithm>
+
 namespace gdmap::r2r {
 namespace {
 
@@ -153,14 +155,24 @@ void readHeader(const pe::PeImage& pe, R2RImage& image) {
   }
   image.majorVersion = in.u16();
   image.minorVersion = in.u16();
-  if (image.majorVersion < kOldestMajorVersion || image.majorVersion > kNewestMajorVersion) {
+  const std::string version = std::to_string(image.majorVersion) + "." + std::to_string(image.minorVersion);
+  if (image.majorVersion < kOldestMajorVersion) {
     fail(image.headerOffset + 4,
-         "READYTORUN_HEADER: version " + std::to_string(image.majorVersion) + "." + std::to_string(image.minorVersion) +
-             " is not supported: gdmap reads major versions " + std::to_string(kOldestMajorVersion) + " to " +
-             std::to_string(kNewestMajorVersion) + " (.NET Core 2.0 to .NET 11)",
+         "READYTORUN_HEADER: version " + version + " is not supported: gdmap reads major versions " +
+             std::to_string(kOldestMajorVersion) + " (.NET Core 2.0) and newer",
          rules::kR2rUnsupportedVersion);
   }
-  image.profile = formatProfile(image.majorVersion);
+  // No ceiling: a newer image is read with the newest rules known, said
+  // once; the self-checks turn what those rules misread into errors.
+  image.readAsMajorVersion = std::min(image.majorVersion, kNewestMajorVersion);
+  if (image.majorVersion > kNewestMajorVersion) {
+    image.warnings.emplace_back(static_cast<std::size_t>(image.headerOffset + 4),
+                                "READYTORUN_HEADER: version " + version + " is newer than the newest gdmap knows (" +
+                                    std::to_string(kNewestMajorVersion) + ", .NET 11): read as " +
+                                    std::to_string(kNewestMajorVersion),
+                                rules::kR2rNewerVersion);
+  }
+  image.profile = formatProfile(image.readAsMajorVersion);
   image.componentModuleBase = image.majorVersion > 6 || (image.majorVersion == 6 && image.minorVersion >= 3) ? 2 : 1;
   CoreHeader core = readCoreHeader(pe, *bytes, static_cast<std::size_t>(image.headerOffset) + 8, "READYTORUN_HEADER");
   image.flags = core.flags;
@@ -254,7 +266,10 @@ NativeRegion regionOf(const pe::PeImage& pe, const R2RImage& image, std::uint32_
   return regionOf(pe, image.findSection(type));
 }
 
-std::string methodLabel(const MethodBody& m) { return "method " + hex32(m.token); }
+std::string methodLabel(const MethodBody& m) {
+  if (m.resumptionStub) return "the resumption stub of method " + hex32(m.token);
+  return "method " + hex32(m.token) + (m.asyncVariant ? " (async variant)" : "");
+}
 
 std::string describeMachine(const R2RImage& image) {
   return std::string(osName(image.os)) + " " + architectureName(image.machine);

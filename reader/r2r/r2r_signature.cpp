@@ -206,7 +206,9 @@ InstanceSignature parseInstanceSignature(ByteSpan bytes, std::uint64_t fileOffse
              " (slot, MemberRef or constrained forms cannot key an instance entry point)",
          rules::kR2rBadInstanceSignature);
   }
-  if (sig.flags & ~std::uint32_t{0xFF}) {
+  // kAsyncVariant is R2R 26's (.NET 11); any other bit is unknown: an
+  // unknown flag could change what follows, so it is not guessed at.
+  if (sig.flags & ~(std::uint32_t{0xFF} | method_sig::kAsyncVariant)) {
     fail(fileOffset, "unknown method flags " + shortHex(sig.flags), rules::kR2rBadInstanceSignature);
   }
   if (sig.flags & method_sig::kUpdateContext) {

@@ -181,8 +181,13 @@ void addMethodChoiceOptions(CLI::App& command, IlMethodChoice& choice, const std
   command
       .add_option("--instantiation", choice.instantiation,
                   "Which body of a method several instantiations share a token of, as listed when the choice is open: "
-                  "'<int32>', '::<string>', '<int32>::<!!0>'")
+                  "'<int32>', '::<string>', '<int32>::<!!0>', 'async', 'async resumption'")
       ->type_name("TEXT");
+  command
+      .add_option("--component", choice.component,
+                  "Which component assembly's method, in the description of a whole composite image (its methods' "
+                  "\"component\")")
+      ->type_name("NAME");
 }
 
 // `--code-size N`, worded for the command.
@@ -415,8 +420,9 @@ void addIlExtractCommand(CLI::App& il, int& status) {
       "(body and funclets), code ranges, bounds and, for an instantiation, its type and method arguments. `gdmap "
       "il build --format FORM` (the image's form: nibble before R2R 16, packed2 in 16, packed3 from 17) of a "
       "method gives the image's bytes; `gdmap il lookup` answers what GetILToNativeMapping would. A summary goes "
-      "to stderr. Supported: ReadyToRun major versions 2 (.NET Core "
-      "2.0) to 21, x64, x86, ARM64 and ARM, composite images. See docs/r2r.md.");
+      "to stderr. Supported: ReadyToRun major versions 2 (.NET Core 2.0) to 26 (.NET 11), and newer ones read "
+      "as 26 with a warning; x64, x86, ARM64 and ARM; composite images (every component's methods, each with its "
+      "`component`, unless --component chooses one). See docs/r2r.md.");
   addOperand(command, "IMAGE", options.image, "The ReadyToRun image (a .dll; '-' for stdin)");
   addMethodOption(command, options.method, "only the bodies of this method (every instantiation of it)");
   addDescriptionOutputOption(command, options.output, "FILE");
@@ -426,9 +432,12 @@ void addIlExtractCommand(CLI::App& il, int& status) {
                    "image's own metadata (a composite image's component: from the component's file beside it)");
   command
       .add_option("--component", options.component,
-                  "A composite image's component assembly whose methods to write (its name or index); needed "
-                  "when the image has several")
+                  "A composite image's component assembly whose methods to write (its name or index); without "
+                  "it, every component's, grouped by component")
       ->type_name("NAME");
+  addStrictFlag(command, options.strict,
+                "Refuse an image whose ReadyToRun version is newer than the newest gdmap knows (by default it is "
+                "read with the newest rules and a warning)");
   command
       .add_option("--composite", options.composite,
                   "For a component assembly: its composite image (default: the file its header names, beside it)")
@@ -442,15 +451,20 @@ void addIlLocateCommand(CLI::App& il, int& status) {
                  runIlLocate, status);
   command.footer(
       "For each RVA: the runtime function holding it, its method (token, instantiation; --names: its name), "
-      "the part (body, funclet or cold), the offset in the method's code, and the IL offset(s) whose "
-      "GetILToNativeMapping entries cover that offset. Exit 0 when every RVA is in a method's code, 1 when one "
-      "is not (or the image is invalid). See docs/r2r.md.");
+      "the part (body, funclet, cold or resumption stub), the offset in the method's code, and the IL offset(s) "
+      "whose GetILToNativeMapping entries cover that offset. Exit 0 when every RVA is in a method's code, 1 when "
+      "one is not (or the image is invalid). See docs/r2r.md.");
   addOperand(command, "IMAGE", options.image, "The ReadyToRun image (a .dll; '-' for stdin)");
   command.add_option("RVA", options.rvas, "Code addresses relative to the image base (decimal or 0x hex)")
       ->required()
       ->type_name("RVA")
       ->check(checkedBy(u32Problem));
-  command.add_flag("--names", options.names, "Name each method from the image's own metadata");
+  command.add_flag("--names", options.names,
+                   "Name each method from the image's own metadata (a composite image's component: from the "
+                   "component's file beside it)");
+  addStrictFlag(command, options.strict,
+                "Refuse an image whose ReadyToRun version is newer than the newest gdmap knows (by default it is "
+                "read with the newest rules and a warning)");
   addJsonFlag(command, json, "Write the addresses as JSON: method, part, offset and IL entries each");
 }
 

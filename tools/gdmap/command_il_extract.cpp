@@ -38,6 +38,9 @@ struct ExtractCounts {
   std::size_t methodDefs = 0;
   std::size_t instantiations = 0;
   std::size_t unboxingStubs = 0;
+  std::size_t asyncVariants = 0;    // runtime async (R2R 26)
+  std::size_t resumptionStubs = 0;  // runtime async: bodies no entry point lists
+  std::size_t sharedBodies = 0;     // methods starting where another one starts (one body, several methods)
   std::size_t blobs = 0;           // distinct debug-info blobs of the written methods
   std::size_t sharingMethods = 0;  // written methods whose blob another written method shares
   std::size_t noDebugInfo = 0;     // skipped: no element in the debug-info section
@@ -46,7 +49,9 @@ struct ExtractCounts {
   std::size_t nonCanonical = 0;    // written with layout overrides (a canonical build would give other bytes)
 };
 
-std::string methodPath(const r2r::MethodBody& body) { return "method " + hex32(body.token); }
+std::string methodPath(const r2r::MethodBody& body) {
+  return body.resumptionStub ? "the resumption stub of method " + hex32(body.token) : "method " + hex32(body.token);
+}
 
 std::size_t fileOffsetOf(ByteSpan file, ByteSpan part) { return static_cast<std::size_t>(part.data() - file.data()); }
 
@@ -96,13 +101,7 @@ std::optional<il::Method> extractMethod(const r2r::MethodBody& body, const r2r::
   method.bounds = std::move(exact.method.bounds);
   method.layout = std::move(exact.method.layout);
   method.code = codeRanges(body, image);
-  if (body.instantiated) {
-    il::Instantiation inst;
-    inst.typeArguments = body.typeArguments;
-    inst.methodArguments = body.methodArguments;
-    inst.unboxingStub = (body.signatureFlags & r2r::method_sig::kUnboxingStub) != 0;
-    method.instantiation = std::move(inst);
-  }
+  method.instantiation = bodyInstantiation(body);
   return method;
 }
 
@@ -124,13 +123,12 @@ void countSharing(std::vector<std::size_t> offsets, ExtractCounts& counts) {
 // not make a description that `il build` then refuses: the later ones are
 // skipped (counted as duplicates). Marks them in `drop`.
 std::size_t markDuplicates(const std::vector<il::Method>& methods, std::vector<bool>& drop) {
-  static const il::Instantiation kNone;
-  // A method's identity in a description: its token and its instantiation.
+  // A method's identity in a description: its component, its token and
+  // its instantiation (canonical text).
+  std::vector<std::string> keys(methods.size());
+  for (std::size_t i = 0; i < methods.size(); ++i) keys[i] = il::instantiationText(methods[i].instantiation);
   const auto identity = [&](std::size_t i) {
-    const il::Method& m = methods[i];
-    const il::Instantiation& inst = m.instantiation ? *m.instantiation : kNone;
-    return std::tuple<std::uint32_t, bool, const std::vector<std::string>&, const std::vector<std::string>&, bool>(
-        m.token, m.instantiation.has_value(), inst.typeArguments, inst.methodArguments, inst.unboxingStub);
+    return std::tie(methods[i].component, methods[i].token, keys[i]);
   };
   std::vector<std::size_t> order(methods.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -151,8 +149,10 @@ std::string counted(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + ' ' + (n == 1 ? one : many);
 }
 
+// `component`: the one component written (a composite image), or empty;
+// `components`: how many were written (0: not a composite image).
 void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::string& name,
-               const std::string& component, Report& report) {
+               const std::string& component, std::size_t components, Report& report) {
   if (report.json()) {
     JsonObject& o = report.object();
     if (!component.empty()) o.string("component", component);
@@ -166,6 +166,9 @@ void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::st
     o.number("methodDefs", c.methodDefs);
     o.number("instantiations", c.instantiations);
     o.number("unboxingStubs", c.unboxingStubs);
+    o.number("asyncVariants", c.asyncVariants);
+    o.number("resumptionStubs", c.resumptionStubs);
+    o.number("sharedBodies", c.sharedBodies);
     o.number("blobs", c.blobs);
     o.number("methodsSharingBlobs", c.sharingMethods);
     o.number("nonCanonical", c.nonCanonical);
@@ -176,9 +179,16 @@ void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::st
                          std::to_string(c.noBounds) + ", \"duplicates\": " + std::to_string(c.duplicates) + "}");
     return;
   }
-  std::string line = name + (component.empty() ? "" : " (component " + component + ")") + ": " +
+  const std::string which = !component.empty() ? " (component " + component + ")"
+                            : components > 1    ? " (" + std::to_string(components) + " components)"
+                                                : std::string();
+  std::string line = name + which + ": " +
                      r2r::describeMachine(image) + ", ReadyToRun " + std::to_string(image.majorVersion) + "." +
-                     std::to_string(image.minorVersion) + " (" + std::string(il::formName(image.profile.bounds)) +
+                     std::to_string(image.minorVersion) +
+                     (image.readAsMajorVersion != image.majorVersion
+                          ? " read as " + std::to_string(image.readAsMajorVersion)
+                          : std::string()) +
+                     " (" + std::string(il::formName(image.profile.bounds)) +
                      " bounds): " + counted(c.methods, "method", "methods") + " (" + std::to_string(c.methodDefs) +
                      " MethodDef, " + counted(c.instantiations, "instantiation", "instantiations") + ", " +
                      counted(c.unboxingStubs, "unboxing stub", "unboxing stubs") + "), " +
@@ -191,15 +201,13 @@ void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::st
             " with no bounds, " + std::to_string(c.duplicates) +
             " repeating an earlier body's token and instantiation)";
   }
+  if (c.asyncVariants + c.resumptionStubs != 0) {
+    line += "; runtime async: " + counted(c.asyncVariants, "async variant", "async variants") + ", " +
+            counted(c.resumptionStubs, "resumption stub", "resumption stubs");
+  }
+  if (c.sharedBodies != 0) line += "; " + counted(c.sharedBodies, "method shares", "methods share") + " its body";
   if (c.nonCanonical != 0) line += "; " + std::to_string(c.nonCanonical) + " with layout overrides (not canonical)";
   std::cerr << line << '\n';
-}
-
-// A file beside `path` (same folder), for a composite image's component
-// files and a component's composite image.
-std::string besides(const std::string& path, const std::string& name) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? name : path.substr(0, slash + 1) + name;
 }
 
 // "Sample.A" of ".../Sample.A.dll".
@@ -220,35 +228,40 @@ void addError(Report& report, const std::string& file, const char* rule, std::st
 }
 
 // What is extracted: the image holding the code, and (composite images)
-// the component whose methods are written, with the names to use.
+// the component whose methods are written, or every component's.
 struct Source {
   std::optional<InputBytes> input;      // the image given
   std::optional<InputBytes> composite;  // the composite image a component points at
   std::string name;                     // the file the code is read from, as diagnostics call it
   ByteSpan file;
-  std::optional<std::uint32_t> component;
+  std::optional<std::uint32_t> component;  // a composite image's one component; none: every one
   std::string componentName;
+  std::vector<std::string> componentNames;  // a composite image's, by index
+  // The metadata that names methods: the image's own, or (composite
+  // images) each component's, by component index.
   std::unique_ptr<metadata::AssemblyTypeNames> names;
+  std::vector<std::unique_ptr<metadata::AssemblyTypeNames>> componentTypeNames;
 };
 
-int extract(const IlExtractOptions& options, Report& report) {
-  std::optional<Output> output;
-  Source src;
-  src.input = openInputAndOutput(options.image, options.output, OutputKind::Text, output, report);
-  if (!src.input) return kUsageOrIo;
-  src.name = src.input->displayName();
-  src.file = src.input->bytes();
-  // --names: the image is an assembly; its own metadata names its methods
-  // and the types of its instantiations.
-  if (options.names &&
+// Opens the image (and, for a component assembly, its composite image) and
+// reads it; the failure is in `report`.
+std::optional<r2r::R2RImage> readSource(const IlExtractOptions& options, Source& src, std::string& wanted,
+                                        Report& report, int& status) {
+  status = kInvalid;
+  // --names: an assembly's own metadata names its methods and the types of
+  // its instantiations (a composite image's: its components' files).
+  if (options.names && hasOwnMetadata(src.file) &&
       !(src.names = assemblyNames(src.file, src.name, "--names: its metadata cannot be read: ", report))) {
     noteJsonNotPeImage(*src.input, report);
-    return kInvalid;
+    return std::nullopt;
   }
   Expected<r2r::R2RImage> image = r2r::readR2RImage(src.file, src.names.get());
+  if (options.names && image && image->components.empty() && !src.names) {
+    assemblyNames(src.file, src.name, "--names: its metadata cannot be read: ", report);
+    return std::nullopt;
+  }
   // A component assembly of a composite image: its code is in the
   // composite image (--composite, or the file its header names, beside it).
-  std::string wanted = options.component;
   if (image && !image->ownerComposite.empty()) {
     const std::string path = options.composite.empty() ? besides(src.name, image->ownerComposite) : options.composite;
     if (wanted.empty()) wanted = simpleName(src.name);
@@ -259,16 +272,18 @@ int extract(const IlExtractOptions& options, Report& report) {
                 << '\n';
     }
     src.composite = openInput(path, report);
-    if (!src.composite) return kUsageOrIo;
+    if (!src.composite) {
+      status = kUsageOrIo;
+      return std::nullopt;
+    }
     src.name = src.composite->displayName();
     src.file = src.composite->bytes();
     image = r2r::readR2RImage(src.file, nullptr);
     if (image && image->components.empty()) {
       addError(report, src.name, rules::kR2rBadComposite,
                "the component " + src.input->displayName() +
-                   " names it as its composite image, but it has no "
-                   "component assemblies");
-      return kInvalid;
+                   " names it as its composite image, but it has no component assemblies");
+      return std::nullopt;
     }
   }
   if (!image) {
@@ -276,51 +291,88 @@ int extract(const IlExtractOptions& options, Report& report) {
     d.file = src.name;
     report.add(std::move(d));
     noteJsonNotPeImage(*src.input, report);
-    return kInvalid;
+    return std::nullopt;
   }
-  if (image->components.empty() && !options.component.empty()) {
+  if (!reportImageWarnings(*image, src.name, options.strict, report)) return std::nullopt;
+  return std::move(*image);
+}
+
+// A composite image: the component chosen (--component, the component
+// assembly given, the only one) or, with none chosen, every one; and the
+// components' own metadata for --names. False (the error in `report`) when
+// the choice names no component.
+bool chooseComponents(const IlExtractOptions& options, const r2r::R2RImage& image, const std::string& wanted,
+                      Source& src, Report& report, int& status) {
+  status = kInvalid;
+  if (image.components.empty()) {
+    if (options.component.empty()) return true;
     addError(report, src.name, rules::kIlMethodNotFound,
              "--component " + quoteInput(options.component) + ": the image is not a composite image");
-    return kInvalid;
+    return false;
   }
-  if (!image->components.empty()) {
-    const std::vector<std::string> components = componentNames(*image, src.file);
-    if (wanted.empty() && components.size() == 1) wanted = components.front();
-    for (std::uint32_t i = 0; i < components.size(); ++i) {
-      if (components[i] == wanted || (std::to_string(i) == wanted)) src.component = i;
-    }
-    if (!src.component) {
-      std::vector<std::size_t> counts(components.size());
-      for (const r2r::MethodBody& m : image->methods) ++counts[m.component];
-      std::string list;
-      for (std::size_t i = 0; i < components.size(); ++i) {
-        list += (i ? ", " : "") + components[i] + " (" + std::to_string(counts[i]) + " bodies)";
+  src.componentNames = componentNames(image, src.file);
+  const std::vector<std::string>& components = src.componentNames;
+  if (wanted.empty() && components.size() == 1) src.component = 0;
+  for (std::uint32_t i = 0; i < components.size() && !wanted.empty(); ++i) {
+    if (components[i] == wanted || std::to_string(i) == wanted) src.component = i;
+  }
+  if (!wanted.empty() && !src.component) {
+    addError(report, src.name, rules::kIlMethodNotFound,
+             "no component " + quoteInput(wanted) + " in this composite image of " +
+                 std::to_string(components.size()) + " component assemblies (listed below; none chosen: every one)");
+    listComponents(image, components, src.name, report);
+    return false;
+  }
+  if (src.component) src.componentName = components[*src.component];
+  if (report.json()) listComponents(image, components, src.name, report);
+  // The components' own metadata names their methods: the component file
+  // given, or the ones beside the composite image.
+  if (options.names) {
+    if (src.composite) {
+      src.componentTypeNames.resize(components.size());
+      src.componentTypeNames[*src.component] =
+          assemblyNames(src.input->bytes(), src.input->displayName(), "--names: its metadata cannot be read: ", report);
+      if (!src.componentTypeNames[*src.component]) return false;
+    } else {
+      std::vector<std::string> wantedNames = components;
+      if (src.component) {
+        for (std::size_t i = 0; i < wantedNames.size(); ++i) {
+          if (i != *src.component) wantedNames[i].clear();
+        }
       }
-      addError(report, src.name, rules::kIlMethodNotFound,
-               (wanted.empty() ? std::string("a composite image of ") + std::to_string(components.size()) +
-                                     " component assemblies: choose one with --component NAME: "
-                               : "no component " + quoteInput(wanted) + " in this composite image: ") +
-                   list);
-      return kInvalid;
-    }
-    src.componentName = components[*src.component];
-    // The component's own metadata names its methods: the component file
-    // given, or the one beside the composite image.
-    if (options.names && !src.composite) {
-      const std::string path = besides(src.name, src.componentName + ".dll");
-      std::optional<InputBytes> component = openInput(path, report);
-      if (!component) return kUsageOrIo;
-      if (!(src.names = assemblyNames(component->bytes(), path, "--names: its metadata cannot be read: ", report)))
-        return kInvalid;
+      src.componentTypeNames.resize(components.size());
+      for (std::size_t i = 0; i < components.size(); ++i) {
+        if (wantedNames[i].empty()) continue;
+        std::vector<std::unique_ptr<metadata::AssemblyTypeNames>> one =
+            componentTypeNames({components[i]}, src.name, report, status);
+        if (one.empty()) return false;
+        src.componentTypeNames[i] = std::move(one.front());
+      }
     }
   }
+  return true;
+}
+
+int extract(const IlExtractOptions& options, Report& report) {
+  std::optional<Output> output;
+  Source src;
+  src.input = openInputAndOutput(options.image, options.output, OutputKind::Text, output, report);
+  if (!src.input) return kUsageOrIo;
+  src.name = src.input->displayName();
+  src.file = src.input->bytes();
+  std::string wanted = options.component;
+  int status = kInvalid;
+  std::optional<r2r::R2RImage> image = readSource(options, src, wanted, report, status);
+  if (!image) return status;
+  if (!chooseComponents(options, *image, wanted, src, report, status)) return status;
   const std::string& name = src.name;
   const ByteSpan file = src.file;
-  const std::unique_ptr<metadata::AssemblyTypeNames>& names = src.names;
+  const bool everyComponent = !image->components.empty() && !src.component;
   const std::optional<std::uint32_t> only = optionalU32(options.method);
   ExtractCounts counts;
   std::vector<il::Method> methods;
   std::vector<std::size_t> blobOffsets;
+  std::vector<std::uint32_t> componentOf;  // of each written method (every component's: grouped by it)
   methods.reserve(image->methods.size());
   blobOffsets.reserve(image->methods.size());
   const std::size_t errorsBefore = report.errors();
@@ -330,35 +382,62 @@ int extract(const IlExtractOptions& options, Report& report) {
     ++counts.bodies;
     std::optional<il::Method> method = extractMethod(body, *image, image->profile.bounds, file, name, counts, report);
     if (!method) continue;
+    if (everyComponent) method->component = src.componentNames[body.component];
     // An instantiation of another module's method (its owner type's module
     // override) is not named by this module's metadata.
-    if (names && !(body.hasModule && !src.component)) method->name = names->methodName(method->token);
+    const metadata::AssemblyTypeNames* names =
+        image->components.empty() ? src.names.get()
+        : body.component < src.componentTypeNames.size() ? src.componentTypeNames[body.component].get()
+                                                          : nullptr;
+    if (names && !(body.hasModule && image->components.empty())) method->name = names->methodName(method->token);
     methods.push_back(std::move(*method));
     blobOffsets.push_back(body.debugInfoOffset);
+    componentOf.push_back(body.component);
   }
   std::vector<bool> drop;
   counts.duplicates = markDuplicates(methods, drop);
-  if (counts.duplicates != 0) {
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < methods.size(); ++i) {
-      if (drop[i]) continue;
-      methods[kept] = std::move(methods[i]);
-      blobOffsets[kept] = blobOffsets[i];
-      ++kept;
-    }
-    methods.resize(kept);
-    blobOffsets.resize(kept);
+  // Every component's methods, grouped by component, each group in the
+  // image's order.
+  std::vector<std::size_t> order(methods.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (everyComponent) {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return componentOf[a] < componentOf[b]; });
   }
-  counts.methods = methods.size();
-  for (const il::Method& m : methods) {
+  std::vector<il::Method> written;
+  std::vector<std::size_t> writtenBlobs;
+  written.reserve(methods.size());
+  writtenBlobs.reserve(methods.size());
+  for (const std::size_t i : order) {
+    if (drop[i]) continue;
+    written.push_back(std::move(methods[i]));
+    writtenBlobs.push_back(blobOffsets[i]);
+  }
+  counts.methods = written.size();
+  for (const il::Method& m : written) {
     if (!m.instantiation) {
+      ++counts.methodDefs;
+      continue;
+    }
+    if (m.instantiation->resumptionStub) {
+      ++counts.resumptionStubs;
+      continue;
+    }
+    if (m.instantiation->asyncVariant) ++counts.asyncVariants;
+    if (m.instantiation->typeArguments.empty() && m.instantiation->methodArguments.empty() &&
+        !m.instantiation->unboxingStub) {
       ++counts.methodDefs;
       continue;
     }
     ++counts.instantiations;
     if (m.instantiation->unboxingStub) ++counts.unboxingStubs;
   }
-  countSharing(std::move(blobOffsets), counts);
+  for (const r2r::MethodBody& body : image->methods) {
+    if (body.sharedBody && (!src.component || body.component == *src.component) && (!only || body.token == *only))
+      ++counts.sharedBodies;
+  }
+  countSharing(std::move(writtenBlobs), counts);
+  const std::size_t components = src.component ? 1 : src.componentNames.size();
   if (only && counts.bodies == 0) {
     Diagnostic d;
     d.rule = rules::kIlMethodNotFound;
@@ -366,12 +445,12 @@ int extract(const IlExtractOptions& options, Report& report) {
                 std::to_string(image->methods.size()) + " bodies)";
     d.file = name;
     report.add(std::move(d));
-    summarize(*image, counts, name, src.componentName, report);
+    summarize(*image, counts, name, src.componentName, components, report);
     return kInvalid;
   }
-  summarize(*image, counts, name, src.componentName, report);
+  summarize(*image, counts, name, src.componentName, components, report);
   if (report.errors() != errorsBefore) return kInvalid;
-  if (!output->write(il::writeIlDescription(methods), report)) return kUsageOrIo;
+  if (!output->write(il::writeIlDescription(written), report)) return kUsageOrIo;
   if (report.json()) report.object().string("output", options.output);
   return kSuccess;
 }
@@ -382,7 +461,8 @@ int runIlExtract(const IlExtractOptions& options, Report& report) {
   report.nameInput(options.image);
   return runToOutput(extract, options, report,
                      {"boundsForm", "machine", "peMachine", "majorVersion", "minorVersion", "bodies", "methods",
-                      "methodDefs", "instantiations", "unboxingStubs", "blobs", "methodsSharingBlobs", "nonCanonical",
+                      "methodDefs", "instantiations", "unboxingStubs", "asyncVariants", "resumptionStubs",
+                      "sharedBodies", "blobs", "methodsSharingBlobs", "nonCanonical",
                       "splitMethods", "fatDebugInfo", "boundsWithTrailingBytes", "skipped", "output"});
 }
 

@@ -92,14 +92,11 @@ std::string ilText(std::uint32_t il) {
   return special.empty() ? shortHex(il) : std::string(special);
 }
 
-// The body's instantiation as `--instantiation` takes it (`<int32>`).
+// The body's instantiation as `--instantiation` takes it (`<int32>`,
+// `async resumption`); empty for a method's plain body.
 std::string instantiationOf(const r2r::MethodBody& m) {
-  if (!m.instantiated) return "";
-  il::Instantiation inst;
-  inst.typeArguments = m.typeArguments;
-  inst.methodArguments = m.methodArguments;
-  inst.unboxingStub = (m.signatureFlags & r2r::method_sig::kUnboxingStub) != 0;
-  return il::instantiationText(inst);
+  const std::optional<il::Instantiation> inst = bodyInstantiation(m);
+  return inst ? il::instantiationText(inst) : std::string();
 }
 
 std::string stringArrayJson(const std::vector<std::string>& items) {
@@ -170,7 +167,18 @@ Located locate(const r2r::R2RImage& image, const std::vector<std::optional<Owner
   return l;
 }
 
-void printText(const Located& l, const metadata::AssemblyTypeNames* names) {
+// The metadata that names a located method: the image's own, or (a
+// composite image) its component's.
+struct MethodNames {
+  const metadata::AssemblyTypeNames* image = nullptr;
+  const std::vector<std::unique_ptr<metadata::AssemblyTypeNames>>* components = nullptr;
+  const metadata::AssemblyTypeNames* of(const r2r::MethodBody& m) const {
+    if (components == nullptr || components->empty()) return image;
+    return m.component < components->size() ? (*components)[m.component].get() : nullptr;
+  }
+};
+
+void printText(const Located& l, const MethodNames& methodNames) {
   std::cout << hex32(l.rva) << ": ";
   if (l.method == nullptr) {
     std::cout << "in no method's code\n";
@@ -179,8 +187,9 @@ void printText(const Located& l, const metadata::AssemblyTypeNames* names) {
   const r2r::MethodBody& m = *l.method;
   std::cout << "method " << hex32(m.token);
   if (!l.component.empty()) std::cout << " of " << l.component;
-  if (names && l.component.empty()) std::cout << ' ' << names->methodName(m.token);
-  if (m.instantiated) std::cout << ' ' << instantiationOf(m);
+  const metadata::AssemblyTypeNames* names = methodNames.of(m);
+  if (names && !(m.hasModule && l.component.empty())) std::cout << ' ' << names->methodName(m.token);
+  if (const std::string inst = instantiationOf(m); !inst.empty()) std::cout << ' ' << inst;
   std::cout << ", " << partName(l.part) << " +" << shortHex(l.offset) << " of " << m.codeSize << " bytes: ";
   if (l.noBounds) {
     std::cout << "no bounds\n";
@@ -198,7 +207,7 @@ void printText(const Located& l, const metadata::AssemblyTypeNames* names) {
   std::cout << '\n';
 }
 
-std::string locatedJson(const Located& l, const metadata::AssemblyTypeNames* names) {
+std::string locatedJson(const Located& l, const MethodNames& methodNames) {
   std::string out = "{\"rva\": \"" + hex32(l.rva) + "\", ";
   if (l.method == nullptr) return out + "\"method\": null}";
   const r2r::MethodBody& m = *l.method;
@@ -207,13 +216,18 @@ std::string locatedJson(const Located& l, const metadata::AssemblyTypeNames* nam
     out += ", \"component\": ";
     appendJsonString(l.component, out);
   }
-  if (names && l.component.empty()) {
+  const metadata::AssemblyTypeNames* names = methodNames.of(m);
+  if (names && !(m.hasModule && l.component.empty())) {
     out += ", \"name\": ";
     appendJsonString(names->methodName(m.token), out);
   }
-  if (m.instantiated) {
-    out += ", \"instantiation\": {\"type\": " + stringArrayJson(m.typeArguments) +
-           ", \"method\": " + stringArrayJson(m.methodArguments) + "}";
+  if (const std::optional<il::Instantiation> inst = bodyInstantiation(m)) {
+    out += ", \"instantiation\": {\"type\": " + stringArrayJson(inst->typeArguments) +
+           ", \"method\": " + stringArrayJson(inst->methodArguments);
+    if (inst->unboxingStub) out += ", \"unboxingStub\": true";
+    if (inst->asyncVariant) out += ", \"asyncVariant\": true";
+    if (inst->resumptionStub) out += ", \"resumptionStub\": true";
+    out += "}";
   }
   out += ", \"codeSize\": " + std::to_string(m.codeSize) + ", \"entryRva\": \"" + hex32(m.entryRva) + "\"}";
   out += ", \"part\": \"" + std::string(partName(l.part)) + "\", \"offset\": " + std::to_string(l.offset);
@@ -231,14 +245,22 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
   const ByteSpan file = input->bytes();
+  // --names: the image's own metadata, or a composite image's components'
+  // (their files beside it).
   std::unique_ptr<metadata::AssemblyTypeNames> names;
-  if (options.names && !(names = assemblyNames(file, name, "--names: its metadata cannot be read: ", report)))
+  if (options.names && hasOwnMetadata(file) &&
+      !(names = assemblyNames(file, name, "--names: its metadata cannot be read: ", report)))
     return kInvalid;
   Expected<r2r::R2RImage> image = r2r::readR2RImage(file, names.get());
   if (!image) {
     Diagnostic d = binaryDiagnostic(image.error());
     d.file = name;
     report.add(std::move(d));
+    return kInvalid;
+  }
+  if (!reportImageWarnings(*image, name, options.strict, report)) return kInvalid;
+  if (options.names && !names && image->components.empty()) {
+    assemblyNames(file, name, "--names: its metadata cannot be read: ", report);
     return kInvalid;
   }
   if (!image->ownerComposite.empty()) {
@@ -251,6 +273,13 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
     return kInvalid;
   }
   const std::vector<std::string> components = componentNames(*image, file);
+  std::vector<std::unique_ptr<metadata::AssemblyTypeNames>> componentMetadata;
+  if (options.names && !components.empty()) {
+    int status = kInvalid;
+    componentMetadata = componentTypeNames(components, name, report, status);
+    if (componentMetadata.empty()) return status;
+  }
+  const MethodNames methodNames{names.get(), &componentMetadata};
   const std::vector<std::optional<Owner>> owners = ownersOf(*image);
   ApiTables tables(*image);
   std::size_t unknown = 0;
@@ -259,8 +288,8 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
     Located l = locate(*image, owners, tables, *parseU32(text));
     if (l.method != nullptr && !components.empty()) l.component = components[l.method->component];
     if (l.method == nullptr) ++unknown;
-    if (report.json()) report.object().arrayRaw(locatedJson(l, names.get()));
-    else printText(l, names.get());
+    if (report.json()) report.object().arrayRaw(locatedJson(l, methodNames));
+    else printText(l, methodNames);
   }
   if (report.json()) {
     report.object().endArray();

@@ -36,7 +36,7 @@ int verify(const IlVerifyOptions& options, Report& report) {
   }
   int status = kSuccess;
   const auto index = chooseMethod(*methods, optionalU32(options.method.token), *description, report, status,
-                                  options.method.instantiation);
+                                  options.method.instantiation, options.method.component);
   if (!index) return status;
   const il::Method& method = (*methods)[*index];
   if (report.json()) report.object().string("method", tokenText(method.token));

@@ -17,6 +17,7 @@ namespace gdmap::cli {
 struct IlMethodChoice {
   std::string token;
   std::string instantiation;
+  std::string component;  // a composite image's component (`il extract` of every component)
 };
 
 // gdmap il build DESC.json --format F [--method TOKEN]: one method of a
@@ -96,8 +97,9 @@ struct IlExtractOptions {
   std::string method;  // only the bodies of this token
   std::string output = "-";
   bool names = false;     // the image's own metadata names its methods
-  std::string component;  // a composite image's component (name or index)
+  std::string component;  // a composite image's component (name or index); empty: every component's
   std::string composite;  // the composite image of a component assembly (default: the one its header names, beside it)
+  bool strict = false;    // an image newer than the newest known is refused, not read with a warning
 };
 int runIlExtract(const IlExtractOptions& options, Report& report);
 
@@ -105,6 +107,7 @@ struct IlLocateOptions {
   std::string image;
   std::vector<std::string> rvas;  // each checked by parseU32 on the command line
   bool names = false;
+  bool strict = false;  // an image newer than the newest known is refused, not read with a warning
 };
 int runIlLocate(const IlLocateOptions& options, Report& report);
 

@@ -65,19 +65,24 @@ std::string methodPointer(std::size_t index) { return "/methods/" + std::to_stri
 
 std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, std::optional<std::uint32_t> token,
                                         const InputBytes& input, Report& report, int& status,
-                                        const std::string& instantiation) {
+                                        const std::string& instantiation, const std::string& component) {
   if (!token && methods.size() == 1) token = methods.front().token;
   if (token) {
     std::vector<std::size_t> bodies;
     for (std::size_t i = 0; i < methods.size(); ++i)
-      if (methods[i].token == *token) bodies.push_back(i);
+      if (methods[i].token == *token && (component.empty() || methods[i].component == component)) bodies.push_back(i);
     std::string known;  // the bodies' instantiations, for the messages
+    bool components = false;
     for (const std::size_t i : bodies) {
       if (known.size() > 300) {
         known += ", ...";
         break;
       }
       if (!known.empty()) known += ", ";
+      if (!methods[i].component.empty()) {
+        (known += methods[i].component) += ": ";
+        components |= methods[i].component != methods[bodies.front()].component;
+      }
       known += il::instantiationText(methods[i].instantiation);
     }
     if (!instantiation.empty() && !bodies.empty()) {
@@ -95,7 +100,8 @@ std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, 
       status = kUsageOrIo;
       report.fail(kUsageOrIo, rules::kUsage,
                   "method " + tokenText(*token) + " has " + std::to_string(bodies.size()) +
-                      " bodies, one per instantiation (" + known + "): choose one with --instantiation TEXT");
+                      " bodies, one per instantiation (" + known + "): choose one with " +
+                      (components ? "--component NAME and " : "") + "--instantiation TEXT");
       return std::nullopt;
     }
     status = kInvalid;

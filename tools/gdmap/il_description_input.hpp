@@ -28,9 +28,11 @@ std::optional<std::vector<il::Method>> loadIlDescription(const InputBytes& input
 // and the reason reported: kInvalid (il-method-not-found) for a token or
 // instantiation the description does not have or a description without
 // methods, kUsageOrIo (usage) when several methods leave the choice open.
+// `component` (--component) keeps the bodies of that component assembly
+// (a whole composite image's description, where tokens repeat).
 std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, std::optional<std::uint32_t> token,
                                         const InputBytes& input, Report& report, int& status,
-                                        const std::string& instantiation = {});
+                                        const std::string& instantiation = {}, const std::string& component = {});
 
 // "/methods/2": the JSON pointer of methods[index].
 std::string methodPointer(std::size_t index);

@@ -1,9 +1,17 @@
 #pragma once
-// A composite ReadyToRun image's component assemblies by name, for the
-// commands that read such images (il extract, il locate).
+// What the commands that read ReadyToRun images (il extract, il locate)
+// share: a composite image's component assemblies by name and their own
+// metadata, and the reader's warnings as diagnostics.
+#include "report.hpp"
+
+#include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/reader/r2r_image.hpp>
 #include <gdmap/schema/bytes.hpp>
 
+#include <gdmap/schema/il_map.hpp>
+
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,5 +21,39 @@ namespace gdmap::cli {
 // manifest metadata (section 112), one per component in order; a
 // component whose name cannot be read is named by its index ("1").
 std::vector<std::string> componentNames(const r2r::R2RImage& image, ByteSpan file);
+
+// A file beside `path` (same folder): a composite image's component files,
+// a component's composite image.
+std::string besides(const std::string& path, const std::string& name);
+
+// Each component's own metadata, read from the component file `NAME.dll`
+// beside the composite image `compositePath` (a composite image keeps its
+// components' metadata in their own files). On failure the error is in
+// `report`, `status` says which (kUsageOrIo: a file cannot be read;
+// kInvalid: not an assembly) and the result is empty.
+std::vector<std::unique_ptr<metadata::AssemblyTypeNames>> componentTypeNames(const std::vector<std::string>& names,
+                                                                             const std::string& compositePath,
+                                                                             Report& report, int& status);
+
+// Whether the image is an assembly with metadata of its own (a CLI
+// header): a composite image is not; its components' files are.
+bool hasOwnMetadata(ByteSpan file);
+
+// Which body of its token a body is, as a description and --instantiation
+// name it: an instance entry point's arguments and unboxing stub, runtime
+// async's variant and resumption stub; nothing for a method's plain body.
+std::optional<il::Instantiation> bodyInstantiation(const r2r::MethodBody& body);
+
+// The reader's warnings (a ReadyToRun version newer than the newest known)
+// into `report`, at `file`; with `strict` they are errors and false is
+// returned: the image is refused.
+bool reportImageWarnings(const r2r::R2RImage& image, const std::string& file, bool strict, Report& report);
+
+// Each component's simple name and how many bodies it has, after a
+// composite image's error that lets the user choose (--component): one
+// note each in text, the whole list as `components` in JSON (a message is
+// cut at 512 bytes; the list must not be).
+void listComponents(const r2r::R2RImage& image, const std::vector<std::string>& names, const std::string& file,
+                    Report& report);
 
 }  // namespace gdmap::cli

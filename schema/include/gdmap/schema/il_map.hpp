@@ -90,13 +90,19 @@ struct Instantiation {
   std::vector<std::string> typeArguments;
   std::vector<std::string> methodArguments;
   bool unboxingStub = false;  // the body unboxes `this`, then runs the method
+  // Runtime async (.NET 11, R2R 26): the method's async variant, and the
+  // resumption stub compiled for a body (its own code and bounds, over the
+  // stub's IL, not the method's).
+  bool asyncVariant = false;
+  bool resumptionStub = false;
   friend bool operator==(const Instantiation&, const Instantiation&) = default;
 };
 
 // One line that names an instantiation, as the CLI shows it and takes it
 // back (`--instantiation`): `<int32, string>` for the type's arguments,
 // `::<!!0>` for the method's, both in that order, then ` unboxing` for an
-// unboxing stub; "(none)" for a body that is no instantiation.
+// unboxing stub, ` async` for an async variant and ` resumption` for a
+// resumption stub; "(none)" for a body that is no instantiation.
 std::string instantiationText(const std::optional<Instantiation>& instantiation);
 
 // Whether `given` names the same instantiation as `text` (an
@@ -156,7 +162,11 @@ struct Method {
   std::vector<Bound> bounds;                   // when !verbatimMap
   std::vector<ApiEntry> map;                   // when verbatimMap
   std::optional<Instantiation> instantiation;  // absent: not a generic instantiation
-  std::string name;                    // for people only (`Ns.Type::Method`, from `il extract --names`); empty: none
+  std::string name;  // for people only (`Ns.Type::Method`, from `il extract --names`); empty: none
+  // A composite image's component assembly whose method this is (its simple
+  // name; `il extract` of a whole composite image): tokens repeat across
+  // components, so it is part of the identity. Empty: none.
+  std::string component;
   std::optional<BoundsLayout> layout;  // absent: the canonical bytes
   std::vector<CodeRange> code;         // the native code's ranges in its image (`il extract`); empty: unknown
   friend bool operator==(const Method&, const Method&) = default;

@@ -150,6 +150,7 @@ inline constexpr char kR2rBoundPastCode[] = "r2r-bound-past-code";
 inline constexpr char kR2rIndexOutOfRange[] = "r2r-index-out-of-range";
 inline constexpr char kR2rLookbackChain[] = "r2r-lookback-chain";
 inline constexpr char kR2rLookbackOutside[] = "r2r-lookback-outside";
+inline constexpr char kR2rNewerVersion[] = "r2r-newer-version";  // a warning
 inline constexpr char kR2rNoHeader[] = "r2r-no-header";
 inline constexpr char kR2rNotPe[] = "r2r-not-pe";
 inline constexpr char kR2rSectionOutsideImage[] = "r2r-section-outside-image";

@@ -10,15 +10,27 @@
 // debug info (105, a NativeArray by runtime-function index whose elements
 // may share a blob by lookback).
 //
-// Supported: every R2R major version from 2 (.NET Core 2.0, 2017) to 21,
-// the newest the runtime's sources define (formatProfile
-// says what each changes: the bounds' encoding, the debug-info header, x86
-// funclets, composite images, the hot/cold map); on x64, x86, ARM64 and
-// ARM (Thumb-2), on Windows or (the architecture XOR an OS value in
-// Machine) Linux, macOS, FreeBSD and NetBSD. A runtime function's code
-// length comes from its end address (x64) or from its unwind data (x86:
-// a length varint; ARM64 and ARM: the packed word or the .xdata header).
-// Any other major version or machine is an error naming it, never a guess.
+// Supported: every R2R major version from 2 (.NET Core 2.0, 2017) to 26
+// (.NET 11) (formatProfile says what each changes: the bounds' encoding,
+// the debug-info header, x86 funclets, composite images, the hot/cold
+// map); on x64, x86, ARM64 and ARM (Thumb-2), on Windows or (the
+// architecture XOR an OS value in Machine) Linux, macOS, FreeBSD and
+// NetBSD. A runtime function's code length comes from its end address
+// (x64) or from its unwind data (x86: a length varint; ARM64 and ARM: the
+// packed word or the .xdata header). A major version newer than the
+// newest known is read with the newest rules and a warning
+// (r2r-newer-version, in R2RImage::warnings): no ceiling, and the
+// self-checks (every bound inside its method's code, runtime functions
+// sorted and disjoint, every body's code its own) turn a misreading into
+// a located error. Major version 1, or a machine not listed, is an error
+// naming it, never a guess.
+//
+// Runtime async (.NET 11): an instance entry point with
+// method_sig::kAsyncVariant is a method's async variant; its resumption
+// stub is a body no entry point lists, compiled separately after the
+// variant's funclets with debug info of its own: a runtime function with
+// its own debug-info element starts a body (MethodBody::resumptionStub)
+// and ends the one before it.
 //
 // Composite images (R2R 4.1+): a composite image holds the code of several
 // component assemblies, each with its own core header and MethodDef entry
@@ -50,12 +62,13 @@ namespace gdmap::r2r {
 
 inline constexpr std::uint32_t kSignature = 0x00525452;  // "RTR\0"
 inline constexpr std::uint16_t kOldestMajorVersion = 2;
-inline constexpr std::uint16_t kNewestMajorVersion = 21;
+inline constexpr std::uint16_t kNewestMajorVersion = 26;
 
 // What a major version changes in how a method's code and bounds are found
 // (readytorun.h's history; the cDAC's DebugInfo contract for 16 and 17;
-// 18 to 21 change helpers, the variable-location encoding and x86 GC info,
-// none of which `il extract` reads: they read as 17).
+// 18 to 26 change helpers, the variable-location encoding, x86 GC info
+// and add runtime async's method flag, none of which changes how bounds
+// are found: they read as 17; docs/r2r.md has the table).
 struct FormatProfile {
   il::BoundsForm bounds = il::BoundsForm::Nibble;  // 16: Packed2; 17: Packed3
   bool fatDebugInfo = false;                       // 17: a blob may start with the fat header
@@ -100,6 +113,7 @@ inline constexpr std::uint32_t kMemberRefToken = 0x10;
 inline constexpr std::uint32_t kConstrained = 0x20;
 inline constexpr std::uint32_t kOwnerType = 0x40;
 inline constexpr std::uint32_t kUpdateContext = 0x80;  // a module index follows the flags
+inline constexpr std::uint32_t kAsyncVariant = 0x100;  // R2R 26 (.NET 11): the runtime-async variant of the method
 }  // namespace method_sig
 
 // PE Machine values of the architectures this reader knows.
@@ -144,7 +158,13 @@ struct MethodBody {
   // components) whose MethodDef this is; 0 in a single-assembly image.
   std::uint32_t component = 0;
   std::uint32_t entryRva = 0;          // = runtimeFunctions[firstRuntimeFunction].begin
-  std::uint64_t entryPointOffset = 0;  // file offset of the entry point (section 103 element or 109 entry data)
+  // file offset of the entry point (section 103 element or 109 entry
+  // data); a resumption stub's: of its debug-info element
+  std::uint64_t entryPointOffset = 0;
+  // Another method starts at the same runtime function (one body run for
+  // two methods, as .NET Core 3.1's CoreLib has): every such method is
+  // listed, each with the whole body.
+  bool sharedBody = false;
 
   // Instance entry points (section 109) only.
   bool instantiated = false;
@@ -164,6 +184,13 @@ struct MethodBody {
   std::string ownerType;
   std::vector<std::string> typeArguments;
   std::vector<std::string> methodArguments;
+
+  // Runtime async (R2R 26): the body is the method's async variant
+  // (method_sig::kAsyncVariant), or the resumption stub of the body
+  // before it: a body no entry point lists, found by its own debug-info
+  // element; it takes that body's token, instantiation and component.
+  bool asyncVariant = false;
+  bool resumptionStub = false;
 
   // Whether the method has a fixup list (the entry point's low bit): the
   // runtime resolves it before first use; the bounds do not depend on it.
@@ -206,6 +233,9 @@ struct R2RSummary {
   std::size_t splitMethods = 0;               // with a cold part (hot/cold map)
   std::size_t fatDebugInfo = 0;               // blobs with the fat header
   std::size_t boundsWithTrailingBytes = 0;    // blobs whose bounds have bytes after the last bound
+  std::size_t asyncVariants = 0;              // bodies with method_sig::kAsyncVariant
+  std::size_t resumptionStubs = 0;            // bodies found by their own debug info (runtime async)
+  std::size_t sharedBodies = 0;               // methods starting where another one starts
 };
 
 struct R2RImage {
@@ -221,6 +251,9 @@ struct R2RImage {
   std::uint16_t majorVersion = 0;
   std::uint16_t minorVersion = 0;
   FormatProfile profile;
+  // The major version whose rules read the image: majorVersion, or
+  // kNewestMajorVersion for a newer image (then `warnings` says so).
+  std::uint16_t readAsMajorVersion = 0;
   std::uint32_t flags = 0;
   std::vector<Section> sections;  // in file order
   const Section* findSection(std::uint32_t type) const;
@@ -239,6 +272,9 @@ struct R2RImage {
   // section 103 by row, then section 109 by bucket).
   std::vector<MethodBody> methods;
   R2RSummary summary;
+  // What was read but deserves a word: a major version newer than the
+  // newest known (r2r-newer-version). `--strict` refuses an image with any.
+  std::vector<Error> warnings;
 };
 
 // "Linux x64", "Windows x86", ... for summaries.

@@ -92,6 +92,7 @@ Expected<PeImage> PeImage::open(ByteSpan file) {
   }
   image.sections_.reserve(sectionCount);
   for (std::uint16_t i = 0; i < sectionCount; ++i) {
+    const std::size_t headerAt = in.offset();
     SectionHeader s;
     const ByteSpan name = in.take(8);
     for (std::size_t k = 0; k < 8; ++k) s.name[k] = static_cast<char>(name[k]);
@@ -100,6 +101,16 @@ Expected<PeImage> PeImage::open(ByteSpan file) {
     s.rawSize = in.u32();
     s.rawOffset = in.u32();
     in.skip(kSectionHeaderSize - 24);
+    // A file cut short (a copy interrupted, a download truncated) keeps its
+    // headers: every section's raw data must be in the file, or what it
+    // holds would be read as missing or as the next file's bytes.
+    if (s.rawSize != 0 && std::uint64_t{s.rawOffset} + s.rawSize > file.size()) {
+      return Error(headerAt + 16,
+                   "PE: section '" + s.nameText() + "' has its raw data at [" + shortHex(s.rawOffset) + ", " +
+                       shortHex(std::uint64_t{s.rawOffset} + s.rawSize) + "), past the end of the file (" +
+                       std::to_string(file.size()) + " bytes): the file is truncated",
+                   rules::kR2rTruncated);
+    }
     image.sections_.push_back(s);
   }
   return image;

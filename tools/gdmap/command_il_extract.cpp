@@ -239,8 +239,9 @@ struct Source {
   std::vector<std::string> componentNames;  // a composite image's, by index
   // The metadata that names methods: the image's own, or (composite
   // images) each component's, by component index.
-  std::unique_ptr<metadata::AssemblyTypeNames> names;
-  std::vector<std::unique_ptr<metadata::AssemblyTypeNames>> componentTypeNames;
+  // Their IL sizes check the bounds' IL offsets.
+  AssemblyMetadata own;
+  std::vector<AssemblyMetadata> components;
 };
 
 // Opens the image (and, for a component assembly, its composite image) and
@@ -250,15 +251,20 @@ std::optional<r2r::R2RImage> readSource(const IlExtractOptions& options, Source&
   status = kInvalid;
   // --names: an assembly's own metadata names its methods and the types of
   // its instantiations (a composite image's: its components' files).
-  if (options.names && hasOwnMetadata(src.file) &&
-      !(src.names = assemblyNames(src.file, src.name, "--names: its metadata cannot be read: ", report))) {
+  if (options.names && hasOwnMetadata(src.file) && !(src.own = assemblyMetadata(src.file, src.name, report)).names) {
     noteJsonNotPeImage(*src.input, report);
     return std::nullopt;
   }
-  Expected<r2r::R2RImage> image = r2r::readR2RImage(src.file, src.names.get());
-  if (options.names && image && image->components.empty() && !src.names) {
+  Expected<r2r::R2RImage> image = r2r::readR2RImage(src.file, src.own.names.get());
+  if (options.names && image && image->components.empty() && !src.own.names) {
     assemblyNames(src.file, src.name, "--names: its metadata cannot be read: ", report);
     return std::nullopt;
+  }
+  // Without --names the IL sizes are still read: the self-check needs them.
+  if (image && image->components.empty() && image->ownerComposite.empty() && !src.own.names) {
+    if (Expected<std::vector<metadata::MethodIl>> il = metadata::methodIlBodies(src.file)) {
+      src.own.ilBodies = std::move(*il);
+    }
   }
   // A component assembly of a composite image: its code is in the
   // composite image (--composite, or the file its header names, beside it).
@@ -327,28 +333,24 @@ bool chooseComponents(const IlExtractOptions& options, const r2r::R2RImage& imag
   if (report.json()) listComponents(image, components, src.name, report);
   // The components' own metadata names their methods: the component file
   // given, or the ones beside the composite image.
-  if (options.names) {
-    if (src.composite) {
-      src.componentTypeNames.resize(components.size());
-      src.componentTypeNames[*src.component] =
-          assemblyNames(src.input->bytes(), src.input->displayName(), "--names: its metadata cannot be read: ", report);
-      if (!src.componentTypeNames[*src.component]) return false;
-    } else {
-      std::vector<std::string> wantedNames = components;
-      if (src.component) {
-        for (std::size_t i = 0; i < wantedNames.size(); ++i) {
-          if (i != *src.component) wantedNames[i].clear();
-        }
-      }
-      src.componentTypeNames.resize(components.size());
-      for (std::size_t i = 0; i < components.size(); ++i) {
-        if (wantedNames[i].empty()) continue;
-        std::vector<std::unique_ptr<metadata::AssemblyTypeNames>> one =
-            componentTypeNames({components[i]}, src.name, report, status);
-        if (one.empty()) return false;
-        src.componentTypeNames[i] = std::move(one.front());
-      }
+  if (src.composite) {
+    // The component assembly given: its own metadata, IL sizes always (the
+    // self-check), names with --names.
+    src.components.resize(components.size());
+    AssemblyMetadata& own = src.components[*src.component];
+    if (options.names) {
+      own = assemblyMetadata(src.input->bytes(), src.input->displayName(), report);
+      if (!own.names) return false;
+    } else if (Expected<std::vector<metadata::MethodIl>> il = metadata::methodIlBodies(src.input->bytes())) {
+      own.ilBodies = std::move(*il);
     }
+  } else if (options.names) {
+    std::vector<std::string> wantedNames = components;
+    for (std::size_t i = 0; i < wantedNames.size(); ++i) {
+      if (src.component && i != *src.component) wantedNames[i].clear();
+    }
+    src.components = componentMetadata(wantedNames, src.name, report, status);
+    if (src.components.empty()) return false;
   }
   return true;
 }
@@ -368,6 +370,16 @@ int extract(const IlExtractOptions& options, Report& report) {
   const std::string& name = src.name;
   const ByteSpan file = src.file;
   const bool everyComponent = !image->components.empty() && !src.component;
+  // The self-check the metadata allows: IL offsets inside their method's IL.
+  if (image->components.empty()) {
+    checkIlOffsets(*image, src.file, src.own.ilBodies, std::nullopt, src.name, report);
+  } else {
+    for (std::uint32_t c = 0; c < src.components.size(); ++c) {
+      if (!src.components[c].ilBodies.empty()) {
+        checkIlOffsets(*image, src.file, src.components[c].ilBodies, c, src.name, report);
+      }
+    }
+  }
   const std::optional<std::uint32_t> only = optionalU32(options.method);
   ExtractCounts counts;
   std::vector<il::Method> methods;
@@ -386,9 +398,9 @@ int extract(const IlExtractOptions& options, Report& report) {
     // An instantiation of another module's method (its owner type's module
     // override) is not named by this module's metadata.
     const metadata::AssemblyTypeNames* names =
-        image->components.empty() ? src.names.get()
-        : body.component < src.componentTypeNames.size() ? src.componentTypeNames[body.component].get()
-                                                          : nullptr;
+        image->components.empty() ? src.own.names.get()
+        : body.component < src.components.size() ? src.components[body.component].names.get()
+                                                  : nullptr;
     if (names && !(body.hasModule && image->components.empty())) method->name = names->methodName(method->token);
     methods.push_back(std::move(*method));
     blobOffsets.push_back(body.debugInfoOffset);

@@ -171,10 +171,10 @@ Located locate(const r2r::R2RImage& image, const std::vector<std::optional<Owner
 // composite image) its component's.
 struct MethodNames {
   const metadata::AssemblyTypeNames* image = nullptr;
-  const std::vector<std::unique_ptr<metadata::AssemblyTypeNames>>* components = nullptr;
+  const std::vector<AssemblyMetadata>* components = nullptr;
   const metadata::AssemblyTypeNames* of(const r2r::MethodBody& m) const {
     if (components == nullptr || components->empty()) return image;
-    return m.component < components->size() ? (*components)[m.component].get() : nullptr;
+    return m.component < components->size() ? (*components)[m.component].names.get() : nullptr;
   }
 };
 
@@ -273,13 +273,13 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
     return kInvalid;
   }
   const std::vector<std::string> components = componentNames(*image, file);
-  std::vector<std::unique_ptr<metadata::AssemblyTypeNames>> componentMetadata;
+  std::vector<AssemblyMetadata> metadata;
   if (options.names && !components.empty()) {
     int status = kInvalid;
-    componentMetadata = componentTypeNames(components, name, report, status);
-    if (componentMetadata.empty()) return status;
+    metadata = componentMetadata(components, name, report, status);
+    if (metadata.empty()) return status;
   }
-  const MethodNames methodNames{names.get(), &componentMetadata};
+  const MethodNames methodNames{names.get(), &metadata};
   const std::vector<std::optional<Owner>> owners = ownersOf(*image);
   ApiTables tables(*image);
   std::size_t unknown = 0;

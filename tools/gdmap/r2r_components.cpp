@@ -6,7 +6,10 @@
 #include "type_names_input.hpp"
 
 #include <gdmap/metadata/assembly_refs.hpp>
+#include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/pe_image.hpp>
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/diagnostic.hpp>
 
 namespace gdmap::cli {
@@ -31,21 +34,27 @@ std::string besides(const std::string& path, const std::string& name) {
   return slash == std::string::npos ? name : path.substr(0, slash + 1) + name;
 }
 
-std::vector<std::unique_ptr<metadata::AssemblyTypeNames>> componentTypeNames(const std::vector<std::string>& names,
-                                                                             const std::string& compositePath,
-                                                                             Report& report, int& status) {
-  std::vector<std::unique_ptr<metadata::AssemblyTypeNames>> result;
-  result.reserve(names.size());
-  for (const std::string& name : names) {
-    const std::string path = besides(compositePath, name + ".dll");
+AssemblyMetadata assemblyMetadata(ByteSpan bytes, const std::string& file, Report& report) {
+  AssemblyMetadata out;
+  out.names = assemblyNames(bytes, file, "--names: its metadata cannot be read: ", report);
+  if (out.names) {
+    if (Expected<std::vector<metadata::MethodIl>> il = metadata::methodIlBodies(bytes)) out.ilBodies = std::move(*il);
+  }
+  return out;
+}
+
+std::vector<AssemblyMetadata> componentMetadata(const std::vector<std::string>& names,
+                                                const std::string& compositePath, Report& report, int& status) {
+  std::vector<AssemblyMetadata> result(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i].empty()) continue;
+    const std::string path = besides(compositePath, names[i] + ".dll");
     std::optional<InputBytes> component = openInput(path, report);
     status = kUsageOrIo;
     if (!component) return {};
     status = kInvalid;
-    std::unique_ptr<metadata::AssemblyTypeNames> typeNames =
-        assemblyNames(component->bytes(), path, "--names: its metadata cannot be read: ", report);
-    if (!typeNames) return {};
-    result.push_back(std::move(typeNames));
+    result[i] = assemblyMetadata(component->bytes(), path, report);
+    if (!result[i].names) return {};
   }
   return result;
 }
@@ -75,6 +84,39 @@ bool reportImageWarnings(const r2r::R2RImage& image, const std::string& file, bo
     report.add(std::move(d));
   }
   return !(strict && !image.warnings.empty());
+}
+
+bool checkIlOffsets(const r2r::R2RImage& image, ByteSpan file, const std::vector<metadata::MethodIl>& bodies,
+                    std::optional<std::uint32_t> component, const std::string& fileName, Report& report) {
+  bool ok = true;
+  for (const r2r::MethodBody& m : image.methods) {
+    if (component && m.component != *component) continue;
+    if (m.resumptionStub || m.hasModule || m.bounds.empty() || m.token >> 24 != 0x06) continue;
+    const std::uint32_t row = m.token & 0x00FFFFFFu;
+    if (row == 0 || row > bodies.size()) continue;
+    const metadata::MethodIl& il = bodies[row - 1];
+    if (!il.codeSize || (il.runtimeAsync && !m.asyncVariant)) continue;
+    const Expected<il::BoundsView> view =
+        il::openBounds(m.bounds.first(m.bounds.size() - m.boundsTrailing), image.profile.bounds);
+    if (!view) continue;  // the reader reported it
+    il::BoundsView::Cursor cursor = view->cursor();
+    std::size_t index = 0;
+    for (il::Bound bound; cursor.next(bound); ++index) {
+      if (!il::specialIlName(bound.ilOffset).empty() || bound.ilOffset < *il.codeSize) continue;
+      Diagnostic d;
+      d.rule = rules::kR2rIlOffsetPastBody;
+      d.file = fileName;
+      d.offset = static_cast<std::size_t>(m.bounds.data() - file.data());
+      d.message = (m.asyncVariant ? "method " + hex32(m.token) + " (async variant)" : "method " + hex32(m.token)) +
+                  ": bounds[" + std::to_string(index) + "] names IL offset " + shortHex(bound.ilOffset) +
+                  ", past the method's " + std::to_string(*il.codeSize) +
+                  " bytes of IL: the image is misread, or not what its metadata says";
+      report.add(std::move(d));
+      ok = false;
+      break;
+    }
+  }
+  return ok;
 }
 
 void listComponents(const r2r::R2RImage& image, const std::vector<std::string>& names, const std::string& file,

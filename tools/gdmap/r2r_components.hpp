@@ -5,6 +5,7 @@
 #include "report.hpp"
 
 #include <gdmap/metadata/assembly_type_names.hpp>
+#include <gdmap/metadata/method_bodies.hpp>
 #include <gdmap/reader/r2r_image.hpp>
 #include <gdmap/schema/bytes.hpp>
 
@@ -26,14 +27,25 @@ std::vector<std::string> componentNames(const r2r::R2RImage& image, ByteSpan fil
 // a component's composite image.
 std::string besides(const std::string& path, const std::string& name);
 
+// An assembly's own metadata: the names of its types and methods, and its
+// methods' IL sizes (empty when they cannot be read: nothing is checked).
+struct AssemblyMetadata {
+  std::unique_ptr<metadata::AssemblyTypeNames> names;
+  std::vector<metadata::MethodIl> ilBodies;
+};
+
+// The metadata of the assembly `bytes` (the file `file`); on failure the
+// error (names-not-assembly) is in `report` and `names` is null.
+AssemblyMetadata assemblyMetadata(ByteSpan bytes, const std::string& file, Report& report);
+
 // Each component's own metadata, read from the component file `NAME.dll`
 // beside the composite image `compositePath` (a composite image keeps its
-// components' metadata in their own files). On failure the error is in
-// `report`, `status` says which (kUsageOrIo: a file cannot be read;
-// kInvalid: not an assembly) and the result is empty.
-std::vector<std::unique_ptr<metadata::AssemblyTypeNames>> componentTypeNames(const std::vector<std::string>& names,
-                                                                             const std::string& compositePath,
-                                                                             Report& report, int& status);
+// components' metadata in their own files), for the components whose name
+// in `names` is not empty. On failure the error is in `report`, `status`
+// says which (kUsageOrIo: a file cannot be read; kInvalid: not an
+// assembly) and the result is empty.
+std::vector<AssemblyMetadata> componentMetadata(const std::vector<std::string>& names,
+                                                const std::string& compositePath, Report& report, int& status);
 
 // Whether the image is an assembly with metadata of its own (a CLI
 // header): a composite image is not; its components' files are.
@@ -48,6 +60,18 @@ std::optional<il::Instantiation> bodyInstantiation(const r2r::MethodBody& body);
 // into `report`, at `file`; with `strict` they are errors and false is
 // returned: the image is refused.
 bool reportImageWarnings(const r2r::R2RImage& image, const std::string& file, bool strict, Report& report);
+
+// The self-check the metadata allows: every IL offset a body's bounds name
+// lies inside its method's IL (metadata::methodIlBodies of the assembly
+// whose MethodDefs they are: `bodies`, by MethodDef row - 1). Not checked:
+// resumption stubs and the Task-returning thunk of a runtime-async method
+// (their bounds name IL the runtime makes), another module's methods, a
+// body whose IL size is unknown. `component`: only that component's
+// bodies (a composite image); none: every body. An IL offset past the
+// body is an r2r-il-offset-past-body error at the bounds: the image is
+// misread (or hostile); false then.
+bool checkIlOffsets(const r2r::R2RImage& image, ByteSpan file, const std::vector<metadata::MethodIl>& bodies,
+                    std::optional<std::uint32_t> component, const std::string& fileName, Report& report);
 
 // Each component's simple name and how many bodies it has, after a
 // composite image's error that lets the user choose (--component): one

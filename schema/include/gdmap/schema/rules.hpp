@@ -147,6 +147,7 @@ inline constexpr char kR2rBadRuntimeFunction[] = "r2r-bad-runtime-function";
 inline constexpr char kR2rBadSignature[] = "r2r-bad-signature";
 inline constexpr char kR2rBadVarint[] = "r2r-bad-varint";
 inline constexpr char kR2rBoundPastCode[] = "r2r-bound-past-code";
+inline constexpr char kR2rIlOffsetPastBody[] = "r2r-il-offset-past-body";
 inline constexpr char kR2rIndexOutOfRange[] = "r2r-index-out-of-range";
 inline constexpr char kR2rLookbackChain[] = "r2r-lookback-chain";
 inline constexpr char kR2rLookbackOutside[] = "r2r-lookback-outside";

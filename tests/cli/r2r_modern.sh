@@ -104,8 +104,28 @@ has out "0x000112b5: method 0x06000003, cold +0x2b of 70 bytes: IL 0x7 (native 3
 
 # --- composite images ---
 comp=$data/sample/composite
-expect 1 "$gdmap" il extract "$comp/Sample.r2r.dll" -o "$w/c.json"
-has err "a composite image of 2 component assemblies: choose one with --component NAME: Sample.A (7 bodies), Sample.B (5 bodies)"
+# The whole composite image in one description: every component's
+# methods, grouped by component, each with its "component".
+expect 0 "$gdmap" il extract "$comp/Sample.r2r.dll" --names -o "$w/c.json"
+has err "Sample.r2r.dll (2 components): Linux x64, ReadyToRun 16.0 (packed2 bounds): 12 methods"
+jq -e '[.methods[].component] == ["Sample.A", "Sample.A", "Sample.A", "Sample.A", "Sample.A", "Sample.A", "Sample.A",
+  "Sample.B", "Sample.B", "Sample.B", "Sample.B", "Sample.B"] and (.methods[0].name == "Sample.A.Point::.ctor")
+  and ([.methods[] | select(.component == "Sample.B") | .name][0] == "Sample.B.Program::Run")' "$w/c.json" >/dev/null ||
+  fail "every component in one description"
+# Tokens repeat across components: --component chooses, the listing names them.
+expect 2 "$gdmap" il lookup "$w/c.json" --method 0x06000003
+has err "Sample.A: (none), Sample.B: (none)): choose one with --component NAME and --instantiation TEXT"
+expect 0 "$gdmap" il lookup "$w/c.json" --method 0x06000003 --component Sample.B
+has out "0x06000003: S_OK"
+expect 0 "$gdmap" il build "$w/c.json" --format packed2 --method 0x06000003 --component Sample.A -o "$w/sa3.bin"
+# A component the image does not have: every one listed, in a field of its
+# own in JSON (a message is cut at 512 bytes, the list never).
+expect 1 "$gdmap" il extract "$comp/Sample.r2r.dll" --component Nope -o "$w/no.json"
+has err "no component 'Nope' in this composite image of 2 component assemblies"
+has err "note: component 0: Sample.A (7 bodies)"
+has err "note: component 1: Sample.B (5 bodies)"
+expect 1 "$gdmap" il extract "$comp/Sample.r2r.dll" --component Nope -o "$w/no.json" --json
+is '.components == [{"name": "Sample.A", "bodies": 7}, {"name": "Sample.B", "bodies": 5}]'
 expect 0 "$gdmap" il extract "$comp/Sample.r2r.dll" --component Sample.B --names -o "$w/b.json"
 jq -e '[.methods[].name] == ["Sample.B.Program::Run", "Sample.B.Greeter`1::.ctor", "Sample.B.Greeter`1::Greet",
   "Sample.B.Greeter`1::.ctor", "Sample.B.Greeter`1::Greet"]' "$w/b.json" >/dev/null || fail "component Sample.B"
@@ -131,6 +151,11 @@ expect 0 "$gdmap" il locate "$comp/Sample.r2r.dll" 0x10ca4
 has out "0x00010ca4: method 0x06000003 of Sample.B, body +0x4 of 157 bytes: IL prolog (native 0-14)"
 expect 0 "$gdmap" il locate "$comp/Sample.r2r.dll" 0x10ca4 --json
 is '.addresses[0].method.component == "Sample.B"'
+# --names: each component's own metadata, its file beside the composite image.
+expect 0 "$gdmap" il locate "$comp/Sample.r2r.dll" 0x10ca4 --names
+has out "0x00010ca4: method 0x06000003 of Sample.B Sample.B.Program::Run, body +0x4 of 157 bytes"
+expect 0 "$gdmap" il locate "$comp/Sample.r2r.dll" 0x10ca4 --names --json
+is '.addresses[0].method.name == "Sample.B.Program::Run"'
 expect 1 "$gdmap" il locate "$comp/Sample.A.dll" 0x10ca4
 has err "a component assembly: its code is in the composite image Sample.r2r.dll"
 echo "PASS"

@@ -251,13 +251,17 @@ std::optional<r2r::R2RImage> readSource(const IlExtractOptions& options, Source&
   status = kInvalid;
   // --names: an assembly's own metadata names its methods and the types of
   // its instantiations (a composite image's: its components' files).
-  if (options.names && hasOwnMetadata(src.file) && !(src.own = assemblyMetadata(src.file, src.name, report)).names) {
+  // (A composite image has no metadata of its own; anything else without
+  // it is no assembly, which --names says first.)
+  const bool ownMetadata = hasOwnMetadata(src.file);
+  if (options.names && ownMetadata && !(src.own = assemblyMetadata(src.file, src.name, report)).names) {
     noteJsonNotPeImage(*src.input, report);
     return std::nullopt;
   }
   Expected<r2r::R2RImage> image = r2r::readR2RImage(src.file, src.own.names.get());
-  if (options.names && image && image->components.empty() && !src.own.names) {
+  if (options.names && !ownMetadata && !(image && !image->components.empty())) {
     assemblyNames(src.file, src.name, "--names: its metadata cannot be read: ", report);
+    noteJsonNotPeImage(*src.input, report);
     return std::nullopt;
   }
   // Without --names the IL sizes are still read: the self-check needs them.
@@ -371,15 +375,17 @@ int extract(const IlExtractOptions& options, Report& report) {
   const ByteSpan file = src.file;
   const bool everyComponent = !image->components.empty() && !src.component;
   // The self-check the metadata allows: IL offsets inside their method's IL.
+  bool ilInside = true;
   if (image->components.empty()) {
-    checkIlOffsets(*image, src.file, src.own.ilBodies, std::nullopt, src.name, report);
+    ilInside = checkIlOffsets(*image, src.file, src.own.ilBodies, std::nullopt, src.name, report);
   } else {
     for (std::uint32_t c = 0; c < src.components.size(); ++c) {
       if (!src.components[c].ilBodies.empty()) {
-        checkIlOffsets(*image, src.file, src.components[c].ilBodies, c, src.name, report);
+        ilInside &= checkIlOffsets(*image, src.file, src.components[c].ilBodies, c, src.name, report);
       }
     }
   }
+  if (!ilInside) return kInvalid;
   const std::optional<std::uint32_t> only = optionalU32(options.method);
   ExtractCounts counts;
   std::vector<il::Method> methods;

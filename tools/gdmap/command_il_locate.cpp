@@ -248,10 +248,15 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
   // --names: the image's own metadata, or a composite image's components'
   // (their files beside it).
   std::unique_ptr<metadata::AssemblyTypeNames> names;
-  if (options.names && hasOwnMetadata(file) &&
+  const bool ownMetadata = hasOwnMetadata(file);
+  if (options.names && ownMetadata &&
       !(names = assemblyNames(file, name, "--names: its metadata cannot be read: ", report)))
     return kInvalid;
   Expected<r2r::R2RImage> image = r2r::readR2RImage(file, names.get());
+  if (options.names && !ownMetadata && !(image && !image->components.empty())) {
+    assemblyNames(file, name, "--names: its metadata cannot be read: ", report);
+    return kInvalid;
+  }
   if (!image) {
     Diagnostic d = binaryDiagnostic(image.error());
     d.file = name;
@@ -259,10 +264,6 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
     return kInvalid;
   }
   if (!reportImageWarnings(*image, name, options.strict, report)) return kInvalid;
-  if (options.names && !names && image->components.empty()) {
-    assemblyNames(file, name, "--names: its metadata cannot be read: ", report);
-    return kInvalid;
-  }
   if (!image->ownerComposite.empty()) {
     Diagnostic d;
     d.rule = rules::kIlMethodNotFound;
@@ -273,13 +274,25 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
     return kInvalid;
   }
   const std::vector<std::string> components = componentNames(*image, file);
-  std::vector<AssemblyMetadata> metadata;
+  std::vector<AssemblyMetadata> componentsMetadata;
   if (options.names && !components.empty()) {
     int status = kInvalid;
-    metadata = componentMetadata(components, name, report, status);
-    if (metadata.empty()) return status;
+    componentsMetadata = componentMetadata(components, name, report, status);
+    if (componentsMetadata.empty()) return status;
   }
-  const MethodNames methodNames{names.get(), &metadata};
+  const MethodNames methodNames{names.get(), &componentsMetadata};
+  // The self-check the metadata allows (the image's own, or the components'
+  // with --names): IL offsets inside their method's IL.
+  bool ilInside = true;
+  if (components.empty() && ownMetadata) {
+    if (Expected<std::vector<metadata::MethodIl>> il = metadata::methodIlBodies(file)) {
+      ilInside = checkIlOffsets(*image, file, *il, std::nullopt, name, report);
+    }
+  }
+  for (std::uint32_t c = 0; c < componentsMetadata.size(); ++c) {
+    ilInside &= checkIlOffsets(*image, file, componentsMetadata[c].ilBodies, c, name, report);
+  }
+  if (!ilInside) return kInvalid;
   const std::vector<std::optional<Owner>> owners = ownersOf(*image);
   ApiTables tables(*image);
   std::size_t unknown = 0;

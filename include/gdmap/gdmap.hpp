@@ -14,6 +14,7 @@
 #include <gdmap/io/stream_input.hpp>
 #include <gdmap/metadata/assembly_refs.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
+#include <gdmap/metadata/method_bodies.hpp>
 #include <gdmap/reader/bounds_annotate.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/il_map_table.hpp>

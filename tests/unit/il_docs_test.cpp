@@ -305,7 +305,8 @@ TEST_CASE("il docs: the IL description schema is valid JSON listing what the rea
                                       "nativeEnd", "instantiation", "type",    "method",        "unboxingStub",
                                       "name",      "raw",           "layout",  "count",         "nativeBits",
                                       "ilBits",    "nibbles",       "padding", "headerPadding", "verbatimSource",
-                                      "trailing",  "truncate",      "code",    "rva",           "size"});
+                                      "trailing",  "truncate",      "code",    "rva",           "size",
+                                      "asyncVariant", "resumptionStub", "component"});
   CHECK(closed);
 
   const auto& defs = schema.at("$defs");

@@ -598,7 +598,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
             [] { return "a method has exactly one of " + keysOf(Expect::Method, KeyUse::Form, " or "); });
     }
     static constexpr description::KeyBits kRawAndLayout = description::bitFor(kKeys, Expect::Method, Expect::Raw) |
-                                              description::bitFor(kKeys, Expect::Method, Expect::Layout);
+                                                          description::bitFor(kKeys, Expect::Method, Expect::Layout);
     if ((f.seen & kRawAndLayout) == kRawAndLayout) {
       memberError(Severity::Error, rules::kConflictingFields, Expect::Method, Expect::Layout,
                   [] { return std::string("a `raw` method is its bytes verbatim; a layout does not apply to it"); });
@@ -621,7 +621,8 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     }
     if (token_) {
       method_.token = *token_;
-      tokenKeys_.push_back({*token_, methodIndex_, method_.component + '\x03' + instantiationKey(method_.instantiation)});
+      tokenKeys_.push_back(
+          {*token_, methodIndex_, method_.component + '\x03' + instantiationKey(method_.instantiation)});
     }
     methods_.push_back(std::move(method_));
     method_ = {};

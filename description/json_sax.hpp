@@ -58,7 +58,7 @@ struct JsonFrame {
   // how many members were read.
   std::size_t member = Diagnostic::npos;
   std::size_t members = 0;
-  Role expect{};      // what the current member or element must be
+  Role expect{};     // what the current member or element must be
   KeyBits seen = 0;  // bits of the known keys seen in this object (for duplicate keys)
 };
 

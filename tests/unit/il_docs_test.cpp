@@ -300,13 +300,13 @@ TEST_CASE("il docs: the IL description schema is valid JSON listing what the rea
     }
   };
   walk(walk, schema);
-  CHECK(keys == std::set<std::string>{"$schema",   "methods",       "token",   "codeSize",      "bounds",
-                                      "map",       "native",        "il",      "source",        "nativeStart",
-                                      "nativeEnd", "instantiation", "type",    "method",        "unboxingStub",
-                                      "name",      "raw",           "layout",  "count",         "nativeBits",
-                                      "ilBits",    "nibbles",       "padding", "headerPadding", "verbatimSource",
-                                      "trailing",  "truncate",      "code",    "rva",           "size",
-                                      "asyncVariant", "resumptionStub", "component"});
+  CHECK(keys ==
+        std::set<std::string>{
+            "$schema",      "methods", "token",         "codeSize",       "bounds",        "map",        "native",
+            "il",           "source",  "nativeStart",   "nativeEnd",      "instantiation", "type",       "method",
+            "unboxingStub", "name",    "raw",           "layout",         "count",         "nativeBits", "ilBits",
+            "nibbles",      "padding", "headerPadding", "verbatimSource", "trailing",      "truncate",   "code",
+            "rva",          "size",    "asyncVariant",  "resumptionStub", "component"});
   CHECK(closed);
 
   const auto& defs = schema.at("$defs");

@@ -120,8 +120,8 @@ TEST_CASE("r2r net11: runtime async: the thunk, the async variant and its resump
   CHECK(variant.methodArguments.empty());
   CHECK(ranges(image, variant) == Ranges{{0x10850, 210}, {0x10922, 28}});
   CHECK(variant.codeSize == 238);
-  CHECK(bounds(image, variant) == Strings{"0:prolog", "86:no_mapping", "111:epilog", "120:0x1", "185:epilog",
-                                          "194:0x1", "210:prolog", "233:epilog"});
+  CHECK(bounds(image, variant) == Strings{"0:prolog", "86:no_mapping", "111:epilog", "120:0x1", "185:epilog", "194:0x1",
+                                          "210:prolog", "233:epilog"});
 
   // The resumption stub: listed by no entry point, found by its own
   // debug-info element, named like the variant it belongs to; its bounds
@@ -224,7 +224,8 @@ TEST_CASE("r2r net11: an image cut short is r2r-truncated at the section whose d
   const Bytes cut(whole.begin(), whole.begin() + 6500);
   const gdmap::Error e = errorOf(cut);
   CHECK(e.rule == "r2r-truncated");
-  CHECK(contains(e.message, "section '.data' has its raw data at [0x1400, 0x1a00), past the end of the file (6500 "
-                            "bytes): the file is truncated"));
+  CHECK(contains(e.message,
+                 "section '.data' has its raw data at [0x1400, 0x1a00), past the end of the file (6500 "
+                 "bytes): the file is truncated"));
   CHECK(e.offset < 0x400);  // the section header's SizeOfRawData
 }

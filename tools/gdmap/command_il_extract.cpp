@@ -41,12 +41,12 @@ struct ExtractCounts {
   std::size_t asyncVariants = 0;    // runtime async (R2R 26)
   std::size_t resumptionStubs = 0;  // runtime async: bodies no entry point lists
   std::size_t sharedBodies = 0;     // methods starting where another one starts (one body, several methods)
-  std::size_t blobs = 0;           // distinct debug-info blobs of the written methods
-  std::size_t sharingMethods = 0;  // written methods whose blob another written method shares
-  std::size_t noDebugInfo = 0;     // skipped: no element in the debug-info section
-  std::size_t noBounds = 0;        // skipped: a blob whose cbBounds is 0
-  std::size_t duplicates = 0;      // skipped: the token and instantiation of an earlier body
-  std::size_t nonCanonical = 0;    // written with layout overrides (a canonical build would give other bytes)
+  std::size_t blobs = 0;            // distinct debug-info blobs of the written methods
+  std::size_t sharingMethods = 0;   // written methods whose blob another written method shares
+  std::size_t noDebugInfo = 0;      // skipped: no element in the debug-info section
+  std::size_t noBounds = 0;         // skipped: a blob whose cbBounds is 0
+  std::size_t duplicates = 0;       // skipped: the token and instantiation of an earlier body
+  std::size_t nonCanonical = 0;     // written with layout overrides (a canonical build would give other bytes)
 };
 
 std::string methodPath(const r2r::MethodBody& body) {
@@ -127,9 +127,7 @@ std::size_t markDuplicates(const std::vector<il::Method>& methods, std::vector<b
   // its instantiation (canonical text).
   std::vector<std::string> keys(methods.size());
   for (std::size_t i = 0; i < methods.size(); ++i) keys[i] = il::instantiationText(methods[i].instantiation);
-  const auto identity = [&](std::size_t i) {
-    return std::tie(methods[i].component, methods[i].token, keys[i]);
-  };
+  const auto identity = [&](std::size_t i) { return std::tie(methods[i].component, methods[i].token, keys[i]); };
   std::vector<std::size_t> order(methods.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   // Stable: of equal identities, the first in the image is kept.
@@ -180,20 +178,19 @@ void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::st
     return;
   }
   const std::string which = !component.empty() ? " (component " + component + ")"
-                            : components > 1    ? " (" + std::to_string(components) + " components)"
-                                                : std::string();
-  std::string line = name + which + ": " +
-                     r2r::describeMachine(image) + ", ReadyToRun " + std::to_string(image.majorVersion) + "." +
-                     std::to_string(image.minorVersion) +
-                     (image.readAsMajorVersion != image.majorVersion
-                          ? " read as " + std::to_string(image.readAsMajorVersion)
-                          : std::string()) +
-                     " (" + std::string(il::formName(image.profile.bounds)) +
-                     " bounds): " + counted(c.methods, "method", "methods") + " (" + std::to_string(c.methodDefs) +
-                     " MethodDef, " + counted(c.instantiations, "instantiation", "instantiations") + ", " +
-                     counted(c.unboxingStubs, "unboxing stub", "unboxing stubs") + "), " +
-                     counted(c.blobs, "bounds blob", "bounds blobs") + " (" +
-                     counted(c.sharingMethods, "method shares", "methods share") + " one)";
+                            : components > 1   ? " (" + std::to_string(components) + " components)"
+                                               : std::string();
+  std::string line =
+      name + which + ": " + r2r::describeMachine(image) + ", ReadyToRun " + std::to_string(image.majorVersion) + "." +
+      std::to_string(image.minorVersion) +
+      (image.readAsMajorVersion != image.majorVersion ? " read as " + std::to_string(image.readAsMajorVersion)
+                                                      : std::string()) +
+      " (" + std::string(il::formName(image.profile.bounds)) + " bounds): " + counted(c.methods, "method", "methods") +
+      " (" + std::to_string(c.methodDefs) + " MethodDef, " +
+      counted(c.instantiations, "instantiation", "instantiations") + ", " +
+      counted(c.unboxingStubs, "unboxing stub", "unboxing stubs") + "), " +
+      counted(c.blobs, "bounds blob", "bounds blobs") + " (" +
+      counted(c.sharingMethods, "method shares", "methods share") + " one)";
   const std::size_t skipped = c.noDebugInfo + c.noBounds + c.duplicates;
   line += "; skipped " + std::to_string(skipped);
   if (skipped != 0) {
@@ -328,8 +325,8 @@ bool chooseComponents(const IlExtractOptions& options, const r2r::R2RImage& imag
   }
   if (!wanted.empty() && !src.component) {
     addError(report, src.name, rules::kIlMethodNotFound,
-             "no component " + quoteInput(wanted) + " in this composite image of " +
-                 std::to_string(components.size()) + " component assemblies (listed below; none chosen: every one)");
+             "no component " + quoteInput(wanted) + " in this composite image of " + std::to_string(components.size()) +
+                 " component assemblies (listed below; none chosen: every one)");
     listComponents(image, components, src.name, report);
     return false;
   }
@@ -403,10 +400,10 @@ int extract(const IlExtractOptions& options, Report& report) {
     if (everyComponent) method->component = src.componentNames[body.component];
     // An instantiation of another module's method (its owner type's module
     // override) is not named by this module's metadata.
-    const metadata::AssemblyTypeNames* names =
-        image->components.empty() ? src.own.names.get()
-        : body.component < src.components.size() ? src.components[body.component].names.get()
-                                                  : nullptr;
+    const metadata::AssemblyTypeNames* names = image->components.empty() ? src.own.names.get()
+                                               : body.component < src.components.size()
+                                                   ? src.components[body.component].names.get()
+                                                   : nullptr;
     if (names && !(body.hasModule && image->components.empty())) method->name = names->methodName(method->token);
     methods.push_back(std::move(*method));
     blobOffsets.push_back(body.debugInfoOffset);
@@ -478,10 +475,27 @@ int extract(const IlExtractOptions& options, Report& report) {
 int runIlExtract(const IlExtractOptions& options, Report& report) {
   report.nameInput(options.image);
   return runToOutput(extract, options, report,
-                     {"boundsForm", "machine", "peMachine", "majorVersion", "minorVersion", "bodies", "methods",
-                      "methodDefs", "instantiations", "unboxingStubs", "asyncVariants", "resumptionStubs",
-                      "sharedBodies", "blobs", "methodsSharingBlobs", "nonCanonical",
-                      "splitMethods", "fatDebugInfo", "boundsWithTrailingBytes", "skipped", "output"});
+                     {"boundsForm",
+                      "machine",
+                      "peMachine",
+                      "majorVersion",
+                      "minorVersion",
+                      "bodies",
+                      "methods",
+                      "methodDefs",
+                      "instantiations",
+                      "unboxingStubs",
+                      "asyncVariants",
+                      "resumptionStubs",
+                      "sharedBodies",
+                      "blobs",
+                      "methodsSharingBlobs",
+                      "nonCanonical",
+                      "splitMethods",
+                      "fatDebugInfo",
+                      "boundsWithTrailingBytes",
+                      "skipped",
+                      "output"});
 }
 
 }  // namespace gdmap::cli

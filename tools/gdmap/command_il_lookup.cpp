@@ -105,7 +105,8 @@ std::optional<Asked> askedMethod(const std::vector<il::Method>& methods, const I
   const std::optional<std::uint32_t> given = optionalU32(choice.token);
   const bool repeated = given && std::count_if(methods.begin(), methods.end(),
                                                [&](const il::Method& m) { return m.token == *given; }) > 1;
-  if (given && !repeated && choice.instantiation.empty() && choice.component.empty()) return Asked{*given, std::nullopt};
+  if (given && !repeated && choice.instantiation.empty() && choice.component.empty())
+    return Asked{*given, std::nullopt};
   const auto index = chooseMethod(methods, given, input, report, status, choice.instantiation, choice.component);
   if (!index) return std::nullopt;
   return Asked{methods[*index].token, *index};

@@ -8,9 +8,9 @@
 #include <gdmap/metadata/assembly_refs.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/pe_image.hpp>
+#include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
-#include <gdmap/schema/diagnostic.hpp>
 
 namespace gdmap::cli {
 
@@ -43,8 +43,8 @@ AssemblyMetadata assemblyMetadata(ByteSpan bytes, const std::string& file, Repor
   return out;
 }
 
-std::vector<AssemblyMetadata> componentMetadata(const std::vector<std::string>& names,
-                                                const std::string& compositePath, Report& report, int& status) {
+std::vector<AssemblyMetadata> componentMetadata(const std::vector<std::string>& names, const std::string& compositePath,
+                                                Report& report, int& status) {
   std::vector<AssemblyMetadata> result(names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (names[i].empty()) continue;

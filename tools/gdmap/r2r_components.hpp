@@ -44,8 +44,8 @@ AssemblyMetadata assemblyMetadata(ByteSpan bytes, const std::string& file, Repor
 // in `names` is not empty. On failure the error is in `report`, `status`
 // says which (kUsageOrIo: a file cannot be read; kInvalid: not an
 // assembly) and the result is empty.
-std::vector<AssemblyMetadata> componentMetadata(const std::vector<std::string>& names,
-                                                const std::string& compositePath, Report& report, int& status);
+std::vector<AssemblyMetadata> componentMetadata(const std::vector<std::string>& names, const std::string& compositePath,
+                                                Report& report, int& status);
 
 // Whether the image is an assembly with metadata of its own (a CLI
 // header): a composite image is not; its components' files are.

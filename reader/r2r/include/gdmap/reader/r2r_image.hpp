@@ -157,7 +157,7 @@ struct MethodBody {
   // Composite images: the component assembly (index into R2RImage::
   // components) whose MethodDef this is; 0 in a single-assembly image.
   std::uint32_t component = 0;
-  std::uint32_t entryRva = 0;          // = runtimeFunctions[firstRuntimeFunction].begin
+  std::uint32_t entryRva = 0;  // = runtimeFunctions[firstRuntimeFunction].begin
   // file offset of the entry point (section 103 element or 109 entry
   // data); a resumption stub's: of its debug-info element
   std::uint64_t entryPointOffset = 0;

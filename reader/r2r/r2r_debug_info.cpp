@@ -41,9 +41,10 @@ struct Blob {
   bool fat = false;
   std::uint32_t cbBounds = 0;
   std::uint32_t cbVars = 0;
-  std::size_t firstUser = 0;     // index into elements, for error paths
-  std::uint32_t lastNative = 0;  // the largest native offset of its bounds
-  std::uint32_t trailing = 0;    // bytes of cbBounds after the last bound
+  std::size_t firstUser = 0;            // index into elements, for error paths
+  std::uint32_t lastNative = 0;         // the largest native offset of its bounds
+  std::optional<std::uint32_t> lastIl;  // the largest IL offset of its bounds (prolog, epilog, no_mapping aside)
+  std::uint32_t trailing = 0;           // bytes of cbBounds after the last bound
 };
 
 std::string elementPath(const R2RImage& image, const Element& e) {
@@ -201,7 +202,10 @@ void decodeBlobBounds(const NativeRegion& region, const R2RImage& image, const s
            elementPath(image, elements[b.firstUser]) + ": bounds blob: " + p.path + ": " + p.message, p.rule.c_str());
     }
     il::BoundsView::Cursor cursor = opened->cursor();
-    for (il::Bound bound; cursor.next(bound);) b.lastNative = std::max(b.lastNative, bound.nativeOffset);
+    for (il::Bound bound; cursor.next(bound);) {
+      b.lastNative = std::max(b.lastNative, bound.nativeOffset);
+      if (bound.ilOffset < il::kEpilog && (!b.lastIl || bound.ilOffset > *b.lastIl)) b.lastIl = bound.ilOffset;
+    }
   }
 }
 
@@ -223,6 +227,7 @@ void attachDebugInfo(const NativeRegion& region, R2RImage& image, const std::vec
     m.sharedDebugInfo = e.lookback != 0;
     m.fatDebugInfo = b.fat;
     m.boundsTrailing = b.trailing;
+    m.largestIlOffset = b.lastIl;
     m.debugInfoOffset = region.fileOffsetOf(b.at);
     m.debugInfoElementOffset = region.fileOffsetOf(e.at);
     m.debugInfo = region.from(b.at).first(static_cast<std::size_t>(b.end - b.at));

@@ -183,6 +183,22 @@ std::vector<ColdPart> readHotColdMap(const pe::PeImage& pe, R2RImage& image) {
   return parts;
 }
 
+// Orders the bodies by their first runtime function, keeping the order in
+// which they were found among equals. A body is large (strings, vectors):
+// the keys are sorted, then each body moved once.
+void sortByFirstRuntimeFunction(std::vector<MethodBody>& methods) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> keys(methods.size());  // (first function, index)
+  for (std::size_t i = 0; i < methods.size(); ++i) {
+    keys[i] = {methods[i].firstRuntimeFunction, static_cast<std::uint32_t>(i)};
+  }
+  if (std::is_sorted(keys.begin(), keys.end())) return;
+  std::sort(keys.begin(), keys.end());
+  std::vector<MethodBody> sorted;
+  sorted.reserve(methods.size());
+  for (const auto& key : keys) sorted.push_back(std::move(methods[key.second]));
+  methods = std::move(sorted);
+}
+
 // Runtime async (R2R 26): a resumption stub is compiled apart from its
 // method but placed after the method's body and funclets, and no entry
 // point lists it; its debug-info element (section 105 is indexed by
@@ -237,9 +253,7 @@ void addResumptionStubs(const pe::PeImage& pe, R2RImage& image) {
   image.summary.resumptionStubs = stubs.size();
   if (stubs.empty()) return;
   for (MethodBody& stub : stubs) image.methods.push_back(std::move(stub));
-  std::stable_sort(image.methods.begin(), image.methods.end(), [](const MethodBody& a, const MethodBody& b) {
-    return a.firstRuntimeFunction < b.firstRuntimeFunction;
-  });
+  sortByFirstRuntimeFunction(image.methods);
 }
 
 }  // namespace
@@ -258,9 +272,7 @@ void readEntryPoints(const pe::PeImage& pe, R2RImage& image, const TypeNames* na
   // their distinct places in the section.
   readInstanceEntryPoints(regionOf(pe, image, section::kInstanceMethodEntryPoints), image, names);
 
-  std::stable_sort(image.methods.begin(), image.methods.end(), [](const MethodBody& a, const MethodBody& b) {
-    return a.firstRuntimeFunction < b.firstRuntimeFunction;
-  });
+  sortByFirstRuntimeFunction(image.methods);
   const std::vector<ColdPart> coldParts = readHotColdMap(pe, image);
   addResumptionStubs(pe, image);
   const std::vector<RuntimeFunction>& functions = image.runtimeFunctions;

@@ -124,20 +124,36 @@ void countSharing(std::vector<std::size_t> offsets, ExtractCounts& counts) {
 // skipped (counted as duplicates). Marks them in `drop`.
 std::size_t markDuplicates(const std::vector<il::Method>& methods, std::vector<bool>& drop) {
   // A method's identity in a description: its component, its token and
-  // its instantiation (canonical text).
-  std::vector<std::string> keys(methods.size());
-  for (std::size_t i = 0; i < methods.size(); ++i) keys[i] = il::instantiationText(methods[i].instantiation);
-  const auto identity = [&](std::size_t i) { return std::tie(methods[i].component, methods[i].token, keys[i]); };
-  std::vector<std::size_t> order(methods.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  // Stable: of equal identities, the first in the image is kept.
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return identity(a) < identity(b); });
+  // its instantiation. Sorted by token first (integers), each run of one
+  // token then by the rest: most runs are one method long.
+  static const il::Instantiation kNone;
+  const auto rest = [&](std::size_t i) {
+    const il::Method& m = methods[i];
+    const il::Instantiation& inst = m.instantiation ? *m.instantiation : kNone;
+    return std::tie(m.component, inst.typeArguments, inst.methodArguments, inst.unboxingStub, inst.asyncVariant,
+                    inst.resumptionStub);
+  };
+  std::vector<std::pair<std::uint32_t, std::size_t>> order(methods.size());  // (token, index)
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = {methods[i].token, i};
+  std::sort(order.begin(), order.end());
   drop.assign(methods.size(), false);
   std::size_t dropped = 0;
-  for (std::size_t i = 1; i < order.size(); ++i) {
-    if (identity(order[i]) != identity(order[i - 1])) continue;
-    drop[order[i]] = true;
-    ++dropped;
+  std::vector<std::size_t> run;
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i + 1;
+    while (j < order.size() && order[j].first == order[i].first) ++j;
+    if (j - i > 1) {
+      run.clear();
+      for (std::size_t k = i; k < j; ++k) run.push_back(order[k].second);
+      // Stable by index: of equal identities, the first in the image is kept.
+      std::stable_sort(run.begin(), run.end(), [&](std::size_t a, std::size_t b) { return rest(a) < rest(b); });
+      for (std::size_t k = 1; k < run.size(); ++k) {
+        if (rest(run[k]) != rest(run[k - 1])) continue;
+        drop[run[k]] = true;
+        ++dropped;
+      }
+    }
+    i = j;
   }
   return dropped;
 }
@@ -339,6 +355,7 @@ bool chooseComponents(const IlExtractOptions& options, const r2r::R2RImage& imag
     // self-check), names with --names.
     src.components.resize(components.size());
     AssemblyMetadata& own = src.components[*src.component];
+    own.bytes = src.input->bytes();
     if (options.names) {
       own = assemblyMetadata(src.input->bytes(), src.input->displayName(), report);
       if (!own.names) return false;
@@ -374,11 +391,12 @@ int extract(const IlExtractOptions& options, Report& report) {
   // The self-check the metadata allows: IL offsets inside their method's IL.
   bool ilInside = true;
   if (image->components.empty()) {
-    ilInside = checkIlOffsets(*image, src.file, src.own.ilBodies, std::nullopt, src.name, report);
+    ilInside = checkIlOffsets(*image, src.file, src.file, src.own.ilBodies, std::nullopt, src.name, report);
   } else {
     for (std::uint32_t c = 0; c < src.components.size(); ++c) {
       if (!src.components[c].ilBodies.empty()) {
-        ilInside &= checkIlOffsets(*image, src.file, src.components[c].ilBodies, c, src.name, report);
+        ilInside &=
+            checkIlOffsets(*image, src.file, src.components[c].bytes, src.components[c].ilBodies, c, src.name, report);
       }
     }
   }
@@ -419,14 +437,20 @@ int extract(const IlExtractOptions& options, Report& report) {
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return componentOf[a] < componentOf[b]; });
   }
+  // In place when nothing moves (the usual case: one image, no repeats).
   std::vector<il::Method> written;
   std::vector<std::size_t> writtenBlobs;
-  written.reserve(methods.size());
-  writtenBlobs.reserve(methods.size());
-  for (const std::size_t i : order) {
-    if (drop[i]) continue;
-    written.push_back(std::move(methods[i]));
-    writtenBlobs.push_back(blobOffsets[i]);
+  if (!everyComponent && counts.duplicates == 0) {
+    written = std::move(methods);
+    writtenBlobs = std::move(blobOffsets);
+  } else {
+    written.reserve(methods.size());
+    writtenBlobs.reserve(methods.size());
+    for (const std::size_t i : order) {
+      if (drop[i]) continue;
+      written.push_back(std::move(methods[i]));
+      writtenBlobs.push_back(blobOffsets[i]);
+    }
   }
   counts.methods = written.size();
   for (const il::Method& m : written) {

@@ -286,11 +286,12 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
   bool ilInside = true;
   if (components.empty() && ownMetadata) {
     if (Expected<std::vector<metadata::MethodIl>> il = metadata::methodIlBodies(file)) {
-      ilInside = checkIlOffsets(*image, file, *il, std::nullopt, name, report);
+      ilInside = checkIlOffsets(*image, file, file, *il, std::nullopt, name, report);
     }
   }
   for (std::uint32_t c = 0; c < componentsMetadata.size(); ++c) {
-    ilInside &= checkIlOffsets(*image, file, componentsMetadata[c].ilBodies, c, name, report);
+    ilInside &=
+        checkIlOffsets(*image, file, componentsMetadata[c].bytes, componentsMetadata[c].ilBodies, c, name, report);
   }
   if (!ilInside) return kInvalid;
   const std::vector<std::optional<Owner>> owners = ownersOf(*image);

@@ -36,6 +36,7 @@ std::string besides(const std::string& path, const std::string& name) {
 
 AssemblyMetadata assemblyMetadata(ByteSpan bytes, const std::string& file, Report& report) {
   AssemblyMetadata out;
+  out.bytes = bytes;
   out.names = assemblyNames(bytes, file, "--names: its metadata cannot be read: ", report);
   if (out.names) {
     if (Expected<std::vector<metadata::MethodIl>> il = metadata::methodIlBodies(bytes)) out.ilBodies = std::move(*il);
@@ -54,6 +55,7 @@ std::vector<AssemblyMetadata> componentMetadata(const std::vector<std::string>& 
     if (!component) return {};
     status = kInvalid;
     result[i] = assemblyMetadata(component->bytes(), path, report);
+    result[i].opened = std::move(component);  // a mapping moves with its bytes
     if (!result[i].names) return {};
   }
   return result;
@@ -86,35 +88,40 @@ bool reportImageWarnings(const r2r::R2RImage& image, const std::string& file, bo
   return !(strict && !image.warnings.empty());
 }
 
-bool checkIlOffsets(const r2r::R2RImage& image, ByteSpan file, const std::vector<metadata::MethodIl>& bodies,
-                    std::optional<std::uint32_t> component, const std::string& fileName, Report& report) {
+bool checkIlOffsets(const r2r::R2RImage& image, ByteSpan file, ByteSpan assembly,
+                    const std::vector<metadata::MethodIl>& bodies, std::optional<std::uint32_t> component,
+                    const std::string& fileName, Report& report) {
+  // The reader kept each body's largest IL offset: the check is a
+  // comparison per body, and only a body that fails is looked at again.
   bool ok = true;
   for (const r2r::MethodBody& m : image.methods) {
     if (component && m.component != *component) continue;
-    if (m.resumptionStub || m.hasModule || m.bounds.empty() || m.token >> 24 != 0x06) continue;
+    if (!m.largestIlOffset || m.resumptionStub || m.hasModule || m.token >> 24 != 0x06) continue;
     const std::uint32_t row = m.token & 0x00FFFFFFu;
     if (row == 0 || row > bodies.size()) continue;
     const metadata::MethodIl& il = bodies[row - 1];
-    if (!il.codeSize || (il.runtimeAsync && !m.asyncVariant)) continue;
-    const Expected<il::BoundsView> view =
-        il::openBounds(m.bounds.first(m.bounds.size() - m.boundsTrailing), image.profile.bounds);
-    if (!view) continue;  // the reader reported it
-    il::BoundsView::Cursor cursor = view->cursor();
-    std::size_t index = 0;
-    for (il::Bound bound; cursor.next(bound); ++index) {
-      if (!il::specialIlName(bound.ilOffset).empty() || bound.ilOffset < *il.codeSize) continue;
-      Diagnostic d;
-      d.rule = rules::kR2rIlOffsetPastBody;
-      d.file = fileName;
-      d.offset = static_cast<std::size_t>(m.bounds.data() - file.data());
-      d.message = (m.asyncVariant ? "method " + hex32(m.token) + " (async variant)" : "method " + hex32(m.token)) +
-                  ": bounds[" + std::to_string(index) + "] names IL offset " + shortHex(bound.ilOffset) +
-                  ", past the method's " + std::to_string(*il.codeSize) +
-                  " bytes of IL: the image is misread, or not what its metadata says";
-      report.add(std::move(d));
-      ok = false;
-      break;
+    if (!il.codeSize || *m.largestIlOffset < *il.codeSize || (il.runtimeAsync && !m.asyncVariant)) continue;
+    if (const Expected<bool> intrinsic = metadata::hasIntrinsicAttribute(assembly, row); intrinsic && *intrinsic) {
+      continue;
     }
+    // The first bound past the body names the place.
+    std::size_t index = 0;
+    if (const Expected<il::BoundsView> view =
+            il::openBounds(m.bounds.first(m.bounds.size() - m.boundsTrailing), image.profile.bounds)) {
+      il::BoundsView::Cursor cursor = view->cursor();
+      for (il::Bound bound; cursor.next(bound) && !(bound.ilOffset < il::kEpilog && bound.ilOffset >= *il.codeSize);)
+        ++index;
+    }
+    Diagnostic d;
+    d.rule = rules::kR2rIlOffsetPastBody;
+    d.file = fileName;
+    d.offset = static_cast<std::size_t>(m.bounds.data() - file.data());
+    d.message = (m.asyncVariant ? "method " + hex32(m.token) + " (async variant)" : "method " + hex32(m.token)) +
+                ": bounds[" + std::to_string(index) + "] names IL offset " + shortHex(*m.largestIlOffset) +
+                ", past the method's " + std::to_string(*il.codeSize) +
+                " bytes of IL: the image is misread, or not what its metadata says";
+    report.add(std::move(d));
+    ok = false;
   }
   return ok;
 }

@@ -2,6 +2,7 @@
 // What the commands that read ReadyToRun images (il extract, il locate)
 // share: a composite image's component assemblies by name and their own
 // metadata, and the reader's warnings as diagnostics.
+#include "file_io.hpp"
 #include "report.hpp"
 
 #include <gdmap/metadata/assembly_type_names.hpp>
@@ -32,6 +33,8 @@ std::string besides(const std::string& path, const std::string& name);
 struct AssemblyMetadata {
   std::unique_ptr<metadata::AssemblyTypeNames> names;
   std::vector<metadata::MethodIl> ilBodies;
+  ByteSpan bytes;                    // the assembly's file
+  std::optional<InputBytes> opened;  // holding `bytes` when the file was opened here
 };
 
 // The metadata of the assembly `bytes` (the file `file`); on failure the
@@ -65,13 +68,17 @@ bool reportImageWarnings(const r2r::R2RImage& image, const std::string& file, bo
 // lies inside its method's IL (metadata::methodIlBodies of the assembly
 // whose MethodDefs they are: `bodies`, by MethodDef row - 1). Not checked:
 // resumption stubs and the Task-returning thunk of a runtime-async method
-// (their bounds name IL the runtime makes), another module's methods, a
-// body whose IL size is unknown. `component`: only that component's
+// (their bounds name IL the runtime makes), [Intrinsic] methods (the
+// compiler may compile IL of its own: CoreLib's Unsafe.CopyBlockUnaligned),
+// another module's methods, a body whose IL size is unknown. `component`: only that component's
 // bodies (a composite image); none: every body. An IL offset past the
 // body is an r2r-il-offset-past-body error at the bounds: the image is
 // misread (or hostile); false then.
-bool checkIlOffsets(const r2r::R2RImage& image, ByteSpan file, const std::vector<metadata::MethodIl>& bodies,
-                    std::optional<std::uint32_t> component, const std::string& fileName, Report& report);
+// `assembly` is the file whose metadata `bodies` come from (for the
+// [Intrinsic] methods, read only when a body fails).
+bool checkIlOffsets(const r2r::R2RImage& image, ByteSpan file, ByteSpan assembly,
+                    const std::vector<metadata::MethodIl>& bodies, std::optional<std::uint32_t> component,
+                    const std::string& fileName, Report& report);
 
 // Each component's simple name and how many bodies it has, after a
 // composite image's error that lets the user choose (--component): one

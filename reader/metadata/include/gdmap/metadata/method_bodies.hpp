@@ -28,4 +28,12 @@ struct MethodIl {
 // no error here (the body's size is then unknown).
 Expected<std::vector<MethodIl>> methodIlBodies(ByteSpan file);
 
+// Whether MethodDef `row` carries [System.Runtime.CompilerServices.Intrinsic]:
+// the compiler may compile IL of its own instead of its body (crossgen2
+// does for CoreLib's Unsafe methods, whose bounds then name offsets past
+// their 6 bytes of IL). The CustomAttribute table is sorted by parent
+// (II.22.10), so this is a binary search, worth making only for a method a
+// check doubts. Errors as methodIlBodies.
+Expected<bool> hasIntrinsicAttribute(ByteSpan file, std::uint32_t row);
+
 }  // namespace gdmap::metadata

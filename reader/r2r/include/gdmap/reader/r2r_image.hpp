@@ -206,6 +206,9 @@ struct MethodBody {
   std::uint64_t debugInfoElementOffset = 0;  // file offset of the method's element (the lookback) in section 105
   bool fatDebugInfo = false;                 // the blob has the fat header (R2R 17)
   std::uint32_t boundsTrailing = 0;  // bytes at the end of `bounds` after the last bound (ignored by the runtime)
+  // The largest IL offset its bounds name (PROLOG, EPILOG and NO_MAPPING
+  // aside), for checks against the method's IL; none without such a bound.
+  std::optional<std::uint32_t> largestIlOffset;
 };
 
 // A component assembly of a composite image (section 115).

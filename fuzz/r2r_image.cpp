@@ -5,15 +5,19 @@
 // - an error names an r2r-* or il-* rule and an offset inside the file;
 // - a read image is consistent: methods sorted by runtime function, each
 //   owning at least one, together with the cold parts covering the table
-//   from the first entry; code sizes the sums of their functions (hot and
+//   from the first entry (methods that start at one function share its
+//   body, and say so); code sizes the sums of their functions (hot and
 //   cold); every span (debug info, bounds, vars) inside the file, the
 //   bounds and vars inside the blob; every bounds blob, but the bytes after
-//   its last bound, decodable in the image's form.
+//   its last bound, decodable in the image's form; a resumption stub has
+//   debug info and follows a body; a warning only for a version past the
+//   newest known, which is then read as the newest.
 #include "fuzz_check.hpp"
 
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/r2r_image.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -39,10 +43,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     while (f < functions.size() && functions[f].cold) ++f;
     return f;
   };
+  FUZZ_CHECK(image->warnings.empty() == (image->majorVersion <= gdmap::r2r::kNewestMajorVersion),
+             "a warning without a newer version, or a newer version without one");
+  FUZZ_CHECK(image->readAsMajorVersion == std::min(image->majorVersion, gdmap::r2r::kNewestMajorVersion),
+             "read as another version than the newest known");
   std::size_t next = image->methods.empty() ? 0 : image->methods.front().firstRuntimeFunction;
+  const gdmap::r2r::MethodBody* previous = nullptr;
   for (const gdmap::r2r::MethodBody& m : image->methods) {
+    const bool alias = previous != nullptr && previous->firstRuntimeFunction == m.firstRuntimeFunction;
+    FUZZ_CHECK(!alias || (m.sharedBody && previous->sharedBody), "two methods share a body without saying so");
+    if (alias) {
+      FUZZ_CHECK(m.codeSize == previous->codeSize, "methods sharing a body differ in code size");
+      continue;
+    }
     next = skipCold(next);
     FUZZ_CHECK(m.firstRuntimeFunction == next, "methods do not tile the runtime functions");
+    FUZZ_CHECK(!m.resumptionStub || (previous != nullptr && m.hasDebugInfo),
+               "a resumption stub without debug info or a body before it");
+    previous = &m;
     FUZZ_CHECK(m.runtimeFunctionCount >= 1, "a method without runtime functions");
     std::uint64_t code = 0;
     for (std::uint32_t i = 0; i < m.runtimeFunctionCount; ++i) {

@@ -274,11 +274,22 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
     return kInvalid;
   }
   const std::vector<std::string> components = componentNames(*image, file);
+  const std::vector<std::optional<Owner>> owners = ownersOf(*image);
+  ApiTables tables(*image);
+  std::vector<Located> located;
+  located.reserve(options.rvas.size());
+  for (const std::string& text : options.rvas) located.push_back(locate(*image, owners, tables, *parseU32(text)));
+  // --names in a composite image: the metadata of the components the
+  // addresses fall in, no other (a framework composite has 173 of them).
   std::vector<AssemblyMetadata> componentsMetadata;
   if (options.names && !components.empty()) {
+    std::vector<std::string> needed(components.size());
+    for (const Located& l : located) {
+      if (l.method != nullptr) needed[l.method->component] = components[l.method->component];
+    }
     int status = kInvalid;
-    componentsMetadata = componentMetadata(components, name, report, status);
-    if (componentsMetadata.empty()) return status;
+    componentsMetadata = componentMetadata(needed, name, report, status);
+    if (componentsMetadata.empty() && report.errors() != 0) return status;
   }
   const MethodNames methodNames{names.get(), &componentsMetadata};
   // The self-check the metadata allows (the image's own, or the components'
@@ -290,16 +301,14 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
     }
   }
   for (std::uint32_t c = 0; c < componentsMetadata.size(); ++c) {
+    if (componentsMetadata[c].bytes.empty()) continue;
     ilInside &=
         checkIlOffsets(*image, file, componentsMetadata[c].bytes, componentsMetadata[c].ilBodies, c, name, report);
   }
   if (!ilInside) return kInvalid;
-  const std::vector<std::optional<Owner>> owners = ownersOf(*image);
-  ApiTables tables(*image);
   std::size_t unknown = 0;
   if (report.json()) report.object().beginArray("addresses");
-  for (const std::string& text : options.rvas) {
-    Located l = locate(*image, owners, tables, *parseU32(text));
+  for (Located& l : located) {
     if (l.method != nullptr && !components.empty()) l.component = components[l.method->component];
     if (l.method == nullptr) ++unknown;
     if (report.json()) report.object().arrayRaw(locatedJson(l, methodNames));

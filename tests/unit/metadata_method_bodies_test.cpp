@@ -61,7 +61,7 @@ TEST_CASE("method bodies: [Intrinsic] methods of Mono's corlib") {
     if (name == "System.Numerics.Vector`1::get_Count") vectorCount = *intrinsic;
     if (name == "System.String::Concat" && !*intrinsic) plainConcat = true;
   }
-  CHECK(vectorCount);        // [Intrinsic] in Mono's corlib
+  CHECK(vectorCount);  // [Intrinsic] in Mono's corlib
   CHECK(plainConcat);  // String.Concat is not
   CHECK(intrinsics > 10);
   CHECK(intrinsics < bodies->size() / 10);

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Hold `gdmap il lookup` to the running runtime's own answer.
 
-    profiler_compare.py GDMAP RECORDS.jsonl [--work DIR] [--show N]
-    profiler_compare.py --reference RECORDS.jsonl [--show N]
+    profiler_compare.py GDMAP RECORDS.jsonl [--work DIR] [--show N] [--asks ASKS.jsonl]
+    profiler_compare.py --reference RECORDS.jsonl [--show N] [--asks ASKS.jsonl]
 
 RECORDS.jsonl is what tests/r2r/profiler/r2r_map_profiler.so wrote: one line
 per method whose ReadyToRun code ran, with the image, the token, the code's
@@ -25,6 +25,15 @@ and, not compared: no-code (the runtime had no code version inside the image),
 not-extracted (gdmap il extract refused the image), no-body (no extracted body
 at that RVA: e.g. a body without bounds, which gdmap skips). Exit status 1 when
 any method differs or could not be compared for a reason other than those.
+
+--asks: the profiler's answers to GDMAP_PROF_ASK (run.sh appends them to
+RECORDS.ask.jsonl): for every asked address whose code the runtime had
+prepared, the body the runtime says owns it (GetFunctionFromIP3, and the
+code version whose GetCodeInfo4 ranges hold the address) must be the body
+whose "code" ranges hold it in the description, e.g. a resumption stub's
+bytes (.NET 11 runtime async) belong to the stub's own body, a funclet's to
+its method's. Addresses whose code never ran are counted apart ("not
+prepared": the runtime's lookup then names an earlier method).
 
 --reference leaves gdmap out: each body's bounds come from the reference
 reader (r2r_reference.py) and become the API array by FORMAT.md section 3.2
@@ -64,15 +73,26 @@ def instantiation_text(inst):
         text += "<" + ", ".join(inst["type"]) + ">"
     if inst.get("method"):
         text += "::<" + ", ".join(inst["method"]) + ">"
-    if inst.get("unboxingStub"):
-        text += " unboxing"
+    for key, word in (("unboxingStub", "unboxing"), ("asyncVariant", "async"), ("resumptionStub", "resumption")):
+        if inst.get(key):
+            text += (" " if text else "") + word
     return text
+
+
+def body_rva(m):
+    """An extracted body's first runtime function: its "rva", or the first of
+    its "code" ranges; None when the description has neither."""
+    if "rva" in m:
+        return int(str(m["rva"]), 0)
+    if m.get("code"):
+        return int(str(m["code"][0]["rva"]), 0)
+    return None
 
 
 def rva_index(methods, image):
     """{rva: index into methods}."""
-    if methods and all("rva" in m for m in methods):
-        return {int(str(m["rva"]), 0): i for i, m in enumerate(methods)}
+    if methods and all(body_rva(m) is not None for m in methods):
+        return {body_rva(m): i for i, m in enumerate(methods)}
     bodies = image_bodies(image)
     index, j = {}, 0
     for i, m in enumerate(methods):
@@ -124,10 +144,15 @@ def api_from_bounds(bounds, code_size):
     return [[k[0] - (1 << 32) if k[0] >= 0x80000000 else k[0], k[1], k[2]] for k in kept]
 
 
-def lookup(gdmap, desc, method):
+def lookup(gdmap, desc, method, shared_token=False):
+    """shared_token: other bodies of the description have the method's token
+    (e.g. a Task-returning method and its async variant, .NET 11), so a body
+    without an instantiation is chosen as "(none)"."""
     cmd = [gdmap, "il", "lookup", desc, "--method", method["token"], "--json"]
     if "instantiation" in method:
         cmd += ["--instantiation", instantiation_text(method["instantiation"])]
+    elif shared_token:
+        cmd += ["--instantiation", "(none)"]
     p = subprocess.run(cmd, capture_output=True, text=True)
     try:
         out = json.loads(p.stdout)
@@ -156,12 +181,95 @@ def classify(runtime, gdmap_map):
     return "differ"
 
 
+def code_ranges(m):
+    """[(begin RVA, size)] of a body: gdmap's "code" ({"rva", "size"} each)
+    or the reference reader's ([begin, size] each)."""
+    out = []
+    for c in m.get("code") or []:
+        if isinstance(c, dict):
+            out.append((int(str(c["rva"]), 0), c["size"]))
+        else:
+            out.append((c[0], c[1]))
+    return out
+
+
+def runtime_owner(answer, address):
+    """The code start (RVA) of the code version the runtime's answer places
+    the address in, and the function described; (None, function) when none
+    of its code ranges holds the address (the runtime's lookup walks back to
+    the nearest method whose code it has prepared: for code that never ran,
+    an earlier method)."""
+    functions = answer.get("functions") or []
+    fn3 = answer.get("fromIP3", {}).get("fn")
+    functions = sorted(functions, key=lambda f: f.get("fn") != fn3)
+    for f in functions:
+        for cs in f.get("codeStarts") or []:
+            if not cs.get("inImage") or not isinstance(cs.get("codeInfo4"), list):
+                continue
+            for start, size in cs["codeInfo4"]:
+                if int(start, 16) <= address < int(start, 16) + size:
+                    return int(cs["start"], 16), f
+    return None, (functions[0] if functions else None)
+
+
+def check_asks(asks_path, bodies_of, counts, details):
+    """The profiler's ask answers (GDMAP_PROF_ASK): for every asked address,
+    the body the runtime says owns it (GetFunctionFromIP3, then the code
+    version whose GetCodeInfo4 ranges hold it) against the body whose code
+    ranges hold it in the description (bodies_of(image) -> methods)."""
+    # One answer per address (several runs): one whose code was prepared
+    # when there is one.
+    answers = {}
+    for line in open(asks_path):
+        if not line.strip():
+            continue
+        a = json.loads(line)
+        if not a.get("loaded"):
+            continue
+        ask = a["ask"]
+        key = (ask["image"], ask["rva"], ask["label"])
+        address = int(ask["rva"], 16)
+        start, f = runtime_owner(a, address)
+        if key not in answers or (answers[key][1] is None and start is not None):
+            answers[key] = (a, start, f)
+    for key, (a, start, f) in answers.items():
+        ask = a["ask"]
+        address = int(ask["rva"], 16)
+        what = "%s %s (%s)" % (ask["image"], ask["rva"], ask["label"])
+        if start is None:
+            counts["ask-not-prepared"] += 1
+            named = "%s %s" % (f.get("token"), f.get("dynamicName", "")) if f else "nothing"
+            details["ask-not-prepared"].append("%s: the runtime names %s, whose code does not hold it" % (what, named))
+            continue
+        methods = bodies_of(a["image"])
+        owner = None
+        for m in methods or []:
+            if any(b <= address < b + n for b, n in code_ranges(m)):
+                owner = m
+                break
+        runtime_text = "%s%s at 0x%x" % (f.get("token"), " " + f["dynamicName"] if f.get("dynamicName") else "", start)
+        if owner is None:
+            counts["ask-no-body"] += 1
+            details["ask-no-body"].append("%s: runtime %s; no body holds it" % (what, runtime_text))
+        elif code_ranges(owner)[0][0] == start:
+            counts["ask-agree"] += 1
+        else:
+            counts["ask-differ"] += 1
+            details["ask-differ"].append("%s: runtime %s; description %s %s at 0x%x" % (
+                what, runtime_text, owner["token"], instantiation_text(owner.get("instantiation", {})),
+                code_ranges(owner)[0][0]))
+
+
 def main(argv):
     args = argv[1:]
-    work, show = None, 10
+    work, show, asks = None, 10, None
     while "--work" in args:
         i = args.index("--work")
         work = args[i + 1]
+        del args[i:i + 2]
+    while "--asks" in args:
+        i = args.index("--asks")
+        asks = args[i + 1]
         del args[i:i + 2]
     reference = "--reference" in args
     if reference:
@@ -233,6 +341,7 @@ def main(argv):
         subset = os.path.join(work, base + ".ran.json")
         with open(subset, "w") as f:
             json.dump({"methods": [methods[i] for i in wanted]}, f)
+        tokens = collections.Counter(methods[i]["token"] for i in wanted)
         stats = collections.Counter()
         for r in recs:
             key = record_key(r)
@@ -250,7 +359,7 @@ def main(argv):
                 details[cls].append("%s %s at RVA %s: no extracted body" % (base, r["token"], r["rva"]))
             else:
                 m = methods[index[int(r["rva"], 16)]]
-                got, err = lookup(gdmap, subset, m)
+                got, err = lookup(gdmap, subset, m, tokens[m["token"]] > 1)
                 if err:
                     cls = "lookup-failed"
                     details[cls].append("%s %s %s: %s" % (base, m["token"], instantiation_text(m.get("instantiation", {})), err))
@@ -268,6 +377,21 @@ def main(argv):
             stats[cls] += 1
         per_image[base] = dict(stats)
 
+    if asks:
+        described = {}
+
+        def bodies_of(image):
+            if image not in described:
+                if reference:
+                    described[image] = image_bodies(image)
+                else:
+                    desc = os.path.join(work, os.path.basename(image) + ".json")
+                    if not os.path.exists(desc):
+                        subprocess.run([gdmap, "il", "extract", image, "-o", desc], capture_output=True)
+                    described[image] = json.load(open(desc))["methods"] if os.path.exists(desc) else None
+            return described[image]
+        check_asks(asks, bodies_of, counts, details)
+
     compared = counts["agree"] + counts["tie-order"] + counts["differ"]
     print("records %d (%d images); compared %d: agree %d, tie-order %d, differ %d; "
           "not compared: no-code %d, no-body %d, not-extracted %d, lookup-failed %d; duplicates %d; "
@@ -275,14 +399,20 @@ def main(argv):
           (len(records), len(by_image), compared, counts["agree"], counts["tie-order"], counts["differ"],
            counts["no-code"], counts["no-body"], counts["not-extracted"], counts["lookup-failed"],
            counts["duplicate"], counts["codeSize-differs"]))
+    if asks:
+        print("asked addresses %d: owner agrees %d, differs %d; not compared: not prepared %d, no body %d" %
+              (sum(counts[k] for k in ("ask-agree", "ask-differ", "ask-not-prepared", "ask-no-body")),
+               counts["ask-agree"], counts["ask-differ"], counts["ask-not-prepared"], counts["ask-no-body"]))
     for base, stats in sorted(per_image.items()):
         print("  %-45s %s" % (base, " ".join("%s=%d" % kv for kv in sorted(stats.items()))))
-    for cls in ("differ", "tie-order", "lookup-failed", "no-body", "no-code", "not-extracted", "codeSize-differs"):
+    for cls in ("differ", "tie-order", "lookup-failed", "no-body", "no-code", "not-extracted", "codeSize-differs",
+                "ask-differ", "ask-no-body", "ask-not-prepared"):
         for line in details[cls][:show]:
             print("%s: %s" % (cls, line))
         if len(details[cls]) > show:
             print("%s: ... %d more" % (cls, len(details[cls]) - show))
-    bad = counts["differ"] + counts["lookup-failed"] + counts["not-extracted"]
+    bad = counts["differ"] + counts["lookup-failed"] + counts["not-extracted"] + counts["ask-differ"] + \
+        counts["ask-no-body"]
     return 1 if bad else 0
 
 

@@ -203,8 +203,8 @@ struct ICorProfilerInfo : IUnknown {
   PROF_UNUSED(GetClassFromToken);
   PROF_UNUSED(GetCodeInfo);
   PROF_UNUSED(GetEventMask);
-  PROF_UNUSED(GetFunctionFromIP);
-  PROF_UNUSED(GetFunctionFromToken);
+  virtual HRESULT GetFunctionFromIP(const std::uint8_t* ip, FunctionID* fn) = 0;
+  virtual HRESULT GetFunctionFromToken(ModuleID mod, mdToken token, FunctionID* fn) = 0;
   PROF_UNUSED(GetHandleFromThread);
   PROF_UNUSED(GetObjectSize);
   virtual HRESULT IsArrayClass(ClassID cls, int* elementType, ClassID* elementClass, ULONG* rank) = 0;
@@ -243,7 +243,7 @@ struct ICorProfilerInfo2 : ICorProfilerInfo {
   PROF_UNUSED(GetClassLayout);
   virtual HRESULT GetClassIDInfo2(ClassID cls, ModuleID* mod, mdToken* typeDef, ClassID* parent, ULONG32 cTypeArgs,
                                   ULONG32* pcTypeArgs, ClassID* typeArgs) = 0;
-  PROF_UNUSED(GetCodeInfo2);
+  virtual HRESULT GetCodeInfo2(FunctionID fn, ULONG32 cInfos, ULONG32* pcInfos, COR_PRF_CODE_INFO* infos) = 0;
   PROF_UNUSED(GetClassFromTokenAndTypeArgs);
   PROF_UNUSED(GetFunctionFromTokenAndTypeArgs);
   PROF_UNUSED(EnumModuleFrozenObjects);
@@ -282,7 +282,7 @@ struct ICorProfilerInfo4 : ICorProfilerInfo3 {
   PROF_UNUSED(RequestReJIT);
   PROF_UNUSED(RequestRevert);
   PROF_UNUSED(GetCodeInfo3);
-  PROF_UNUSED(GetFunctionFromIP2);
+  virtual HRESULT GetFunctionFromIP2(const std::uint8_t* ip, FunctionID* fn, ReJITID* rejit) = 0;
   PROF_UNUSED(GetReJITIDs);
   PROF_UNUSED(GetILToNativeMapping2);
   PROF_UNUSED(EnumJITedFunctions2);
@@ -301,9 +301,10 @@ struct ICorProfilerInfo7 : ICorProfilerInfo6 {
   PROF_UNUSED(ReadInMemorySymbols);
 };
 struct ICorProfilerInfo8 : ICorProfilerInfo7 {
-  PROF_UNUSED(IsFunctionDynamic);
-  PROF_UNUSED(GetFunctionFromIP3);
-  PROF_UNUSED(GetDynamicFunctionInfo);
+  virtual HRESULT IsFunctionDynamic(FunctionID fn, BOOL* isDynamic) = 0;
+  virtual HRESULT GetFunctionFromIP3(const std::uint8_t* ip, FunctionID* fn, ReJITID* rejit) = 0;
+  virtual HRESULT GetDynamicFunctionInfo(FunctionID fn, ModuleID* mod, const std::uint8_t** sig, ULONG* cbSig,
+                                         ULONG cchName, ULONG* pcchName, WCHAR* name) = 0;
 };
 struct ICorProfilerInfo9 : ICorProfilerInfo8 {
   virtual HRESULT GetNativeCodeStartAddresses(FunctionID fn, ReJITID rejit, ULONG32 cStarts, ULONG32* pcStarts,

@@ -30,15 +30,41 @@
 // TYPE: {"module": FILE, "typeDef": "0x02...", "args": [TYPE...]} or
 //   {"array": ELEMENT_TYPE, "rank": N, "of": TYPE}; "?" when unknown.
 // ilOffset is printed as a signed number so -1/-2/-3 read as NO_MAPPING,
-// PROLOG, EPILOG.
+// PROLOG, EPILOG. Also "fn" (the FunctionID, to match ask answers) and
+// "tokenFunction": "self" when GetFunctionFromToken(module, token) names
+// this very FunctionID, "other" when it names another one (.NET 11 runtime
+// async: a Task-returning method and its async variant share the token, and
+// the token names the Task-returning one), or the HRESULT it failed with
+// (methods of generic types, not loaded).
+//
+// Opt-in "who owns this code address" mode: GDMAP_PROF_ASK=FILE, lines
+//   IMAGE RVA [LABEL...]        (IMAGE: a file name or path; RVA hex; # comments)
+// At Shutdown, for each line whose image is loaded, the profiler asks
+// GetFunctionFromIP, GetFunctionFromIP2 and GetFunctionFromIP3 for the
+// address base + RVA, GetCodeInfo4 and GetILToNativeMapping3 with the
+// address itself, and describes the FunctionID it got: token, types,
+// IsFunctionDynamic, GetDynamicFunctionInfo's name, tokenFunction, whether a
+// cache search found it precompiled or it was JIT-compiled, every code
+// version (GetNativeCodeStartAddresses) with its GetCodeInfo4 ranges and
+// GetILToNativeMapping3 array, GetCodeInfo2 and plain GetILToNativeMapping.
+// One JSON line per asked address, to GDMAP_PROF_ASK_OUT (default: the
+// records' file name + ".ask"). RVAs are relative to the asked image's base.
+// An address below every recorded R2R code start of its image is not asked
+// ("skipped"): the runtime finds an address's method by walking back to the
+// nearest method whose code it prepared, and with none before it
+// GetFunctionFromIP crashed the process (.NET 11.0.0). For the same reason an
+// address in code that never ran is answered with an earlier method.
 #include "corprof_min.h"
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -141,20 +167,35 @@ class Profiler final : public ICorProfilerCallback3 {
     }
     const char* out = std::getenv("GDMAP_PROF_OUT");
     out_ = out && *out ? out : "r2r_maps.jsonl";
+    const char* ask = std::getenv("GDMAP_PROF_ASK");
+    ask_ = ask ? ask : "";
+    const char* askOut = std::getenv("GDMAP_PROF_ASK_OUT");
+    askOut_ = askOut && *askOut ? askOut : out_ + ".ask";
     // Cache searches tell us which methods run precompiled code; JIT events
     // only count what was compiled instead. Never COR_PRF_DISABLE_ALL_NGEN_IMAGES
     // (it would turn R2R code off) nor COR_PRF_ENABLE_REJIT (which requires it).
-    return info_->SetEventMask(COR_PRF_MONITOR_CACHE_SEARCHES | COR_PRF_MONITOR_JIT_COMPILATION);
+    // Module loads only for the ask mode (to find the asked images).
+    DWORD mask = COR_PRF_MONITOR_CACHE_SEARCHES | COR_PRF_MONITOR_JIT_COMPILATION;
+    if (!ask_.empty()) mask |= COR_PRF_MONITOR_MODULE_LOADS;
+    return info_->SetEventMask(mask);
   }
 
   HRESULT JITCachedFunctionSearchFinished(FunctionID fn, int result) override {
     std::lock_guard<std::mutex> lock(mutex_);
     ++searches_;
+    searched_[fn] = result;
     if (result == COR_PRF_CACHED_FUNCTION_FOUND) found_.insert(fn);
     return S_OK;
   }
-  HRESULT JITCompilationFinished(FunctionID, HRESULT, BOOL) override {
+  HRESULT JITCompilationFinished(FunctionID fn, HRESULT, BOOL) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     ++jitted_;
+    jittedSet_.insert(fn);
+    return S_OK;
+  }
+  HRESULT ModuleLoadFinished(ModuleID mod, HRESULT) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    modules_.insert(mod);
     return S_OK;
   }
 
@@ -183,7 +224,8 @@ class Profiler final : public ICorProfilerCallback3 {
                  "r2r_map_profiler: %zu cache searches, %zu found precompiled, %zu records written to %s "
                  "(%zu with no code version inside their image), %zu JIT compilations\n",
                  static_cast<std::size_t>(searches_), fns.size(), written, out_.c_str(), notInImage,
-                 static_cast<std::size_t>(jitted_.load()));
+                 static_cast<std::size_t>(jitted_));
+    if (!ask_.empty()) answerAsks();
     return S_OK;
   }
 
@@ -197,7 +239,6 @@ class Profiler final : public ICorProfilerCallback3 {
   HRESULT AssemblyUnloadStarted(AssemblyID) override { return S_OK; }
   HRESULT AssemblyUnloadFinished(AssemblyID, HRESULT) override { return S_OK; }
   HRESULT ModuleLoadStarted(ModuleID) override { return S_OK; }
-  HRESULT ModuleLoadFinished(ModuleID, HRESULT) override { return S_OK; }
   HRESULT ModuleUnloadStarted(ModuleID) override { return S_OK; }
   HRESULT ModuleUnloadFinished(ModuleID, HRESULT) override { return S_OK; }
   HRESULT ModuleAttachedToAssembly(ModuleID, AssemblyID) override { return S_OK; }
@@ -338,6 +379,222 @@ class Profiler final : public ICorProfilerCallback3 {
     return map;
   }
 
+  // "self", "other" or the HRESULT of GetFunctionFromToken(mod, token).
+  std::string tokenFunction(FunctionID fn, ModuleID mod, mdToken token) {
+    FunctionID byToken = 0;
+    HRESULT hr = info_->GetFunctionFromToken(mod, token, &byToken);
+    if (hr != S_OK) return hex(static_cast<std::uint32_t>(hr));
+    return byToken == fn ? "\"self\"" : "\"other\"";
+  }
+
+  // GetCodeInfo4(start): the ranges as [[rva, size]...] relative to base
+  // (absolute addresses when base is null), or the HRESULT.
+  std::string codeInfo4(UINT_PTR start, UINT_PTR base) {
+    ULONG32 n = 0;
+    HRESULT hr = info_->GetCodeInfo4(start, 0, &n, nullptr);
+    std::vector<COR_PRF_CODE_INFO> infos(n);
+    if (n) hr = info_->GetCodeInfo4(start, n, &n, infos.data());
+    if (hr != S_OK) return hex(static_cast<std::uint32_t>(hr));
+    return ranges_json(infos, n, base);
+  }
+
+  static std::string ranges_json(const std::vector<COR_PRF_CODE_INFO>& infos, ULONG32 n, UINT_PTR base) {
+    std::string out = "[";
+    // A start of 0 (GetCodeInfo4 asked for an address that starts no code
+    // answers S_OK with one empty range {0, 0}) is printed as 0, not as an RVA.
+    for (ULONG32 i = 0; i < n && i < infos.size(); ++i)
+      out += std::string(i ? "," : "") + "[" + hex(infos[i].startAddress ? infos[i].startAddress - base : 0) + "," +
+             std::to_string(infos[i].size) + "]";
+    return out + "]";
+  }
+
+  // A FunctionID as the runtime describes it (the ask mode).
+  std::string describe(FunctionID fn, const ModuleFacts& m) {
+    auto base = reinterpret_cast<UINT_PTR>(m.base);
+    ClassID cls = 0;
+    ModuleID mod = 0;
+    mdToken token = 0;
+    ULONG32 nArgs = 0;
+    std::string out = "{\"fn\":" + hex(fn);
+    HRESULT hr = info_->GetFunctionInfo2(fn, 0, &cls, &mod, &token, 0, &nArgs, nullptr);
+    if (hr != S_OK) {
+      out += ",\"functionInfo2Error\":" + hex(static_cast<std::uint32_t>(hr));
+    } else {
+      std::vector<ClassID> args(nArgs);
+      if (nArgs) info_->GetFunctionInfo2(fn, 0, &cls, &mod, &token, nArgs, &nArgs, args.data());
+      out += ",\"image\":" + quoted(module(mod).path) + ",\"token\":" + hex8(token) + ",\"class\":" + type(cls, 0);
+      if (nArgs) {
+        out += ",\"methodArgs\":[";
+        for (ULONG32 i = 0; i < nArgs; ++i) out += (i ? "," : "") + type(args[i], 0);
+        out += "]";
+      }
+      out += ",\"tokenFunction\":" + tokenFunction(fn, mod, token);
+    }
+    BOOL dynamic = 0;
+    hr = info_->IsFunctionDynamic(fn, &dynamic);
+    out +=
+        ",\"dynamic\":" + (hr == S_OK ? std::string(dynamic ? "true" : "false") : hex(static_cast<std::uint32_t>(hr)));
+    {
+      ModuleID dmod = 0;
+      const std::uint8_t* sig = nullptr;
+      ULONG cbSig = 0, nName = 0;
+      WCHAR name[1024];
+      hr = info_->GetDynamicFunctionInfo(fn, &dmod, &sig, &cbSig, 1024, &nName, name);
+      if (hr == S_OK)
+        out += ",\"dynamicName\":" + quoted(utf8(name, nName)) + ",\"dynamicSigBytes\":" + std::to_string(cbSig);
+      else out += ",\"dynamicInfoError\":" + hex(static_cast<std::uint32_t>(hr));
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = searched_.find(fn);
+      out += ",\"cacheSearch\":";
+      out += it == searched_.end()                         ? "\"none\""
+             : it->second == COR_PRF_CACHED_FUNCTION_FOUND ? "\"found\""
+                                                           : "\"not-found\"";
+      out += std::string(",\"jitted\":") + (jittedSet_.count(fn) ? "true" : "false");
+    }
+    ULONG32 nStarts = 0;
+    hr = info_->GetNativeCodeStartAddresses(fn, 0, 0, &nStarts, nullptr);
+    std::vector<UINT_PTR> starts(nStarts);
+    if (nStarts) hr = info_->GetNativeCodeStartAddresses(fn, 0, nStarts, &nStarts, starts.data());
+    if (hr != S_OK) {
+      out += ",\"codeStartsError\":" + hex(static_cast<std::uint32_t>(hr));
+    } else {
+      out += ",\"codeStarts\":[";
+      for (ULONG32 i = 0; i < nStarts; ++i) {
+        UINT_PTR s = starts[i];
+        bool inImage = m.imageSize && s >= base && s < base + m.imageSize;
+        out += std::string(i ? "," : "") + "{\"start\":" + hex(s - base) +
+               ",\"inImage\":" + (inImage ? "true" : "false") + ",\"codeInfo4\":" + codeInfo4(s, base);
+        HRESULT mhr = S_OK;
+        auto map = mapping3(s, mhr);
+        if (mhr == S_OK) out += ",\"map\":" + map_json(map);
+        else out += ",\"mapError\":" + hex(static_cast<std::uint32_t>(mhr));
+        out += "}";
+      }
+      out += "]";
+    }
+    {
+      ULONG32 n = 0;
+      hr = info_->GetCodeInfo2(fn, 0, &n, nullptr);
+      std::vector<COR_PRF_CODE_INFO> infos(n);
+      if (n) hr = info_->GetCodeInfo2(fn, n, &n, infos.data());
+      out += ",\"codeInfo2\":" + (hr == S_OK ? ranges_json(infos, n, base) : hex(static_cast<std::uint32_t>(hr)));
+    }
+    HRESULT phr = S_OK;
+    auto plain = mappingPlain(fn, phr);
+    if (phr == S_OK) out += ",\"mapPlain\":" + map_json(plain);
+    else out += ",\"mapPlainError\":" + hex(static_cast<std::uint32_t>(phr));
+    return out + "}";
+  }
+
+  static std::string basename(const std::string& path) {
+    std::size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+  }
+
+  void answerAsks() {
+    std::ifstream in(ask_);
+    if (!in) {
+      std::fprintf(stderr, "r2r_map_profiler: cannot read GDMAP_PROF_ASK=%s\n", ask_.c_str());
+      return;
+    }
+    FILE* f = std::fopen(askOut_.c_str(), "w");
+    if (!f) {
+      std::fprintf(stderr, "r2r_map_profiler: cannot write %s\n", askOut_.c_str());
+      return;
+    }
+    // Every module seen: loaded ones, and those of the functions found.
+    std::set<ModuleID> mods;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      mods = modules_;
+      for (FunctionID fn : found_) {
+        ClassID cls = 0;
+        ModuleID mod = 0;
+        mdToken token = 0;
+        ULONG32 nArgs = 0;
+        if (info_->GetFunctionInfo2(fn, 0, &cls, &mod, &token, 0, &nArgs, nullptr) == S_OK) mods.insert(mod);
+      }
+    }
+    std::map<std::string, ModuleFacts> byName;  // file name -> facts
+    for (ModuleID mod : mods) {
+      ModuleFacts m = module(mod);
+      if (m.hr == S_OK && m.base) byName.emplace(basename(m.path), m);
+    }
+    std::string line;
+    std::size_t asked = 0, answered = 0, skipped = 0;
+    while (std::getline(in, line)) {
+      std::size_t hash = line.find('#');
+      if (hash != std::string::npos) line.resize(hash);
+      std::istringstream fields(line);
+      std::string image, rvaText, label, word;
+      if (!(fields >> image >> rvaText)) continue;
+      while (fields >> word) label += (label.empty() ? "" : " ") + word;
+      ++asked;
+      std::uint64_t rva = std::strtoull(rvaText.c_str(), nullptr, 16);
+      std::string out = "{\"ask\":{\"image\":" + quoted(basename(image)) + ",\"rva\":" + hex(rva) +
+                        ",\"label\":" + quoted(label) + "}";
+      auto it = byName.find(basename(image));
+      UINT_PTR lowest = 0;
+      if (it != byName.end()) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto low = lowestStart_.find(it->second.path);
+        if (low != lowestStart_.end()) lowest = low->second;
+      }
+      if (it == byName.end()) {
+        out += ",\"loaded\":false}";
+      } else if (!lowest || rva < lowest) {
+        // The runtime's lookup walks back from the address's runtime
+        // function to the nearest method whose code it has prepared; with
+        // none before it in the image, GetFunctionFromIP crashed (.NET 11.0.0,
+        // an unprepared method of System.Memory.dll). Not asked.
+        out += ",\"loaded\":true,\"image\":" + quoted(it->second.path) +
+               ",\"skipped\":\"no recorded R2R code at or before this RVA\"}";
+        ++skipped;
+      } else {
+        const ModuleFacts& m = it->second;
+        auto base = reinterpret_cast<UINT_PTR>(m.base);
+        const std::uint8_t* ip = m.base + rva;
+        FunctionID f1 = 0, f2 = 0, f3 = 0;
+        ReJITID r2 = 0, r3 = 0;
+        HRESULT h1 = info_->GetFunctionFromIP(ip, &f1);
+        HRESULT h2 = info_->GetFunctionFromIP2(ip, &f2, &r2);
+        HRESULT h3 = info_->GetFunctionFromIP3(ip, &f3, &r3);
+        out += ",\"loaded\":true,\"image\":" + quoted(m.path);
+        out += ",\"fromIP\":{\"hr\":" + hex(static_cast<std::uint32_t>(h1)) + ",\"fn\":" + hex(f1) + "}";
+        out += ",\"fromIP2\":{\"hr\":" + hex(static_cast<std::uint32_t>(h2)) + ",\"fn\":" + hex(f2) +
+               ",\"rejit\":" + std::to_string(r2) + "}";
+        out += ",\"fromIP3\":{\"hr\":" + hex(static_cast<std::uint32_t>(h3)) + ",\"fn\":" + hex(f3) +
+               ",\"rejit\":" + std::to_string(r3) + "}";
+        // The address taken as a code start.
+        out += ",\"codeInfo4AtIP\":" + codeInfo4(reinterpret_cast<UINT_PTR>(ip), base);
+        HRESULT mhr = S_OK;
+        auto map = mapping3(reinterpret_cast<UINT_PTR>(ip), mhr);
+        out += ",\"map3AtIP\":" + (mhr == S_OK ? map_json(map) : hex(static_cast<std::uint32_t>(mhr)));
+        std::set<FunctionID> fns;
+        for (FunctionID fn : {f1, f2, f3})
+          if (fn) fns.insert(fn);
+        out += ",\"functions\":[";
+        bool first = true;
+        for (FunctionID fn : fns) {
+          out += (first ? "" : ",") + describe(fn, m);
+          first = false;
+        }
+        out += "]}";
+        ++answered;
+      }
+      std::fputs(out.c_str(), f);
+      std::fputc('\n', f);
+      std::fflush(f);  // what was answered survives a crash on a later address
+    }
+    std::fclose(f);
+    std::fprintf(stderr,
+                 "r2r_map_profiler: %zu addresses asked, %zu answered (in loaded images), %zu skipped (no recorded "
+                 "code before them), answers in %s\n",
+                 asked, answered, skipped, askOut_.c_str());
+  }
+
   std::string record(FunctionID fn, std::size_t& notInImage) {
     ClassID cls = 0;
     ModuleID mod = 0;
@@ -362,6 +619,7 @@ class Profiler final : public ICorProfilerCallback3 {
       for (ULONG32 i = 0; i < nArgs; ++i) out += (i ? "," : "") + type(args[i], 0);
       out += "]";
     }
+    out += ",\"fn\":" + hex(fn) + ",\"tokenFunction\":" + tokenFunction(fn, mod, token);
     out += ",\"codeVersions\":" + std::to_string(starts.size());
     if (m.flat) out += ",\"flatLayout\":true";
 
@@ -375,6 +633,12 @@ class Profiler final : public ICorProfilerCallback3 {
       out += ",\"r2r\":false";
     } else {
       out += ",\"r2r\":true,\"rva\":" + hex(r2rStart - reinterpret_cast<UINT_PTR>(m.base));
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto& lowest = lowestStart_[m.path];
+        if (!lowest || r2rStart - reinterpret_cast<UINT_PTR>(m.base) < lowest)
+          lowest = r2rStart - reinterpret_cast<UINT_PTR>(m.base);
+      }
       ULONG32 nInfos = 0;
       COR_PRF_CODE_INFO infos[16];
       if (info_->GetCodeInfo4(r2rStart, 16, &nInfos, infos) == S_OK) {
@@ -417,11 +681,15 @@ class Profiler final : public ICorProfilerCallback3 {
 
   std::atomic<ULONG> refs_{1};
   ICorProfilerInfo9* info_ = nullptr;
-  std::string out_;
-  std::mutex mutex_;
+  std::string out_, ask_, askOut_;
+  std::mutex mutex_;  // guards everything below
   std::set<FunctionID> found_;
+  std::map<FunctionID, int> searched_;  // the last cache-search result per FunctionID
+  std::set<FunctionID> jittedSet_;
+  std::set<ModuleID> modules_;                   // ask mode only
+  std::map<std::string, UINT_PTR> lowestStart_;  // image path -> lowest recorded R2R code RVA
   std::size_t searches_ = 0;
-  std::atomic<std::size_t> jitted_{0};
+  std::size_t jitted_ = 0;
 };
 
 class Factory final : public IClassFactory {

@@ -23,6 +23,7 @@ static class Program
         Json(sb);
         Exceptions(sb);
         Async(sb).GetAwaiter().GetResult();
+        RuntimeAsync.Run(sb).GetAwaiter().GetResult();
         Files(sb);
         Misc(sb);
         // --hot: call the same framework methods for a while, so tiered
@@ -31,7 +32,7 @@ static class Program
         if (args.Contains("--hot"))
             for (var until = DateTime.UtcNow.AddSeconds(2); DateTime.UtcNow < until; Thread.Sleep(50))
                 for (int i = 0; i < 2000; i++) { Collections(new StringBuilder()); if (i % 100 == 0) Strings(new StringBuilder()); }
-        Console.WriteLine($"workload: {sb.Length} chars, hash {sb.ToString().GetHashCode() & 0xffff:x4}");
+        Console.WriteLine($"workload: {sb.Length} chars, hash {sb.ToString().GetHashCode() & 0xffff:x4}, .NET {Environment.Version}");
         return 0;
     }
 
@@ -226,4 +227,267 @@ static class Program
     }
 
     static int Lazy() => new Lazy<int>(() => 7).Value;
+}
+
+// .NET 11 runtime async: System.Private.CoreLib 11 compiles some of its own
+// async methods as "async variants" (instance entry points, signature flag
+// 0x100), each followed by a separately compiled resumption stub. These are
+// their public callers, made to suspend (the streams, readers and writers
+// below complete only after a Task.Yield), so that the variants run and are
+// resumed through their stubs. On .NET 10 the same calls run ordinary
+// state-machine code.
+static class RuntimeAsync
+{
+    // A stream whose every operation completes asynchronously.
+    sealed class SlowStream : Stream
+    {
+        readonly MemoryStream inner;
+        readonly bool seekable;
+        public SlowStream(byte[] data, bool seekable = true) { inner = new MemoryStream(); inner.Write(data); inner.Position = 0; this.seekable = seekable; }
+        public byte[] Written => inner.ToArray();
+        public override bool CanRead => true;
+        public override bool CanSeek => seekable;
+        public override bool CanWrite => true;
+        public override long Length => inner.Length;
+        public override long Position { get => inner.Position; set => inner.Position = value; }
+        public override void Flush() { }
+        public override int Read(byte[] buffer, int offset, int count) => inner.Read(buffer, offset, count);
+        public override long Seek(long offset, SeekOrigin origin) => inner.Seek(offset, origin);
+        public override void SetLength(long value) => inner.SetLength(value);
+        public override void Write(byte[] buffer, int offset, int count) => inner.Write(buffer, offset, count);
+        public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken ct = default)
+        { await Task.Yield(); return inner.Read(buffer.Span[..Math.Min(buffer.Length, 7)]); }
+        public override async ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken ct = default)
+        { await Task.Yield(); inner.Write(buffer.Span); }
+        public override async Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken ct)
+        { await Task.Yield(); return inner.Read(buffer, offset, Math.Min(count, 7)); }
+        public override async Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken ct)
+        { await Task.Yield(); inner.Write(buffer, offset, count); }
+        public override async Task FlushAsync(CancellationToken ct) => await Task.Yield();
+    }
+
+    // Overrides only the array forms: Stream's own Memory forms run, and take
+    // their slow path for memory that is not an array.
+    sealed class ArraySlowStream : Stream
+    {
+        readonly MemoryStream inner = new MemoryStream(Encoding.ASCII.GetBytes("array-only stream contents"));
+        public override bool CanRead => true;
+        public override bool CanSeek => false;
+        public override bool CanWrite => true;
+        public override long Length => throw new NotSupportedException();
+        public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
+        public override void Flush() { }
+        public override int Read(byte[] buffer, int offset, int count) => inner.Read(buffer, offset, count);
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+        public override void SetLength(long value) => throw new NotSupportedException();
+        public override void Write(byte[] buffer, int offset, int count) { }
+        public override async Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken ct)
+        { await Task.Yield(); return inner.Read(buffer, offset, count); }
+        public override async Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken ct) => await Task.Yield();
+    }
+
+    // Memory that is not an array (MemoryMarshal.TryGetArray fails).
+    sealed class NotArrayMemory(int size) : System.Buffers.MemoryManager<byte>
+    {
+        readonly byte[] data = new byte[size];
+        public override Span<byte> GetSpan() => data;
+        public override System.Buffers.MemoryHandle Pin(int elementIndex = 0) => throw new NotSupportedException();
+        public override void Unpin() { }
+        protected override void Dispose(bool disposing) { }
+    }
+
+    // Only the abstract minimum: TextReader's and TextWriter's own async
+    // methods run.
+    sealed class MinimalReader(string text) : TextReader
+    {
+        int pos;
+        public override int Peek() => pos < text.Length ? text[pos] : -1;
+        public override int Read() => pos < text.Length ? text[pos++] : -1;
+    }
+    sealed class MinimalWriter : TextWriter
+    {
+        public readonly StringBuilder Text = new();
+        public override Encoding Encoding => Encoding.UTF8;
+        public override void Write(char value) => Text.Append(value);
+    }
+
+    public static async Task Run(StringBuilder sb)
+    {
+        var data = Encoding.UTF8.GetBytes(string.Join("\n", Enumerable.Range(0, 40).Select(i => $"line {i} of the slow stream")));
+        // BufferedStream over a slow stream.
+        var buffered = new BufferedStream(new SlowStream(data), 16);
+        var buf = new byte[64];
+        sb.Append(await buffered.ReadAsync(buf.AsMemory(0, 40)));
+        sb.Append(await buffered.ReadAsync(buf.AsMemory(0, 5)));
+        var bw = new BufferedStream(new SlowStream(Array.Empty<byte>()), 16);
+        await bw.WriteAsync(data.AsMemory(0, 10));
+        await bw.WriteAsync(data.AsMemory(0, 50));
+        await bw.FlushAsync();
+        await bw.WriteAsync(data.AsMemory(0, 5));
+        await bw.CopyToAsync(Stream.Null);
+        await bw.DisposeAsync();
+        await new BufferedStream(new SlowStream(data), 32).CopyToAsync(new SlowStream(Array.Empty<byte>()));
+        // Stream's own CopyToAsync, and its Memory forms over array-only overrides.
+        await new SlowStream(data).CopyToAsync(Stream.Null, 64);
+        var arrayOnly = new ArraySlowStream();
+        using (var mem = new NotArrayMemory(16))
+        {
+            sb.Append(await arrayOnly.ReadAsync(mem.Memory));
+            await arrayOnly.WriteAsync(mem.Memory);
+        }
+        // StreamReader / StreamWriter.
+        var reader = new StreamReader(new SlowStream(data), Encoding.UTF8, false, 16);
+        sb.Append(await reader.ReadLineAsync());
+        var chars = new char[20];
+        sb.Append(await reader.ReadAsync(chars.AsMemory()));
+        sb.Append(await reader.ReadBlockAsync(chars.AsMemory()));
+        sb.Append((await reader.ReadToEndAsync()).Length);
+        var writer = new StreamWriter(new SlowStream(Array.Empty<byte>()), Encoding.UTF8, 16);
+        for (int i = 0; i < 20; i++) await writer.WriteAsync('w');
+        await writer.WriteAsync("a string longer than the buffer".AsMemory());
+        await writer.WriteLineAsync("line");
+        await writer.FlushAsync();
+        await writer.DisposeAsync();
+        // TextReader / TextWriter base methods.
+        var minimal = new MinimalReader("minimal reader text");
+        sb.Append(await minimal.ReadBlockAsync(chars.AsMemory(0, 7)));
+        sb.Append(await minimal.ReadToEndAsync(CancellationToken.None));
+        var mw = new MinimalWriter();
+        await mw.WriteAsync(new StringBuilder("sb"), CancellationToken.None);
+        await mw.WriteLineAsync(new StringBuilder("sb line"), CancellationToken.None);
+        sb.Append(mw.Text.Length);
+        // A broadcasting writer, an indented writer.
+        var w1 = new StreamWriter(new SlowStream(Array.Empty<byte>()), Encoding.UTF8, 16);
+        var w2 = new MinimalWriter();
+        var broadcast = TextWriter.CreateBroadcasting(w1, w2);
+        await broadcast.WriteAsync('c');
+        await broadcast.WriteAsync("s");
+        await broadcast.WriteAsync(new StringBuilder("b"), CancellationToken.None);
+        await broadcast.WriteAsync(new[] { 'x', 'y' }, 0, 2);
+        await broadcast.WriteAsync("m".AsMemory(), CancellationToken.None);
+        await broadcast.WriteLineAsync('c');
+        await broadcast.WriteLineAsync("s");
+        await broadcast.WriteLineAsync(new StringBuilder("b"), CancellationToken.None);
+        await broadcast.WriteLineAsync(new[] { 'x' }, 0, 1);
+        await broadcast.WriteLineAsync("m".AsMemory(), CancellationToken.None);
+        await broadcast.WriteLineAsync();
+        await broadcast.FlushAsync();
+        await broadcast.FlushAsync(CancellationToken.None);
+        await broadcast.DisposeAsync();
+        sb.Append(w2.Text.Length);
+        var indented = new System.CodeDom.Compiler.IndentedTextWriter(new StreamWriter(new SlowStream(Array.Empty<byte>()), Encoding.UTF8, 16), "  ");
+        indented.Indent = 2;
+        await indented.WriteAsync('c');
+        await indented.WriteAsync("s");
+        await indented.WriteAsync(new[] { 'x', 'y' }, 0, 2);
+        await indented.WriteAsync("m".AsMemory(), CancellationToken.None);
+        await indented.WriteAsync(new StringBuilder("b"), CancellationToken.None);
+        await indented.WriteLineAsync();
+        await indented.WriteLineAsync('c');
+        await indented.WriteLineAsync("s");
+        await indented.WriteLineAsync(new[] { 'x' }, 0, 1);
+        await indented.WriteLineAsync("m".AsMemory(), CancellationToken.None);
+        await indented.WriteLineAsync(new StringBuilder("b"), CancellationToken.None);
+        await indented.FlushAsync();
+        // A transcoding stream.
+        var transcoding = Encoding.CreateTranscodingStream(new SlowStream(Encoding.Unicode.GetBytes("transcoded text")), Encoding.Unicode, Encoding.UTF8);
+        sb.Append(await transcoding.ReadAsync(buf.AsMemory()));
+        await transcoding.WriteAsync(Encoding.UTF8.GetBytes("back").AsMemory());
+        await transcoding.DisposeAsync();
+        // Files: async file I/O completes on the thread pool.
+        string dir = Path.Combine(Path.GetTempPath(), "gdmap-prof-async-" + Environment.ProcessId);
+        Directory.CreateDirectory(dir);
+        try
+        {
+            string p = Path.Combine(dir, "t.txt");
+            await File.WriteAllTextAsync(p, "some text\nfor the file\n");
+            sb.Append((await File.ReadAllTextAsync(p)).Length);
+            await File.WriteAllLinesAsync(p, Enumerable.Range(0, 30).Select(i => $"line {i}"));
+            sb.Append((await File.ReadAllLinesAsync(p)).Length);
+            await File.WriteAllBytesAsync(p, data);
+            await File.AppendAllBytesAsync(p, data.AsMemory(0, 10));
+            sb.Append((await File.ReadAllBytesAsync(p)).Length);
+            if (File.Exists("/proc/self/stat")) sb.Append((await File.ReadAllBytesAsync("/proc/self/stat")).Length > 0);
+            await using (var fs = new FileStream(p, FileMode.Open, FileAccess.ReadWrite, FileShare.None, 16, useAsync: true))
+            {
+                sb.Append(await fs.ReadAsync(buf.AsMemory(0, 8)));
+                await fs.WriteAsync(data.AsMemory(0, 4));
+                await fs.FlushAsync();
+                fs.Position = 0;
+                await fs.CopyToAsync(Stream.Null);
+            }
+            // Buffered FileStreams over a pipe: not seekable.
+            using var server = new System.IO.Pipes.AnonymousPipeServerStream(System.IO.Pipes.PipeDirection.Out);
+            using var client = new System.IO.Pipes.AnonymousPipeClientStream(System.IO.Pipes.PipeDirection.In, server.ClientSafePipeHandle);
+            using var pipeOut = new FileStream(new Microsoft.Win32.SafeHandles.SafeFileHandle(server.SafePipeHandle.DangerousGetHandle(), false), FileAccess.Write, 16);
+            using var pipeIn = new FileStream(new Microsoft.Win32.SafeHandles.SafeFileHandle(client.SafePipeHandle.DangerousGetHandle(), false), FileAccess.Read, 16);
+            var readTask = pipeIn.ReadAsync(buf.AsMemory(0, 8)).AsTask();
+            await Task.Delay(5);
+            await pipeOut.WriteAsync(data.AsMemory(0, 8));
+            await pipeOut.FlushAsync();
+            sb.Append(await readTask);
+        }
+        finally { Directory.Delete(dir, true); }
+        // SemaphoreSlim.WaitAsync with a timeout that must wait.
+        var sem = new SemaphoreSlim(0);
+        var wait = sem.WaitAsync(TimeSpan.FromSeconds(10));
+        _ = Task.Run(async () => { await Task.Delay(5); sem.Release(); });
+        sb.Append(await wait);
+        using (var cts = new CancellationTokenSource())
+        {
+            var wait2 = sem.WaitAsync(cts.Token);
+            _ = Task.Run(async () => { await Task.Delay(5); sem.Release(); });
+            sb.Append(wait2.IsCompleted);
+            await wait2;
+        }
+        // Other images' async variants: compression and XML over slow streams.
+        var gzOut = new SlowStream(Array.Empty<byte>());
+        var gz = new System.IO.Compression.GZipStream(gzOut, System.IO.Compression.CompressionLevel.Fastest, leaveOpen: true);
+        await gz.WriteAsync(data);
+        await gz.FlushAsync();
+        await gz.DisposeAsync();
+        var gzIn = new System.IO.Compression.GZipStream(new SlowStream(gzOut.Written), System.IO.Compression.CompressionMode.Decompress);
+        sb.Append(await gzIn.ReadAsync(buf.AsMemory()));
+        await gzIn.CopyToAsync(Stream.Null);
+        await gzIn.DisposeAsync();
+        var zipBytes = new MemoryStream();
+        await using (var zip = await System.IO.Compression.ZipArchive.CreateAsync(zipBytes, System.IO.Compression.ZipArchiveMode.Create, true, null))
+        {
+            var entry = zip.CreateEntry("a.txt");
+            await using (var es = await entry.OpenAsync()) await es.WriteAsync(data);
+        }
+        zipBytes.Position = 0;
+        await using (var zip = await System.IO.Compression.ZipArchive.CreateAsync(new SlowStream(zipBytes.ToArray()), System.IO.Compression.ZipArchiveMode.Read, false, null))
+        {
+            await using var es = await zip.Entries[0].OpenAsync();
+            sb.Append((await new StreamReader(es).ReadToEndAsync()).Length);
+        }
+        var xml = Encoding.UTF8.GetBytes("<a x='1'><b>text</b><c><![CDATA[cdata]]></c><d/></a>");
+        using (var xr = System.Xml.XmlReader.Create(new StreamReader(new SlowStream(xml)), new System.Xml.XmlReaderSettings { Async = true }))
+            while (await xr.ReadAsync())
+                if (xr.HasValue) sb.Append(await xr.GetValueAsync());
+        var xmlOut = new StreamWriter(new SlowStream(Array.Empty<byte>()), Encoding.UTF8, 16);
+        await using (var xw = System.Xml.XmlWriter.Create(xmlOut, new System.Xml.XmlWriterSettings { Async = true }))
+        {
+            await xw.WriteStartElementAsync(null, "a", null);
+            await xw.WriteAttributeStringAsync(null, "x", null, "1");
+            await xw.WriteStringAsync("text");
+            await xw.WriteEndElementAsync();
+            await xw.FlushAsync();
+        }
+        var xdoc = await System.Xml.Linq.XDocument.LoadAsync(new SlowStream(xml), System.Xml.Linq.LoadOptions.None, CancellationToken.None);
+        await xdoc.SaveAsync(new SlowStream(Array.Empty<byte>()), System.Xml.Linq.SaveOptions.None, CancellationToken.None);
+        sb.Append(xdoc.Root!.Elements().Count());
+        // CancellationTokenRegistration.DisposeAsync while its callback runs.
+        using (var cts = new CancellationTokenSource())
+        {
+            using var started = new ManualResetEventSlim();
+            var reg = cts.Token.Register(() => { started.Set(); Thread.Sleep(30); });
+            var cancel = Task.Run(cts.Cancel);
+            started.Wait();
+            await reg.DisposeAsync();
+            await cancel;
+            sb.Append("reg");
+        }
+    }
 }

@@ -238,6 +238,15 @@ void addResumptionStubs(const pe::PeImage& pe, R2RImage& image) {
     const std::size_t next = j < image.methods.size() ? image.methods[j].firstRuntimeFunction : total;
     for (std::size_t f = first + 1; f < next && !functions[f].cold; ++f) {
       if (!hasElement(f)) continue;
+      if (!image.profile.resumptionStubs) {
+        std::uint64_t at = 0;
+        debugInfo.tryGet(static_cast<std::uint32_t>(f), at);
+        fail(region.fileOffsetOf(at),
+             "debugInfo[" + std::to_string(f) + "]: runtime function " + std::to_string(f) +
+                 " has debug info of its own but no entry point starts it (bodies no entry lists, runtime async's "
+                 "resumption stubs, come with R2R 26)",
+             rules::kR2rBadEntryPoint);
+      }
       MethodBody stub = image.methods[i];
       stub.resumptionStub = true;
       stub.firstRuntimeFunction = static_cast<std::uint32_t>(f);

@@ -235,6 +235,7 @@ FormatProfile formatProfile(std::uint16_t major) {
   p.x86Funclets = major >= 14;
   p.composite = major >= 5;
   p.hotColdMap = major >= 8;
+  p.resumptionStubs = major >= 26;
   return p;
 }
 

@@ -70,6 +70,26 @@ printf '\x1b' | dd of="$w/old27.dll" bs=1 seek=$((0x44c)) conv=notrunc 2>/dev/nu
 expect 1 "$gdmap" il extract "$w/old27.dll" -o "$w/old27.json"
 has err "debugInfo[0] (method 0x06000001): bounds blob"
 
+# --- methods sharing one body (.NET Core 3.1's CoreLib has 138) ---
+# Shapes::Area's entry (file 5511) made to name Point::.ctor's first
+# runtime function: the IL check catches that Area's 4 bytes of IL are not
+# what that body was compiled from ...
+cp "$net11/Sample.A.x64.dll" "$w/shared.dll"
+printf '\x00' | dd of="$w/shared.dll" bs=1 seek=5511 conv=notrunc 2>/dev/null
+expect 1 "$gdmap" il extract "$w/shared.dll" -o "$w/shared.json"
+has err "method 0x06000002: bounds["
+has err "past the method's 4 bytes of IL: the image is misread, or not what its metadata says [r2r-il-offset-past-body]"
+# ... so its tiny IL header (file 0xa40) is made to say 63 bytes.
+printf '\xfe' | dd of="$w/shared.dll" bs=1 seek=$((0xa40)) conv=notrunc 2>/dev/null
+expect 0 "$gdmap" il extract "$w/shared.dll" -o "$w/shared.json" --json
+is '.sharedBodies == 2'
+jq -e '[.methods[] | select((.token == "0x06000001" or .token == "0x06000002") and .instantiation == null)
+  | [.codeSize, .code, .bounds]] | length == 2 and .[0] == .[1]' "$w/shared.json" >/dev/null || fail "two methods, one body"
+expect 0 "$gdmap" il locate "$w/shared.dll" 0x10783
+has out "method 0x06000001 (one body with method 0x06000002), body"
+expect 0 "$gdmap" il locate "$w/shared.dll" 0x10783 --json
+is '.addresses[0].sharedWith == [{"token": "0x06000002"}]'
+
 # --- self-checks ---
 # Shapes::SafeDivide's fat IL header (file 0xa48) made to say 2 bytes of IL.
 cp "$net11/Sample.A.x64.dll" "$w/il.dll"

@@ -4,21 +4,30 @@ r2r_reference.py, method by method.
 
     compare_extract.py IMAGE EXTRACT.json [--gdmap GDMAP --workdir DIR [--sample N]]
 
-For a composite image (or a component stub of one, whose composite image
-lies beside it) EXTRACT.json holds one component's methods: each is
-matched to the reference's body by its first code RVA, and the caller adds
-up the components (r2r_packs.sh checks that they cover every body).
+Each extracted method is matched to the reference's body by its first code
+RVA and its identity: token, instantiated or not, async variant, resumption
+stub (the `instantiation` object's "asyncVariant" and "resumptionStub"
+keys: a plain method and its async variant share a token, and a resumption
+stub has its owner's), and, in a composite image, the component. Every
+reference body with bounds in scope must be extracted: the whole image;
+for a composite image extracted whole (every method names its "component")
+every component; for one component's extract (--component NAME, or a
+component stub, whose composite image lies beside it) that component.
+Methods must come in runtime-function order (in a whole composite image,
+grouped by component, in component order). Two entry points sharing one
+body (.NET Core 3.1 CoreLib) are two methods with the same code and bounds.
+An extract without code ranges is paired with the reference in order.
 
-Both list the bodies in runtime-function order, so they are compared
-pairwise: token, instantiated or not, code size, every bound (native, IL,
-source), and, where the extract names them, the component (composite
-images) and the code ranges (begin RVA and length of each runtime function).
-The bytes are checked too: re-encoded here from the extracted bounds in
-the image's own form (nibble for R2R 2..15, packed2 for 16, packed3 for 17),
-they must be the image's bytes (cbBounds of them) that the reference read.
-With --gdmap, every method (or N of them, spread evenly, with --sample N)
-is also written to its own description and built with `gdmap il build
---format FORM`, whose output must be those bytes exactly.
+Then, pair by pair: token, instantiated or not, async variant, resumption
+stub, component, code size, the code ranges (begin RVA and length of each
+runtime function), every bound (native, IL, source). The bytes are checked
+too: re-encoded here from the extracted bounds in the image's own form
+(nibble for R2R 2..15, packed2 for 16, packed3 from 17), they must be the
+image's bytes (cbBounds of them) that the reference read. With --gdmap,
+every method (or N of them, spread evenly, with --sample N) is also written
+to its own description and built with `gdmap il build --format FORM`, whose
+output must be those bytes exactly (the first async variant and the first
+resumption stub always among them).
 
 Prints one line: "IMAGE: N methods agree" (status 0), or the first few
 differences (status 1).
@@ -126,7 +135,65 @@ def encode(bounds, form):
     return encode_packed(bounds, form)
 
 
+def instantiation_flags(got):
+    """(instantiated, asyncVariant, resumptionStub) of an extracted method:
+    its `instantiation` object may say only that it is an async variant
+    (and its resumption stub), which is no instantiation."""
+    inst = got.get("instantiation") or {}
+    return (bool(set(inst) - {"asyncVariant", "resumptionStub"}), inst.get("asyncVariant") is True,
+            inst.get("resumptionStub") is True)
+
+
+def describe(m):
+    """How a reference body is named in messages."""
+    text = m["token"]
+    if m.get("componentName"):
+        text = "%s of %s" % (text, m["componentName"])
+    kinds = [k for k, on in (("instantiated", m["instantiated"]), ("async variant", m["asyncVariant"]),
+                             ("resumption stub", m["resumptionStub"])) if on]
+    return "%s at rf %d%s" % (text, m["runtimeFunction"], " (%s)" % ", ".join(kinds) if kinds else "")
+
+
+def first_rva(got):
+    return number(got["code"][0]["rva"]) if got.get("code") else None
+
+
+def match(reference, extracted, problems):
+    """Pairs (reference body, extracted method), found by first code RVA
+    and identity (token, instantiated or not, async variant, resumption
+    stub, component); the reference bodies left unmatched; the scope."""
+    by_rva = {}
+    for m in reference:
+        by_rva.setdefault(m["code"][0][0], []).append(m)
+    pairs = []
+    used = set()
+    for k, got in enumerate(extracted):
+        rva = first_rva(got)
+        if rva is None:
+            problems.append("extracted method %d (%s) has no code ranges" % (k, got.get("token")))
+            continue
+        candidates = [m for m in by_rva.get(rva, []) if id(m) not in used]
+        if not candidates:
+            problems.append("extracted method %d (%s) at 0x%x: no body %sthere in the reference" % (
+                k, got.get("token"), rva, "left " if by_rva.get(rva) else ""))
+            continue
+        inst, async_variant, stub = instantiation_flags(got)
+
+        def fits(m):
+            return (int(got["token"], 16) == int(m["token"], 16) and inst == m["instantiated"]
+                    and async_variant == m["asyncVariant"] and stub == m["resumptionStub"]
+                    and ("component" not in got or got["component"] == m.get("componentName")))
+        ref = next((m for m in candidates if fits(m)), candidates[0])
+        used.add(id(ref))
+        pairs.append((ref, got))
+    left = [m for m in reference if id(m) not in used]
+    return pairs, left
+
+
 def main(argv):
+    if len(argv) < 3:
+        sys.stderr.write(__doc__)
+        return 2
     image, extract = argv[1], argv[2]
     gdmap = workdir = None
     sample = 0
@@ -137,45 +204,81 @@ def main(argv):
         sample = int(argv[argv.index("--sample") + 1])
     with open(image, "rb") as f:
         r2r = r2r_reference.R2R(f.read())
+    stub_component = None
     if r2r.owner:
         # A component stub has no code: its methods are in the composite
         # image beside it.
+        stub_component = r2r.assembly_name()
         with open(os.path.join(os.path.dirname(image), r2r.owner), "rb") as f:
             r2r = r2r_reference.R2R(f.read())
+    for w in r2r.warnings:
+        sys.stderr.write("%s: warning: %s\n" % (image, w))
     reference = r2r.methods()
     with open(extract) as f:
         extracted = json.load(f)["methods"]
     # The reference lists every body; gdmap skips those without bounds.
     expected = [m for m in reference if m["boundsHex"]]
     problems = []
-    if r2r.components:
-        # One component's methods (il extract --component, or a stub): each
-        # is matched to the reference's body by its first code RVA.
-        by_rva = {m["code"][0][0]: m for m in expected}
-        matched = []
-        for got in extracted:
-            rva = number(got["code"][0]["rva"]) if got.get("code") else None
-            if rva not in by_rva:
-                problems.append("extracted %s at %s: no body there in the reference" % (got["token"], rva))
-            else:
-                matched.append(by_rva[rva])
-        expected = matched
-    elif len(expected) != len(extracted):
-        problems.append("%d methods with bounds in the reference, %d extracted" % (len(expected), len(extracted)))
+    whole = bool(r2r.components) and any("component" in got for got in extracted)
+    if whole and not all("component" in got for got in extracted):
+        problems.append("some extracted methods name their component, others do not")
+    if not r2r.components and any("component" in got for got in extracted):
+        problems.append("extracted methods name a component, the image is not a composite image")
+    if extracted and not any("code" in got for got in extracted):
+        # An extract without code ranges: both lists are in runtime-function
+        # order, so they are paired in order.
+        pairs = list(zip(expected, extracted))
+        left = expected[len(extracted):]
+        if len(expected) != len(extracted):
+            problems.append("%d methods with bounds in the reference, %d extracted" % (len(expected), len(extracted)))
+            left = []
+    else:
+        pairs, left = match(expected, extracted, problems)
+    scope = "the image"
+    if r2r.components and not whole:
+        # One component's methods (il extract --component, or a component
+        # stub): every method of one component, and all of them.
+        names = {ref.get("componentName") for ref, _ in pairs}
+        if stub_component is not None:
+            names.add(stub_component)
+        if len(names) > 1:
+            problems.append("the extracted methods belong to several components: %s" % ", ".join(
+                sorted(str(n) for n in names)))
+        name = next(iter(names)) if len(names) == 1 else None
+        left = [m for m in left if name is not None and m.get("componentName") == name]
+        scope = "component %s" % name
+    if left:
+        problems.append("%d bodies with bounds of %s in the reference are not extracted: %s" % (
+            len(left), scope, ", ".join(describe(m) for m in left[:3])))
+    # The order: by component (whole composite images), then by runtime function.
+    order = [((ref.get("component") if whole else 0) or 0, ref["runtimeFunction"]) for ref, _ in pairs]
+    for k in range(1, len(order)):
+        if order[k] < order[k - 1]:
+            problems.append("extracted method %d (%s) is out of order: %s after %s" % (
+                k, pairs[k][1].get("token"), describe(pairs[k][0]), describe(pairs[k - 1][0])))
+            break
     trailing = 0
     build = set()
     if gdmap:
-        n = len(expected)
+        n = len(pairs)
         build = set(range(n)) if not sample or sample >= n else {i * n // sample for i in range(sample)}
-    for i, (ref, got) in enumerate(zip(expected, extracted)):
-        where = "method %d (%s)" % (i, ref["token"])
+        # The first async variant and resumption stub are always built too.
+        for kind in ("asyncVariant", "resumptionStub"):
+            build |= set([i for i, (ref, _) in enumerate(pairs) if ref[kind]][:1])
+    for i, (ref, got) in enumerate(pairs):
+        where = "method %d (%s)" % (i, describe(ref))
         form = ref["form"]
         if int(got["token"], 16) != int(ref["token"], 16):
             problems.append("%s: token %s extracted" % (where, got["token"]))
-        if ("instantiation" in got) != ref["instantiated"]:
-            problems.append("%s: instantiated %s, extracted %s" % (where, ref["instantiated"], "instantiation" in got))
-        if "component" in got and got["component"] != ref.get("component"):
-            problems.append("%s: component %s, extracted %s" % (where, ref.get("component"), got["component"]))
+        inst, async_variant, stub = instantiation_flags(got)
+        for what, want, have in (("instantiated", ref["instantiated"], inst),
+                                 ("asyncVariant", ref["asyncVariant"], async_variant),
+                                 ("resumptionStub", ref["resumptionStub"], stub)):
+            if want != have:
+                problems.append("%s: %s %s, extracted %s (instantiation %s)" % (
+                    where, what, want, have, json.dumps(got.get("instantiation"))))
+        if "component" in got and got["component"] != ref.get("componentName"):
+            problems.append("%s: component %s, extracted %s" % (where, ref.get("componentName"), got["component"]))
         if got.get("codeSize") != ref["codeSize"]:
             problems.append("%s: codeSize %d, extracted %s" % (where, ref["codeSize"], got.get("codeSize")))
         if "code" in got:
@@ -205,8 +308,12 @@ def main(argv):
             desc = os.path.join(workdir, "method.json")
             with open(desc, "w") as f:
                 json.dump({"methods": [got]}, f)
-            built = subprocess.run([gdmap, "il", "build", desc, "--format", form, "-o", "-"],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            try:
+                built = subprocess.run([gdmap, "il", "build", desc, "--format", form, "-o", "-"],
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            except OSError as e:
+                problems.append("%s: cannot run %s: %s" % (where, gdmap, e))
+                break
             # An extract's `layout` (trailing bytes and the like) gives the
             # image's bytes back whole; without one, the bounds part.
             want = ref["boundsHex"] if "layout" in got else image_bytes
@@ -221,10 +328,22 @@ def main(argv):
         return 1
     built = ""
     if gdmap:
-        built = " (il build byte-identical%s)" % ("" if len(build) == len(expected) else ", %d built" % len(build))
+        built = " (il build byte-identical%s)" % ("" if len(build) == len(pairs) else ", %d built" % len(build))
     if trailing:
         built += " (%d with trailing zero bytes after their bounds)" % trailing
-    print("%s: %d methods agree%s" % (image, len(extracted), built))
+    async_variants = sum(1 for ref, _ in pairs if ref["asyncVariant"] and not ref["resumptionStub"])
+    stubs = sum(1 for ref, _ in pairs if ref["resumptionStub"])
+    if async_variants or stubs:
+        built += " (%d async variants, %d resumption stubs)" % (async_variants, stubs)
+    shared = {}
+    for ref, _ in pairs:
+        shared[ref["runtimeFunction"]] = shared.get(ref["runtimeFunction"], 0) + 1
+    aliases = sum(n for n in shared.values() if n > 1)
+    if aliases:
+        built += " (%d share a body with another)" % aliases
+    if whole:
+        built += " (%d components)" % len({ref.get("component") for ref, _ in pairs})
+    print("%s: %d methods agree%s" % (image, len(pairs), built))
     return 0
 
 

@@ -10,8 +10,9 @@ moves. In the nibble form any varint can take it (bounds[1].il here, else
 header.count); in the packed forms the header's count, when the header has
 a padding nibble (the entries start at the same bit either way).
 
-The method is the first MethodDef body (not an instantiation, the only
-body of its token) whose blob has such a padding nibble. Prints
+The method is the first MethodDef body (not an instantiation, async
+variant or resumption stub, the only body of its token) whose blob has
+such a padding nibble. Prints
 "TOKEN FORM HEX": the token, the image's bounds form and the blob's new
 bytes, which `gdmap il extract` then `gdmap il build --format FORM` must
 give back. The independent reader tests/r2r/r2r_reference.py finds the
@@ -20,6 +21,7 @@ blob.
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import r2r_reference as ref  # noqa: E402
 
@@ -71,9 +73,11 @@ def main(argv):
     for m in methods:
         bodies[m["token"]] = bodies.get(m["token"], 0) + 1
     for m in methods:
-        if m["instantiated"] or bodies[m["token"]] != 1 or not m["boundsHex"] or m.get("trailingZeros"):
+        if "sigFlags" in m or m["resumptionStub"] or bodies[m["token"]] != 1:
+            continue  # an instance entry (instantiation, async variant), a stub, or a token of several bodies
+        if not m["boundsHex"] or m.get("trailingZeros"):
             continue
-        start, size, _ = ref.debug_header(bytes(data), r2r.image.offset(m["debugInfo"]), r2r.major)
+        start, size, _ = ref.debug_header(bytes(data), r2r.image.offset(m["debugInfo"]), r2r.rules)
         raw = bytes(data[start:start + size])
         new = reencoded(raw, r2r.form)
         if new is None:

@@ -178,27 +178,37 @@ TEST_CASE("r2r net11: a misreading the newest rules cause is a located error, no
 }
 
 TEST_CASE("r2r net11: two methods sharing one body are both listed with it") {
-  // .NET Core 3.1's CoreLib starts two MethodDefs at one runtime function;
-  // the same made here: method 0x0600000b's entry names method
-  // 0x06000001's first runtime function.
-  Bytes file = readImage("Microsoft.Win32.Primitives.dll");
+  // .NET Core 3.1's CoreLib starts two MethodDefs at one runtime function
+  // (138 methods, 43 bodies); the same made here: Shapes::Area's entry
+  // (native 2, runtime function 1) names Point::.ctor's runtime function 0.
+  Bytes file = net11Sample();
   const R2RImage image = parsed(file);
-  const MethodBody& last = methodAt(image, 0x0600000b);
-  REQUIRE(file[last.entryPointOffset] == 0x24);  // native 18 = runtime function 9 << 1
-  file[last.entryPointOffset] = 0x00;            // runtime function 0
+  const MethodBody& area = methodAt(image, 0x06000002);
+  REQUIRE(file[area.entryPointOffset] == 0x04);
+  file[area.entryPointOffset] = 0x00;
   const R2RImage shared = parsed(file);
-  const MethodBody& first = methodAt(shared, 0x06000001);
-  const MethodBody& alias = methodAt(shared, 0x0600000b);
+  const MethodBody& ctor = methodAt(shared, 0x06000001);
+  const MethodBody& alias = methodAt(shared, 0x06000002);
   CHECK(alias.firstRuntimeFunction == 0);
-  CHECK(first.sharedBody);
+  CHECK(ctor.sharedBody);
   CHECK(alias.sharedBody);
-  CHECK(alias.codeSize == first.codeSize);
-  CHECK(alias.runtimeFunctionCount == first.runtimeFunctionCount);
-  CHECK(alias.debugInfoOffset == first.debugInfoOffset);
+  CHECK(alias.codeSize == ctor.codeSize);
+  CHECK(alias.runtimeFunctionCount == ctor.runtimeFunctionCount);
+  CHECK(alias.debugInfoOffset == ctor.debugInfoOffset);
   CHECK(shared.summary.sharedBodies == 2);
-  // Runtime function 9, no longer any entry's, has debug info of its own:
-  // a body no entry point lists, after method 0x0600000a's code.
+  // Runtime function 1, now no entry's, keeps its debug info: in R2R 26 a
+  // body of its own (what a resumption stub is).
   CHECK(shared.summary.resumptionStubs == 1);
+
+  // Before 26 such an element is an error: no body could own it.
+  Bytes old = readImage("Microsoft.Win32.Primitives.dll");
+  const R2RImage oldImage = parsed(old);
+  const MethodBody& last = methodAt(oldImage, 0x0600000b);
+  REQUIRE(old[last.entryPointOffset] == 0x24);  // native 18 = runtime function 9 << 1
+  old[last.entryPointOffset] = 0x00;            // runtime function 0: runtime function 9 keeps its element
+  const gdmap::Error e = errorOf(old);
+  CHECK(e.rule == "r2r-bad-entry-point");
+  CHECK(contains(e.message, "runtime function 9 has debug info of its own but no entry point starts it"));
 }
 
 TEST_CASE("r2r net11: debug info of its own on a function no method's code precedes is r2r-bad-entry-point") {

@@ -218,7 +218,9 @@ void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::st
     line += "; runtime async: " + counted(c.asyncVariants, "async variant", "async variants") + ", " +
             counted(c.resumptionStubs, "resumption stub", "resumption stubs");
   }
-  if (c.sharedBodies != 0) line += "; " + counted(c.sharedBodies, "method shares", "methods share") + " its body";
+  if (c.sharedBodies != 0) {
+    line += "; " + counted(c.sharedBodies, "method starts", "methods start") + " where another does (one body)";
+  }
   if (c.nonCanonical != 0) line += "; " + std::to_string(c.nonCanonical) + " with layout overrides (not canonical)";
   std::cerr << line << '\n';
 }

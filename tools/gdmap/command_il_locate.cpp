@@ -42,16 +42,18 @@ const char* partName(Part p) {
 }
 
 struct Owner {
-  std::size_t method = 0;  // index into image.methods
+  std::size_t method = 0;  // index into image.methods: the first of the methods sharing the body
   Part part = Part::Body;
 };
 
 // Runtime function -> its method and part; functions no method claims
-// (none in real images) have none.
+// (none in real images) have none. Of methods sharing one body, the first
+// in the image's order owns it (locate() names the others).
 std::vector<std::optional<Owner>> ownersOf(const r2r::R2RImage& image) {
   std::vector<std::optional<Owner>> owners(image.runtimeFunctions.size());
   for (std::size_t i = 0; i < image.methods.size(); ++i) {
     const r2r::MethodBody& m = image.methods[i];
+    if (i > 0 && image.methods[i - 1].firstRuntimeFunction == m.firstRuntimeFunction) continue;
     for (std::uint32_t k = 0; k < m.runtimeFunctionCount; ++k) {
       owners[m.firstRuntimeFunction + k] = Owner{i, k == 0 ? Part::Body : Part::Funclet};
     }
@@ -112,6 +114,7 @@ struct Located {
   std::uint32_t rva = 0;
   std::string component;  // a composite image's component of the method
   const r2r::MethodBody* method = nullptr;
+  std::vector<const r2r::MethodBody*> sharing;  // other methods that start at the same runtime function
   Part part = Part::Body;
   std::uint32_t offset = 0;
   std::vector<il::ApiEntry> entries;  // the API entries covering the offset
@@ -153,6 +156,10 @@ Located locate(const r2r::R2RImage& image, const std::vector<std::optional<Owner
   if (!f || !owners[*f]) return l;
   const r2r::MethodBody& m = image.methods[owners[*f]->method];
   l.method = &m;
+  for (std::size_t k = owners[*f]->method + 1;
+       k < image.methods.size() && image.methods[k].firstRuntimeFunction == m.firstRuntimeFunction; ++k) {
+    l.sharing.push_back(&image.methods[k]);
+  }
   l.part = owners[*f]->part;
   l.offset = nativeOffsetOf(image, m, *f, rva);
   const std::optional<std::vector<il::ApiEntry>>& api = tables.of(owners[*f]->method);
@@ -190,6 +197,14 @@ void printText(const Located& l, const MethodNames& methodNames) {
   const metadata::AssemblyTypeNames* names = methodNames.of(m);
   if (names && !(m.hasModule && l.component.empty())) std::cout << ' ' << names->methodName(m.token);
   if (const std::string inst = instantiationOf(m); !inst.empty()) std::cout << ' ' << inst;
+  // Methods sharing the body: one code, several methods the runtime runs it for.
+  for (std::size_t i = 0; i < l.sharing.size(); ++i) {
+    const r2r::MethodBody& s = *l.sharing[i];
+    std::cout << (i == 0 ? " (one body with method " : ", method ") << hex32(s.token);
+    if (names && !(s.hasModule && l.component.empty())) std::cout << ' ' << names->methodName(s.token);
+    if (const std::string inst = instantiationOf(s); !inst.empty()) std::cout << ' ' << inst;
+    if (i + 1 == l.sharing.size()) std::cout << ')';
+  }
   std::cout << ", " << partName(l.part) << " +" << shortHex(l.offset) << " of " << m.codeSize << " bytes: ";
   if (l.noBounds) {
     std::cout << "no bounds\n";
@@ -230,6 +245,23 @@ std::string locatedJson(const Located& l, const MethodNames& methodNames) {
     out += "}";
   }
   out += ", \"codeSize\": " + std::to_string(m.codeSize) + ", \"entryRva\": \"" + hex32(m.entryRva) + "\"}";
+  if (!l.sharing.empty()) {
+    out += ", \"sharedWith\": [";
+    for (std::size_t i = 0; i < l.sharing.size(); ++i) {
+      const r2r::MethodBody& s = *l.sharing[i];
+      out += (i ? ", " : "") + std::string("{\"token\": \"") + hex32(s.token) + "\"";
+      if (names && !(s.hasModule && l.component.empty())) {
+        out += ", \"name\": ";
+        appendJsonString(names->methodName(s.token), out);
+      }
+      if (const std::string inst = instantiationOf(s); !inst.empty()) {
+        out += ", \"instantiation\": ";
+        appendJsonString(inst, out);
+      }
+      out += "}";
+    }
+    out += "]";
+  }
   out += ", \"part\": \"" + std::string(partName(l.part)) + "\", \"offset\": " + std::to_string(l.offset);
   if (l.noBounds) return out + ", \"il\": null}";
   out += ", \"il\": [";

@@ -106,18 +106,23 @@ bool checkIlOffsets(const r2r::R2RImage& image, ByteSpan file, ByteSpan assembly
     }
     // The first bound past the body names the place.
     std::size_t index = 0;
+    std::uint32_t ilOffset = *m.largestIlOffset;
     if (const Expected<il::BoundsView> view =
             il::openBounds(m.bounds.first(m.bounds.size() - m.boundsTrailing), image.profile.bounds)) {
       il::BoundsView::Cursor cursor = view->cursor();
-      for (il::Bound bound; cursor.next(bound) && !(bound.ilOffset < il::kEpilog && bound.ilOffset >= *il.codeSize);)
-        ++index;
+      for (il::Bound bound; cursor.next(bound); ++index) {
+        if (bound.ilOffset < il::kEpilog && bound.ilOffset >= *il.codeSize) {
+          ilOffset = bound.ilOffset;
+          break;
+        }
+      }
     }
     Diagnostic d;
     d.rule = rules::kR2rIlOffsetPastBody;
     d.file = fileName;
     d.offset = static_cast<std::size_t>(m.bounds.data() - file.data());
     d.message = (m.asyncVariant ? "method " + hex32(m.token) + " (async variant)" : "method " + hex32(m.token)) +
-                ": bounds[" + std::to_string(index) + "] names IL offset " + shortHex(*m.largestIlOffset) +
+                ": bounds[" + std::to_string(index) + "] names IL offset " + shortHex(ilOffset) +
                 ", past the method's " + std::to_string(*il.codeSize) +
                 " bytes of IL: the image is misread, or not what its metadata says";
     report.add(std::move(d));

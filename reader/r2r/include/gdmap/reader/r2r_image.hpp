@@ -75,6 +75,9 @@ struct FormatProfile {
   bool x86Funclets = false;                        // 14: x86 handlers are funclets
   bool composite = false;                          // 4.1 (major 5 on): component assemblies
   bool hotColdMap = false;                         // 8.0: cold parts of split methods
+  // 26 (.NET 11): runtime async's resumption stubs, bodies no entry point
+  // lists. Before, debug info on a function no entry starts is an error.
+  bool resumptionStubs = false;
 };
 FormatProfile formatProfile(std::uint16_t majorVersion);
 

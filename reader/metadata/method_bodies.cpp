@@ -4,17 +4,18 @@
 #include "metadata_root.hpp"
 #include "metadata_streams.hpp"
 #include "metadata_tables.hpp"
+#include "table_schema.hpp"
 
 #include <gdmap/reader/pe_image.hpp>
 
 namespace gdmap::metadata {
 namespace {
 
-constexpr std::uint8_t kTypeRef = 0x01;
-constexpr std::uint8_t kTypeDef = 0x02;
-constexpr std::uint8_t kMethodDef = 0x06;
-constexpr std::uint8_t kMemberRef = 0x0A;
-constexpr std::uint8_t kCustomAttribute = 0x0C;
+using table::kCustomAttribute;
+using table::kMemberRef;
+using table::kMethodDef;
+using table::kTypeDef;
+using table::kTypeRef;
 constexpr std::size_t kRvaColumn = 0;
 constexpr std::size_t kImplFlagsColumn = 1;
 constexpr std::uint32_t kImplAsync = 0x2000;

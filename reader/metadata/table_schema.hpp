@@ -17,6 +17,9 @@ namespace table {
 inline constexpr std::uint8_t kTypeRef = 0x01;
 inline constexpr std::uint8_t kTypeDef = 0x02;
 inline constexpr std::uint8_t kField = 0x04;
+inline constexpr std::uint8_t kMethodDef = 0x06;
+inline constexpr std::uint8_t kMemberRef = 0x0A;
+inline constexpr std::uint8_t kCustomAttribute = 0x0C;
 inline constexpr std::uint8_t kTypeSpec = 0x1B;
 inline constexpr std::uint8_t kMethodSpec = 0x2B;
 }  // namespace table

@@ -18,6 +18,8 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is needed for the re
 net11=$root/tests/data/r2r/sample/net11
 w=$work
 is() { jq -e "$1" "$w/out" >/dev/null || { cat "$w/out" >&2; fail "not true: $1"; }; }
+# patch FILE OFFSET BYTES: BYTES (printf escapes) written over FILE at OFFSET.
+patch() { printf "$3" | dd of="$1" bs=1 seek="$(($2))" conv=notrunc 2>/dev/null; }
 
 # --- every method against the reference reader, and built back byte for byte ---
 for image in Sample.A.x64.dll Sample.Async.x64.dll; do
@@ -51,7 +53,7 @@ is '.addresses[0].method.instantiation == {"type": [], "method": [], "asyncVaria
 
 # --- no ceiling: one past the newest known reads as it, with a warning ---
 cp "$net11/Sample.A.x64.dll" "$w/27.dll"
-printf '\x1b' | dd of="$w/27.dll" bs=1 seek=$((0x564)) conv=notrunc 2>/dev/null
+patch "$w/27.dll" 0x564 '\x1b'
 expect 0 "$gdmap" il extract "$w/27.dll" -o "$w/27.json"
 has err "27.dll: warning: byte 0x00000564: READYTORUN_HEADER: version 27.1 is newer than the newest gdmap knows (26, .NET 11): read as 26 [r2r-newer-version]"
 has err "ReadyToRun 27.1 read as 26 (packed3 bounds): 6 methods"
@@ -66,7 +68,7 @@ is '.warnings == 1 and .diagnostics[0].rule == "r2r-newer-version" and .addresse
 # A .NET Core 2.0 image labelled 27: the newest rules misread it, and that
 # is a located error, not a wrong answer.
 cp "$root/tests/data/r2r/Microsoft.Win32.Primitives.dll" "$w/old27.dll"
-printf '\x1b' | dd of="$w/old27.dll" bs=1 seek=$((0x44c)) conv=notrunc 2>/dev/null
+patch "$w/old27.dll" 0x44c '\x1b'
 expect 1 "$gdmap" il extract "$w/old27.dll" -o "$w/old27.json"
 has err "debugInfo[0] (method 0x06000001): bounds blob"
 
@@ -75,12 +77,12 @@ has err "debugInfo[0] (method 0x06000001): bounds blob"
 # runtime function: the IL check catches that Area's 4 bytes of IL are not
 # what that body was compiled from ...
 cp "$net11/Sample.A.x64.dll" "$w/shared.dll"
-printf '\x00' | dd of="$w/shared.dll" bs=1 seek=5511 conv=notrunc 2>/dev/null
+patch "$w/shared.dll" 5511 '\x00'
 expect 1 "$gdmap" il extract "$w/shared.dll" -o "$w/shared.json"
 has err "method 0x06000002: bounds["
 has err "past the method's 4 bytes of IL: the image is misread, or not what its metadata says [r2r-il-offset-past-body]"
 # ... so its tiny IL header (file 0xa40) is made to say 63 bytes.
-printf '\xfe' | dd of="$w/shared.dll" bs=1 seek=$((0xa40)) conv=notrunc 2>/dev/null
+patch "$w/shared.dll" 0xa40 '\xfe'
 expect 0 "$gdmap" il extract "$w/shared.dll" -o "$w/shared.json" --json
 is '.sharedBodies == 2'
 jq -e '[.methods[] | select((.token == "0x06000001" or .token == "0x06000002") and .instantiation == null)
@@ -93,7 +95,7 @@ is '.addresses[0].sharedWith == [{"token": "0x06000002"}]'
 # --- self-checks ---
 # Shapes::SafeDivide's fat IL header (file 0xa48) made to say 2 bytes of IL.
 cp "$net11/Sample.A.x64.dll" "$w/il.dll"
-printf '\x02\x00\x00\x00' | dd of="$w/il.dll" bs=1 seek=$((0xa4c)) conv=notrunc 2>/dev/null
+patch "$w/il.dll" 0xa4c '\x02\x00\x00\x00'
 expect 1 "$gdmap" il extract "$w/il.dll" -o "$w/il.json"
 has err "il.dll: error: byte 0x00001816: method 0x06000003: bounds[3] names IL offset 0xb, past the method's 2 bytes of IL: the image is misread, or not what its metadata says [r2r-il-offset-past-body]"
 [ ! -e "$w/il.json" ] || fail "wrote a description of a misread image"

@@ -211,21 +211,6 @@ TEST_CASE("r2r net11: two methods sharing one body are both listed with it") {
   CHECK(contains(e.message, "runtime function 9 has debug info of its own but no entry point starts it"));
 }
 
-TEST_CASE("r2r net11: debug info of its own on a function no method's code precedes is r2r-bad-entry-point") {
-  // Method 0x06000001's entry moved from runtime function 0 to 1 (where
-  // method 0x06000003 starts): function 0 keeps its debug-info element but
-  // no method's code comes before it.
-  Bytes file = readImage("Microsoft.Win32.Primitives.dll");
-  const R2RImage image = parsed(file);
-  const MethodBody& first = methodAt(image, 0x06000001);
-  REQUIRE(file[first.entryPointOffset] == 0x00);
-  file[first.entryPointOffset] = 0x04;  // native 2 = runtime function 1 << 1
-  const gdmap::Error e = errorOf(file);
-  CHECK(e.rule == "r2r-bad-entry-point");
-  CHECK(e.offset == first.debugInfoElementOffset);
-  CHECK(contains(e.message, "runtime function 0 has debug info of its own, but no method's code precedes it"));
-}
-
 TEST_CASE("r2r net11: an image cut short is r2r-truncated at the section whose data is missing") {
   // 7,168 bytes -> 6,500: the end of .data ([0x1400, 0x1a00)) and all of
   // .reloc are gone; the R2R sections, in .text, are whole.

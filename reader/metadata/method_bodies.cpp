@@ -83,7 +83,7 @@ Expected<Metadata> openMetadata(ByteSpan file) {
   if (!streams) return streams.error();
   Expected<MetadataTables> tables = MetadataTables::open(streams->tables);
   if (!tables) return tables.error();
-  return Metadata{std::move(*streams), std::move(*tables)};
+  return Metadata{*streams, *tables};
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <gdmap/schema/rules.hpp>
 
 #include <algorithm>
+#include <optional>
 
 namespace gdmap::r2r {
 namespace {
@@ -215,20 +216,28 @@ void addResumptionStubs(const pe::PeImage& pe, R2RImage& image) {
   const NativeArray debugInfo = withPath("debugInfo", [&] { return NativeArray(region, region.rva); });
   const std::vector<RuntimeFunction>& functions = image.runtimeFunctions;
   const std::size_t total = functions.size();
-  const auto hasElement = [&](std::size_t f) {
-    std::uint64_t at = 0;
+  // The element of runtime function `f`, if it has one: its file offset,
+  // checked to be a readable native integer inside the section (the tree
+  // may point anywhere).
+  const auto elementOf = [&](std::size_t f) -> std::optional<std::uint64_t> {
     return withPath([&] { return "debugInfo[" + std::to_string(f) + "]"; },
-                    [&] { return debugInfo.tryGet(static_cast<std::uint32_t>(f), at); });
+                    [&]() -> std::optional<std::uint64_t> {
+                      std::uint64_t at = 0;
+                      if (!debugInfo.tryGet(static_cast<std::uint32_t>(f), at)) return std::nullopt;
+                      std::uint64_t probe = at;
+                      region.unsignedAt(probe);
+                      return region.fileOffsetOf(at);
+                    });
   };
   const std::size_t firstEntry = image.methods.empty() ? total : image.methods.front().firstRuntimeFunction;
   for (std::size_t f = 0; f < firstEntry; ++f) {
-    if (functions[f].cold || !hasElement(f)) continue;
-    std::uint64_t at = 0;
-    debugInfo.tryGet(static_cast<std::uint32_t>(f), at);
-    fail(region.fileOffsetOf(at),
-         "debugInfo[" + std::to_string(f) + "]: runtime function " + std::to_string(f) +
-             " has debug info of its own, but no method's code precedes it and no entry point names it",
-         rules::kR2rBadEntryPoint);
+    if (functions[f].cold) continue;
+    if (const std::optional<std::uint64_t> at = elementOf(f)) {
+      fail(*at,
+           "debugInfo[" + std::to_string(f) + "]: runtime function " + std::to_string(f) +
+               " has debug info of its own, but no method's code precedes it and no entry point names it",
+           rules::kR2rBadEntryPoint);
+    }
   }
   std::vector<MethodBody> stubs;
   for (std::size_t i = 0; i < image.methods.size();) {
@@ -237,11 +246,10 @@ void addResumptionStubs(const pe::PeImage& pe, R2RImage& image) {
     while (j < image.methods.size() && image.methods[j].firstRuntimeFunction == first) ++j;
     const std::size_t next = j < image.methods.size() ? image.methods[j].firstRuntimeFunction : total;
     for (std::size_t f = first + 1; f < next && !functions[f].cold; ++f) {
-      if (!hasElement(f)) continue;
+      const std::optional<std::uint64_t> at = elementOf(f);
+      if (!at) continue;
       if (!image.profile.resumptionStubs) {
-        std::uint64_t at = 0;
-        debugInfo.tryGet(static_cast<std::uint32_t>(f), at);
-        fail(region.fileOffsetOf(at),
+        fail(*at,
              "debugInfo[" + std::to_string(f) + "]: runtime function " + std::to_string(f) +
                  " has debug info of its own but no entry point starts it (bodies no entry lists, runtime async's "
                  "resumption stubs, come with R2R 26)",
@@ -252,9 +260,7 @@ void addResumptionStubs(const pe::PeImage& pe, R2RImage& image) {
       stub.firstRuntimeFunction = static_cast<std::uint32_t>(f);
       stub.hasFixups = false;
       stub.sharedBody = false;
-      std::uint64_t at = 0;
-      debugInfo.tryGet(static_cast<std::uint32_t>(f), at);
-      stub.entryPointOffset = region.fileOffsetOf(at);
+      stub.entryPointOffset = *at;
       stubs.push_back(std::move(stub));
     }
     i = j;

@@ -8,12 +8,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <unistd.h>  // getpid(), for the examples that read their own process
 
 namespace docs {
 

@@ -8,5 +8,6 @@ namespace gdmap {
 
 using Bytes = std::vector<std::uint8_t>;
 using ByteSpan = std::span<const std::uint8_t>;
+using MutableByteSpan = std::span<std::uint8_t>;  // a caller's buffer to fill
 
 }  // namespace gdmap

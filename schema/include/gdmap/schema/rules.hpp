@@ -159,6 +159,13 @@ inline constexpr char kR2rTruncated[] = "r2r-truncated";
 inline constexpr char kR2rUnsupportedMachine[] = "r2r-unsupported-machine";
 inline constexpr char kR2rUnsupportedVersion[] = "r2r-unsupported-version";
 
+// Target memory (schema/target_memory.hpp and its sources: a live process,
+// a core dump, a caller's reader)
+inline constexpr char kTargetUnreadable[] = "target-unreadable";
+inline constexpr char kTargetNotInDump[] = "target-not-in-dump";
+inline constexpr char kTargetNoAccess[] = "target-no-access";
+inline constexpr char kCoreDumpInvalid[] = "core-dump-invalid";
+
 // Description overrides (fields a canonical build would not write)
 // layout-override is the note for each; the errors are contradictions or
 // limits of an explicit layout (MapBuilder, buildMap, build).

@@ -1,0 +1,68 @@
+#pragma once
+// The address space of another program, as the readers of a running .NET
+// runtime's data see it: a live process, a core dump of one, or whatever a
+// caller (a profiler with its own view of the process) can read. Every
+// source answers the same two questions, so that one reader of the
+// runtime's structures works on all of them.
+//
+// Nothing read is trusted: a read names the target address it wanted, and
+// a range the target does not hold (unmapped, not in the dump, not
+// permitted) is an error at that address, never a crash or a guess.
+#include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/expected.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gdmap {
+
+// A mapped range of the target and the file it maps, when it maps one
+// (a process's /proc/PID/maps line, a core dump's NT_FILE entry).
+struct TargetRegion {
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;         // past the last byte
+  std::uint64_t fileOffset = 0;  // of `start` in `path`
+  std::string path;              // empty: anonymous memory
+  bool readable = true;
+  friend bool operator==(const TargetRegion&, const TargetRegion&) = default;
+};
+
+class TargetMemory {
+ public:
+  virtual ~TargetMemory() = default;
+  // Fills `out` with the out.size() bytes at `address`, or fails: a read
+  // succeeds whole or not at all (after a failure `out` may hold some of
+  // the bytes, and promises nothing). The error's offset is the first target address that could not be read
+  // (rules target-unreadable, target-not-in-dump; docs/errors.md), its
+  // message what stopped it.
+  virtual Status read(std::uint64_t address, MutableByteSpan out) const = 0;
+  // The target's mapped ranges, ascending (empty when the source cannot
+  // tell: a caller's callback).
+  virtual const std::vector<TargetRegion>& regions() const = 0;
+  // What the target is, for messages: "process 1234", "core.1234".
+  virtual std::string describe() const = 0;
+};
+
+// A target read through a caller's function: (address, out) -> bytes read
+// (out.size() for success). A short read is target-unreadable at the
+// first byte not read.
+class CallbackMemory final : public TargetMemory {
+ public:
+  using Reader = std::function<std::size_t(std::uint64_t address, MutableByteSpan out)>;
+  CallbackMemory(Reader reader, std::string name) : reader_(std::move(reader)), name_(std::move(name)) {}
+  Status read(std::uint64_t address, MutableByteSpan out) const override;
+  const std::vector<TargetRegion>& regions() const override { return regions_; }
+  std::string describe() const override { return name_; }
+
+ private:
+  Reader reader_;
+  std::string name_;
+  std::vector<TargetRegion> regions_;
+};
+
+// The u8/u16/u32/u64 (little-endian) at `address`.
+Expected<std::uint64_t> readTargetUnsigned(const TargetMemory& target, std::uint64_t address, unsigned width);
+
+}  // namespace gdmap

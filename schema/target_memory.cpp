@@ -1,0 +1,37 @@
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
+#include <gdmap/schema/target_memory.hpp>
+
+namespace gdmap {
+
+Status CallbackMemory::read(std::uint64_t address, MutableByteSpan out) const {
+  if (out.size() > ~std::uint64_t{0} - address) {
+    return Error(static_cast<std::size_t>(address),
+                 describe() + ": " + std::to_string(out.size()) + " bytes at " + shortHex(address) +
+                     " run past the end of the address space",
+                 rules::kTargetUnreadable);
+  }
+  const std::size_t got = reader_ ? reader_(address, out) : 0;
+  if (got < out.size()) {
+    return Error(static_cast<std::size_t>(address + got),
+                 describe() + ": cannot read " + std::to_string(out.size() - got) + " bytes at " +
+                     shortHex(address + got) + " (asked for " + std::to_string(out.size()) + " at " + shortHex(address) +
+                     ")",
+                 rules::kTargetUnreadable);
+  }
+  return Success{};
+}
+
+Expected<std::uint64_t> readTargetUnsigned(const TargetMemory& target, std::uint64_t address, unsigned width) {
+  std::uint8_t bytes[8] = {};
+  if (width == 0 || width > 8) {
+    return Error(static_cast<std::size_t>(address), "internal: an integer of " + std::to_string(width) + " bytes",
+                 rules::kTargetUnreadable);
+  }
+  if (Status read = target.read(address, MutableByteSpan(bytes, width)); !read) return read.error();
+  std::uint64_t value = 0;
+  for (unsigned i = width; i-- > 0;) value = value << 8 | bytes[i];
+  return value;
+}
+
+}  // namespace gdmap

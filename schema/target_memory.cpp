@@ -15,8 +15,8 @@ Status CallbackMemory::read(std::uint64_t address, MutableByteSpan out) const {
   if (got < out.size()) {
     return Error(static_cast<std::size_t>(address + got),
                  describe() + ": cannot read " + std::to_string(out.size() - got) + " bytes at " +
-                     shortHex(address + got) + " (asked for " + std::to_string(out.size()) + " at " + shortHex(address) +
-                     ")",
+                     shortHex(address + got) + " (asked for " + std::to_string(out.size()) + " at " +
+                     shortHex(address) + ")",
                  rules::kTargetUnreadable);
   }
   return Success{};

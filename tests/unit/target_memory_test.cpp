@@ -5,17 +5,20 @@
 // the target does not hold is an error at the first address missing.
 #include <gdmap/coredump/core_dump.hpp>
 #include <gdmap/process/process_memory.hpp>
+#include <gdmap/reader/elf_module.hpp>
+#include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/target_memory.hpp>
 
 #include <doctest/doctest.h>
 
+#include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <array>
 #include <csignal>
 #include <cstring>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 using gdmap::Bytes;
@@ -72,15 +75,15 @@ struct CoreBuilder {
     Bytes out;
     const char ident[16] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0};
     append(out, ident, 16);
-    put(out, 4, 2);    // ET_CORE
-    put(out, 62, 2);   // x86-64
-    put(out, 1, 4);    // e_version
-    put(out, 0, 8);    // e_entry
-    put(out, 64, 8);   // e_phoff
-    put(out, 0, 8);    // e_shoff
-    put(out, 0, 4);    // e_flags
-    put(out, 64, 2);   // e_ehsize
-    put(out, 56, 2);   // e_phentsize
+    put(out, 4, 2);   // ET_CORE
+    put(out, 62, 2);  // x86-64
+    put(out, 1, 4);   // e_version
+    put(out, 0, 8);   // e_entry
+    put(out, 64, 8);  // e_phoff
+    put(out, 0, 8);   // e_shoff
+    put(out, 0, 4);   // e_flags
+    put(out, 64, 2);  // e_ehsize
+    put(out, 56, 2);  // e_phentsize
     put(out, phnum, 2);
     put(out, 64, 2);  // e_shentsize
     put(out, 0, 2);
@@ -305,4 +308,77 @@ TEST_CASE("target memory: a hostile core dump is core-dump-invalid at the field"
     const auto core = gdmap::coredump::CoreDump::open(part, "part");
     if (!core.ok()) CHECK(core.error().offset <= part.size());
   }
+}
+
+TEST_CASE("target memory: an ELF module's exports, found in the target as its loader finds them") {
+  // This process read as another: libc's exports, looked up through libc's
+  // own PT_DYNAMIC and hash table, are where the loader put them.
+  const auto self = gdmap::process::ProcessMemory::open(getpid());
+  REQUIRE(self.ok());
+  const std::vector<gdmap::elf::LoadedModule> modules = gdmap::elf::loadedModules(*self);
+  const std::optional<gdmap::elf::LoadedModule> libc = gdmap::elf::findModule(modules, "libc.so.6");
+  REQUIRE(libc.has_value());
+  const auto version = gdmap::elf::findExport(*self, libc->base, "gnu_get_libc_version");
+  REQUIRE_MESSAGE(version.ok(), version.error().message);
+  REQUIRE(version->has_value());
+  CHECK(**version == reinterpret_cast<std::uint64_t>(dlsym(RTLD_DEFAULT, "gnu_get_libc_version")));
+  const auto none = gdmap::elf::findExport(*self, libc->base, "no_such_symbol_in_libc");
+  REQUIRE(none.ok());
+  CHECK_FALSE(none->has_value());
+  CHECK_FALSE(gdmap::elf::findModule(modules, "libnothing.so").has_value());
+  // An address that is no module: elf-invalid at it.
+  static const std::uint8_t notElf[64] = {1, 2, 3};
+  const auto bad = gdmap::elf::findExport(*self, reinterpret_cast<std::uint64_t>(notElf), "x");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().rule == "elf-invalid");
+  CHECK(bad.error().offset == reinterpret_cast<std::uint64_t>(notElf));
+}
+
+TEST_CASE("target memory: an ELF module's DT_HASH table (musl's form: pointers as offsets)") {
+  // A module of 446 bytes exporting DotNetRuntimeContractDescriptor, a and
+  // malloc (values 0x4000, 0x4010, 0x4020), with a System V hash table and
+  // dynamic pointers left as offsets from the base; mapped at 0x200000.
+  const gdmap::Expected<Bytes> module = gdmap::parseHex(
+      "7f454c4602010100000000000000000003003e0001000000000000000000000040000000000000000000000000000000"
+      "000000004000380002004000000000000100000005000000000000000000000000000000000000000000000000000000"
+      "be01000000000000be0100000000000000100000000000000200000006000000b000000000000000b000000000000000"
+      "b00000000000000060000000000000006000000000000000080000000000000004000000000000001001000000000000"
+      "05000000000000009401000000000000060000000000000034010000000000000a000000000000002a00000000000000"
+      "0b0000000000000018000000000000000000000000000000000000000000000003000000040000000000000002000000"
+      "030000000000000000000000010000000000000000000000000000000000000000000000000000000000000001000000"
+      "110007000040000000000000080000000000000021000000110007001040000000000000080000000000000023000000"
+      "110007002040000000000000080000000000000000446f744e657452756e74696d65436f6e7472616374446573637269"
+      "70746f720061006d616c6c6f6300");
+  REQUIRE(module.ok());
+  const gdmap::CallbackMemory target(
+      [&](std::uint64_t address, MutableByteSpan out) -> std::size_t {
+        if (address < 0x200000 || address - 0x200000 >= module->size()) return 0;
+        const std::size_t n = std::min<std::size_t>(out.size(), module->size() - (address - 0x200000));
+        std::memcpy(out.data(), module->data() + (address - 0x200000), n);
+        return n;
+      },
+      "module");
+  const auto descriptor = gdmap::elf::findExport(target, 0x200000, "DotNetRuntimeContractDescriptor");
+  REQUIRE_MESSAGE(descriptor.ok(), descriptor.error().message);
+  CHECK(*descriptor == std::optional<std::uint64_t>(0x204000));
+  CHECK(*gdmap::elf::findExport(target, 0x200000, "malloc") == std::optional<std::uint64_t>(0x204020));
+  CHECK_FALSE(gdmap::elf::findExport(target, 0x200000, "free")->has_value());
+  // Its hash table's chain made to loop: elf-invalid, not a hang.
+  Bytes looping = *module;
+  const std::size_t hashAt = 176 + 6 * 16;  // after the six dynamic entries
+  for (std::size_t i = 0; i < 4; ++i) {
+    std::memcpy(looping.data() + hashAt + 8 + 3 * 4 + i * 4, "\x01\x00\x00\x00", 4);  // every chain -> 1
+  }
+  const gdmap::CallbackMemory loop(
+      [&](std::uint64_t address, MutableByteSpan out) -> std::size_t {
+        if (address < 0x200000 || address - 0x200000 >= looping.size()) return 0;
+        const std::size_t n = std::min<std::size_t>(out.size(), looping.size() - (address - 0x200000));
+        std::memcpy(out.data(), looping.data() + (address - 0x200000), n);
+        return n;
+      },
+      "looping module");
+  const auto looped = gdmap::elf::findExport(loop, 0x200000, "free");
+  REQUIRE_FALSE(looped.ok());
+  CHECK(looped.error().rule == "elf-invalid");
+  CHECK(looped.error().message.find("loops") != std::string::npos);
 }

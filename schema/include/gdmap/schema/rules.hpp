@@ -165,6 +165,7 @@ inline constexpr char kTargetUnreadable[] = "target-unreadable";
 inline constexpr char kTargetNotInDump[] = "target-not-in-dump";
 inline constexpr char kTargetNoAccess[] = "target-no-access";
 inline constexpr char kCoreDumpInvalid[] = "core-dump-invalid";
+inline constexpr char kElfInvalid[] = "elf-invalid";
 
 // Description overrides (fields a canonical build would not write)
 // layout-override is the note for each; the errors are contradictions or

@@ -32,8 +32,7 @@ bool inside(std::uint64_t offset, std::uint64_t size, std::uint64_t fileSize) {
 
 // NT_FILE (linux/fs/binfmt_elf.c): count, page size, then count entries
 // {start, end, file offset in pages}, then count NUL-terminated paths.
-Status readMappedFiles(ByteSpan desc, std::uint64_t descAt, const std::string& name,
-                       std::vector<TargetRegion>& files) {
+Status readMappedFiles(ByteSpan desc, std::uint64_t descAt, const std::string& name, std::vector<TargetRegion>& files) {
   ByteCursor in(desc, static_cast<std::size_t>(descAt));
   const std::uint64_t count = in.u64();
   const std::uint64_t pageSize = in.u64();
@@ -101,7 +100,10 @@ Expected<CoreDump> CoreDump::open(ByteSpan file, std::string name) {
   core.file_ = file;
   core.name_ = std::move(name);
   const std::string& n = core.name_;
-  if (file.size() < kElfHeaderSize || std::memcmp(file.data(), "\x7f" "ELF", 4) != 0) {
+  if (file.size() < kElfHeaderSize || std::memcmp(file.data(),
+                                                  "\x7f"
+                                                  "ELF",
+                                                  4) != 0) {
     return invalid(0, n, "not an ELF file (no \\x7fELF signature)");
   }
   if (file[4] != 2 || file[5] != 1) return invalid(4, n, "not a 64-bit little-endian ELF file");
@@ -159,16 +161,17 @@ Expected<CoreDump> CoreDump::open(ByteSpan file, std::string name) {
                          " bytes): the dump is truncated");
     }
     if (kind == kPtNote) {
-      if (Status notes = readNotes(file.subspan(static_cast<std::size_t>(s.fileOffset),
-                                                static_cast<std::size_t>(s.fileSize)),
-                                   s.fileOffset, n, files);
+      if (Status notes =
+              readNotes(file.subspan(static_cast<std::size_t>(s.fileOffset), static_cast<std::size_t>(s.fileSize)),
+                        s.fileOffset, n, files);
           !notes)
         return notes.error();
       continue;
     }
     if (s.fileSize > s.memorySize || s.memorySize > ~std::uint64_t{0} - s.address) {
-      return invalid(at + 32, n, which + ": file size " + std::to_string(s.fileSize) + ", memory size " +
-                                     std::to_string(s.memorySize) + " at " + shortHex(s.address));
+      return invalid(at + 32, n,
+                     which + ": file size " + std::to_string(s.fileSize) + ", memory size " +
+                         std::to_string(s.memorySize) + " at " + shortHex(s.address));
     }
     if (s.memorySize != 0) core.segments_.push_back(s);
   }
@@ -213,8 +216,7 @@ Status CoreDump::read(std::uint64_t address, MutableByteSpan out) const {
       const bool left = it != segments_.end() && next >= it->address && next - it->address < it->memorySize;
       return Error(static_cast<std::size_t>(next),
                    name_ + ": " + shortHex(next) +
-                       (left ? " is in a segment whose bytes the dump left out"
-                             : " is in no segment of the dump") +
+                       (left ? " is in a segment whose bytes the dump left out" : " is in no segment of the dump") +
                        " (reading " + std::to_string(out.size()) + " bytes at " + shortHex(address) + ")",
                    rules::kTargetNotInDump);
     }

@@ -3,14 +3,14 @@
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
+#include <fcntl.h>
+#include <sys/uio.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <optional>
-#include <sys/uio.h>
-#include <unistd.h>
 
 namespace gdmap::process {
 namespace {
@@ -150,8 +150,8 @@ Status ProcessMemory::read(std::uint64_t address, MutableByteSpan out) const {
   if (done == out.size()) return Success{};
   return Error(static_cast<std::size_t>(address + done),
                describe() + ": cannot read " + std::to_string(out.size() - done) + " bytes at " +
-                   shortHex(address + done) + " (asked for " + std::to_string(out.size()) + " at " +
-                   shortHex(address) + "): not mapped, or not readable",
+                   shortHex(address + done) + " (asked for " + std::to_string(out.size()) + " at " + shortHex(address) +
+                   "): not mapped, or not readable",
                rules::kTargetUnreadable);
 }
 

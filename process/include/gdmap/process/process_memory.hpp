@@ -9,10 +9,10 @@
 #include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/target_memory.hpp>
 
+#include <sys/types.h>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <sys/types.h>
 #include <vector>
 
 namespace gdmap::process {

@@ -18,7 +18,7 @@ constexpr std::int64_t kDtSymtab = 6;
 constexpr std::int64_t kDtStrsz = 10;
 constexpr std::int64_t kDtSyment = 11;
 constexpr std::int64_t kDtGnuHash = 0x6ffffef5;
-constexpr std::size_t kSymbolSize = 24;           // Elf64_Sym
+constexpr std::size_t kSymbolSize = 24;             // Elf64_Sym
 constexpr std::uint64_t kMaxDynamicEntries = 4096;  // real modules have a few dozen
 constexpr std::uint64_t kMaxSymbols = 1u << 24;
 constexpr std::size_t kMaxNameLength = 4096;
@@ -97,9 +97,8 @@ Expected<std::optional<std::uint64_t>> lookupGnu(const Reader& r, const Tables& 
   if (!first) return first.error();
   if (*first == 0) return std::optional<std::uint64_t>();
   if (*first < *symoffset) {
-    return invalid(bucketsAt + (h % *buckets) * 4,
-                   "DT_GNU_HASH bucket names symbol " + std::to_string(*first) + ", below its first hashed symbol " +
-                       std::to_string(*symoffset));
+    return invalid(bucketsAt + (h % *buckets) * 4, "DT_GNU_HASH bucket names symbol " + std::to_string(*first) +
+                                                       ", below its first hashed symbol " + std::to_string(*symoffset));
   }
   const std::uint64_t chainAt = bucketsAt + *buckets * 4;
   for (std::uint64_t i = *first; i < *first + kMaxSymbols; ++i) {
@@ -151,9 +150,13 @@ std::vector<LoadedModule> loadedModules(const TargetMemory& target) {
   for (const TargetRegion& region : target.regions()) {
     if (region.path.empty() || region.fileOffset != 0 || region.path[0] != '/') continue;
     std::uint8_t magic[4] = {};
-    if (!target.read(region.start, MutableByteSpan(magic, 4)) || std::memcmp(magic, "\x7f" "ELF", 4) != 0) continue;
-    const bool seen = std::any_of(modules.begin(), modules.end(),
-                                  [&](const LoadedModule& m) { return m.path == region.path; });
+    if (!target.read(region.start, MutableByteSpan(magic, 4)) || std::memcmp(magic,
+                                                                             "\x7f"
+                                                                             "ELF",
+                                                                             4) != 0)
+      continue;
+    const bool seen =
+        std::any_of(modules.begin(), modules.end(), [&](const LoadedModule& m) { return m.path == region.path; });
     if (!seen) modules.push_back({region.start, region.path});
   }
   return modules;
@@ -186,7 +189,11 @@ Expected<std::optional<std::uint64_t>> lookUp(const TargetMemory& target, std::u
   const Reader r{target};
   std::uint8_t ident[16] = {};
   if (Status s = target.read(base, MutableByteSpan(ident, 16)); !s) return s.error();
-  if (std::memcmp(ident, "\x7f" "ELF", 4) != 0) return invalid(base, "no ELF signature at " + shortHex(base));
+  if (std::memcmp(ident,
+                  "\x7f"
+                  "ELF",
+                  4) != 0)
+    return invalid(base, "no ELF signature at " + shortHex(base));
   if (ident[4] != 2 || ident[5] != 1) return invalid(base + 4, "not a 64-bit little-endian ELF module");
   const Expected<std::uint64_t> phoff = r.u(base + 32, 8);
   const Expected<std::uint64_t> phentsize = r.u(base + 54, 2);
@@ -195,8 +202,8 @@ Expected<std::optional<std::uint64_t>> lookUp(const TargetMemory& target, std::u
   if (!phentsize) return phentsize.error();
   if (!phnum) return phnum.error();
   if (*phentsize != 56 || *phoff > (1u << 20)) {
-    return invalid(base + 32, "program headers at +" + shortHex(*phoff) + " of " + std::to_string(*phentsize) +
-                                  " bytes each");
+    return invalid(base + 32,
+                   "program headers at +" + shortHex(*phoff) + " of " + std::to_string(*phentsize) + " bytes each");
   }
   // The load bias: the base minus the first PT_LOAD's address (0 for a
   // shared object); PT_DYNAMIC's address plus the bias is where it is.

@@ -223,7 +223,13 @@ TEST_CASE("target memory: a process another user owns is target-no-access, namin
   REQUIRE(child >= 0);
   if (child == 0) {
     pid_t victim = 1;
-    if (getuid() == 0 && setgid(65534) == 0 && setuid(65534) == 0) victim = parent;
+    if (getuid() == 0) {
+      if (setgid(65534) != 0 || setuid(65534) != 0) {
+        (void)!write(result[1], "skip", 4);  // root that cannot drop its rights: nothing to test
+        _exit(0);
+      }
+      victim = parent;
+    }
     const auto target = gdmap::process::ProcessMemory::open(victim);
     const std::string rule = target.ok() ? "ok" : target.error().rule;
     (void)!write(result[1], rule.c_str(), rule.size());
@@ -235,6 +241,10 @@ TEST_CASE("target memory: a process another user owns is target-no-access, namin
   close(result[0]);
   close(result[1]);
   REQUIRE(n > 0);
+  if (std::string(buffer) == "skip") {
+    MESSAGE("skipped: running as root without the right to become another user");
+    return;
+  }
   CHECK(std::string(buffer) == "target-no-access");
 }
 

@@ -274,6 +274,9 @@ void addResumptionStubs(const pe::PeImage& pe, R2RImage& image) {
 }  // namespace
 
 void readEntryPoints(const pe::PeImage& pe, R2RImage& image, const TypeNames* names) {
+  // About one body per runtime function (funclets fewer, shared bodies and
+  // stubs more): reserving that many spares moving every body as it grows.
+  image.methods.reserve(image.runtimeFunctions.size());
   if (image.components.empty()) {
     readMethodDefEntryPoints(regionOf(pe, image, section::kMethodDefEntryPoints), image, 0, "");
   } else {

@@ -1,11 +1,13 @@
 // Fuzz target: finding an export in an ELF module as loaded in a target's
-// memory (elf::findExport), the target being the input mapped at 0x10000
+// memory (elf::findExport), and reading a contract descriptor
+// (runtime::readContractDescriptorAt), the target being the input mapped at 0x10000
 // (a CallbackMemory). Every pointer the module holds is the fuzzer's, so
 // it must never crash, hang or read outside the input, and an error is
 // elf-invalid or target-unreadable; a symbol found lies in the address
 // space (the base plus a value).
 #include "fuzz_check.hpp"
 
+#include <gdmap/reader/contract_descriptor.hpp>
 #include <gdmap/reader/elf_module.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/target_memory.hpp>
@@ -25,6 +27,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return n;
       },
       "fuzz");
+  // The input read as a contract descriptor too: its sizes and pointers are
+  // the fuzzer's.
+  const auto descriptor = gdmap::runtime::readContractDescriptorAt(target, kBase);
+  if (!descriptor) {
+    const gdmap::Error& e = descriptor.error();
+    FUZZ_CHECK(e.rule == gdmap::rules::kRuntimeDescriptorInvalid || e.rule == gdmap::rules::kTargetUnreadable,
+               gdmap::fuzz::describeError(e));
+  } else {
+    FUZZ_CHECK(descriptor->json.size() <= size && descriptor->pointerData.size() * 8 <= size,
+               "a descriptor larger than the target");
+  }
   for (const char* name : {"DotNetRuntimeContractDescriptor", "a", "malloc"}) {
     const auto found = gdmap::elf::findExport(target, kBase, name);
     if (!found) {

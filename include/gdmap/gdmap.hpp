@@ -19,6 +19,7 @@
 #include <gdmap/process/process_memory.hpp>
 #include <gdmap/reader/bounds_annotate.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
+#include <gdmap/reader/contract_descriptor.hpp>
 #include <gdmap/reader/elf_module.hpp>
 #include <gdmap/reader/il_map_table.hpp>
 #include <gdmap/reader/map_annotate.hpp>

@@ -5,6 +5,7 @@
 // the target does not hold is an error at the first address missing.
 #include <gdmap/coredump/core_dump.hpp>
 #include <gdmap/process/process_memory.hpp>
+#include <gdmap/reader/contract_descriptor.hpp>
 #include <gdmap/reader/elf_module.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -391,4 +392,60 @@ TEST_CASE("target memory: an ELF module's DT_HASH table (musl's form: pointers a
   REQUIRE_FALSE(looped.ok());
   CHECK(looped.error().rule == "elf-invalid");
   CHECK(looped.error().message.find("loops") != std::string::npos);
+}
+
+TEST_CASE("target memory: the runtime's contract descriptor, bounded and checked") {
+  // The structure at 0x300000, its JSON at 0x301000, two pointer slots at
+  // 0x302000 (as libcoreclr.so lays them out, docs/runtime-contracts.md).
+  Bytes memory(0x3000, 0);
+  const auto put = [&](std::size_t at, std::uint64_t value, unsigned width) {
+    for (unsigned i = 0; i < width; ++i) memory[at + i] = static_cast<std::uint8_t>(value >> (8 * i));
+  };
+  const std::string json = R"({"version":0,"contracts":{"ExecutionManager":2}})";
+  put(0, gdmap::runtime::kContractDescriptorMagic, 8);
+  put(8, 1, 4);
+  put(12, json.size(), 4);
+  put(16, 0x301000, 8);
+  put(24, 2, 4);
+  put(32, 0x302000, 8);
+  std::memcpy(memory.data() + 0x1000, json.data(), json.size());
+  put(0x2000 + 8, 0x7f0000001234, 8);
+  const auto reader = [&](std::uint64_t address, MutableByteSpan out) -> std::size_t {
+    if (address < 0x300000 || address - 0x300000 >= memory.size()) return 0;
+    const std::size_t n = std::min<std::size_t>(out.size(), memory.size() - (address - 0x300000));
+    std::memcpy(out.data(), memory.data() + (address - 0x300000), n);
+    return n;
+  };
+  const gdmap::CallbackMemory target(reader, "profiler's view");
+  const auto d = gdmap::runtime::readContractDescriptorAt(target, 0x300000);
+  REQUIRE_MESSAGE(d.ok(), d.error().message);
+  CHECK(d->json == json);
+  CHECK(d->pointerData == std::vector<std::uint64_t>{0, 0x7f0000001234});
+  CHECK(d->flags == 1);
+
+  const auto errorWith = [&](std::size_t at, std::uint64_t value, unsigned width) {
+    const Bytes good = memory;
+    put(at, value, width);
+    const auto bad = gdmap::runtime::readContractDescriptorAt(target, 0x300000);
+    memory = good;
+    REQUIRE_FALSE(bad.ok());
+    return bad.error();
+  };
+  gdmap::Error e = errorWith(0, 0x1122334455667788, 8);
+  CHECK(e.rule == "runtime-descriptor-invalid");
+  CHECK(e.offset == 0x300000);
+  CHECK(errorWith(8, 3, 4).offset == 0x300008);            // 32-bit pointers
+  CHECK(errorWith(12, 0xFFFFFFFF, 4).offset == 0x30000c);  // a 4 GiB descriptor
+  CHECK(errorWith(24, 0x7FFFFFFF, 4).offset == 0x300018);  // two billion slots
+  e = errorWith(16, 0x9000000, 8);                         // the JSON's pointer into nowhere
+  CHECK(e.rule == "target-unreadable");
+  CHECK(e.offset == 0x9000000);
+
+  // A process without the runtime: this test's own.
+  const auto self = gdmap::process::ProcessMemory::open(getpid());
+  REQUIRE(self.ok());
+  const auto none = gdmap::runtime::readContractDescriptor(*self);
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.error().rule == "runtime-not-found");
+  CHECK(none.error().message.find("no libcoreclr.so") != std::string::npos);
 }

@@ -166,6 +166,8 @@ inline constexpr char kTargetNotInDump[] = "target-not-in-dump";
 inline constexpr char kTargetNoAccess[] = "target-no-access";
 inline constexpr char kCoreDumpInvalid[] = "core-dump-invalid";
 inline constexpr char kElfInvalid[] = "elf-invalid";
+inline constexpr char kRuntimeNotFound[] = "runtime-not-found";
+inline constexpr char kRuntimeDescriptorInvalid[] = "runtime-descriptor-invalid";
 
 // Description overrides (fields a canonical build would not write)
 // layout-override is the note for each; the errors are contradictions or

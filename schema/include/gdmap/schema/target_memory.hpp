@@ -47,11 +47,13 @@ class TargetMemory {
 
 // A target read through a caller's function: (address, out) -> bytes read
 // (out.size() for success). A short read is target-unreadable at the
-// first byte not read.
+// first byte not read. `regions`, when the caller knows them (a profiler's
+// module list), name the mapped files: what finds a module in it.
 class CallbackMemory final : public TargetMemory {
  public:
   using Reader = std::function<std::size_t(std::uint64_t address, MutableByteSpan out)>;
-  CallbackMemory(Reader reader, std::string name) : reader_(std::move(reader)), name_(std::move(name)) {}
+  CallbackMemory(Reader reader, std::string name, std::vector<TargetRegion> regions = {})
+      : reader_(std::move(reader)), name_(std::move(name)), regions_(std::move(regions)) {}
   Status read(std::uint64_t address, MutableByteSpan out) const override;
   const std::vector<TargetRegion>& regions() const override { return regions_; }
   std::string describe() const override { return name_; }

@@ -15,8 +15,8 @@ constexpr std::uint32_t kFlagAlwaysSet = 0x1;
 constexpr std::uint32_t kFlagPointer32 = 0x2;
 
 Error invalid(std::uint64_t at, const TargetMemory& target, const std::string& message) {
-  return Error(static_cast<std::size_t>(at), target.describe() + ": contract descriptor at " + shortHex(at) + ": " +
-                                                 message,
+  return Error(static_cast<std::size_t>(at),
+               target.describe() + ": contract descriptor at " + shortHex(at) + ": " + message,
                rules::kRuntimeDescriptorInvalid);
 }
 

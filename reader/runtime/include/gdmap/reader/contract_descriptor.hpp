@@ -26,7 +26,7 @@ inline constexpr std::uint64_t kContractDescriptorMagic = 0x0043414443434e44;  /
 inline constexpr const char* kContractDescriptorSymbol = "DotNetRuntimeContractDescriptor";
 
 struct ContractDescriptor {
-  std::uint64_t address = 0;     // of the structure in the target
+  std::uint64_t address = 0;      // of the structure in the target
   std::uint64_t runtimeBase = 0;  // libcoreclr.so's load address (0 when read at an address given)
   std::string runtimePath;        // its file
   std::uint32_t flags = 0;

@@ -49,10 +49,14 @@ Status readMappedFiles(ByteSpan desc, std::uint64_t descAt, const std::string& n
   }
   files.resize(static_cast<std::size_t>(count));
   for (TargetRegion& f : files) {
+    const std::uint64_t entryAt = in.offset();
     f.start = in.u64();
     f.end = in.u64();
     const std::uint64_t pages = in.u64();
-    f.fileOffset = pages > ~std::uint64_t{0} / pageSize ? 0 : pages * pageSize;
+    if (pages > ~std::uint64_t{0} / pageSize) {
+      return invalid(entryAt + 16, name, "NT_FILE: a file offset of " + std::to_string(pages) + " pages overflows");
+    }
+    f.fileOffset = pages * pageSize;
   }
   std::size_t at = 16 + static_cast<std::size_t>(count) * 24;
   for (TargetRegion& f : files) {

@@ -1,3 +1,4 @@
+#include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/target_memory.hpp>
@@ -24,14 +25,18 @@ Status CallbackMemory::read(std::uint64_t address, MutableByteSpan out) const {
 
 Expected<std::uint64_t> readTargetUnsigned(const TargetMemory& target, std::uint64_t address, unsigned width) {
   std::uint8_t bytes[8] = {};
-  if (width == 0 || width > 8) {
+  if (width != 1 && width != 2 && width != 4 && width != 8) {
     return Error(static_cast<std::size_t>(address), "internal: an integer of " + std::to_string(width) + " bytes",
                  rules::kTargetUnreadable);
   }
   if (Status read = target.read(address, MutableByteSpan(bytes, width)); !read) return read.error();
-  std::uint64_t value = 0;
-  for (unsigned i = width; i-- > 0;) value = value << 8 | bytes[i];
-  return value;
+  ByteCursor in(ByteSpan(bytes, width));
+  switch (width) {
+    case 1: return in.u8();
+    case 2: return in.u16();
+    case 4: return in.u32();
+    default: return in.u64();
+  }
 }
 
 }  // namespace gdmap

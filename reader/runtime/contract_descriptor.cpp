@@ -1,6 +1,7 @@
 #include <gdmap/reader/contract_descriptor.hpp>
 
 #include <gdmap/reader/elf_module.hpp>
+#include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
@@ -25,27 +26,24 @@ Error invalid(std::uint64_t at, const TargetMemory& target, const std::string& m
 Expected<ContractDescriptor> readContractDescriptorAt(const TargetMemory& target, std::uint64_t address) {
   std::uint8_t header[40];
   if (Status s = target.read(address, MutableByteSpan(header, sizeof header)); !s) return s.error();
-  const auto field = [&](std::size_t at, unsigned width) {
-    std::uint64_t value = 0;
-    for (unsigned i = width; i-- > 0;) value = value << 8 | header[at + i];
-    return value;
-  };
+  ByteCursor in{ByteSpan(header)};
   ContractDescriptor d;
   d.address = address;
-  const std::uint64_t magic = field(0, 8);
+  const std::uint64_t magic = in.u64();
   if (magic != kContractDescriptorMagic) {
     return invalid(address, target,
                    "magic " + shortHex(magic) + " is not \"DNCCDAC\" (" + shortHex(kContractDescriptorMagic) + ")");
   }
-  d.flags = static_cast<std::uint32_t>(field(8, 4));
+  d.flags = in.u32();
   if (!(d.flags & kFlagAlwaysSet) || (d.flags & kFlagPointer32)) {
     return invalid(address + 8, target,
                    "flags " + shortHex(d.flags) + ": gdmap reads 64-bit runtimes (bit 0 set, bit 1 clear)");
   }
-  const std::uint64_t jsonSize = field(12, 4);
-  const std::uint64_t jsonAt = field(16, 8);
-  const std::uint64_t pointers = field(24, 4);
-  const std::uint64_t pointersAt = field(32, 8);
+  const std::uint64_t jsonSize = in.u32();
+  const std::uint64_t jsonAt = in.u64();
+  const std::uint64_t pointers = in.u32();
+  in.u32();  // padding
+  const std::uint64_t pointersAt = in.u64();
   if (jsonSize == 0 || jsonSize > kMaxJsonSize) {
     return invalid(address + 12, target, "a descriptor of " + std::to_string(jsonSize) + " bytes");
   }
@@ -58,12 +56,9 @@ Expected<ContractDescriptor> readContractDescriptorAt(const TargetMemory& target
     return s.error();
   std::vector<std::uint8_t> slots(static_cast<std::size_t>(pointers) * 8);
   if (Status s = target.read(pointersAt, slots); !s) return s.error();
+  ByteCursor slotCursor{ByteSpan(slots)};
   d.pointerData.resize(static_cast<std::size_t>(pointers));
-  for (std::size_t i = 0; i < d.pointerData.size(); ++i) {
-    std::uint64_t value = 0;
-    for (unsigned b = 8; b-- > 0;) value = value << 8 | slots[i * 8 + b];
-    d.pointerData[i] = value;
-  }
+  for (std::uint64_t& slot : d.pointerData) slot = slotCursor.u64();
   return d;
 }
 

@@ -450,10 +450,11 @@ void addIlLocateCommand(CLI::App& il, int& status) {
       addCommand(il, "locate", "addr2line for ReadyToRun images: the method and IL offset(s) of each code RVA",
                  runIlLocate, status);
   command.footer(
-      "For each RVA: the runtime function holding it, its method (token, instantiation; --names: its name), "
-      "the part (body, funclet, cold or resumption stub), the offset in the method's code, and the IL offset(s) "
-      "whose GetILToNativeMapping entries cover that offset. Exit 0 when every RVA is in a method's code, 1 when "
-      "one is not (or the image is invalid). See docs/r2r.md.");
+      "For each RVA: the runtime function holding it, its method (token, instantiation, or 'async' and "
+      "'async resumption' for runtime async's bodies; --names: its name; every method when several share the "
+      "body), the part (body, funclet, cold), the offset in the method's code, and the IL offset(s) whose "
+      "GetILToNativeMapping entries cover that offset. Exit 0 when every RVA is in a method's code, 1 when one is "
+      "not (or the image is invalid). See docs/r2r.md.");
   addOperand(command, "IMAGE", options.image, "The ReadyToRun image (a .dll; '-' for stdin)");
   command.add_option("RVA", options.rvas, "Code addresses relative to the image base (decimal or 0x hex)")
       ->required()

@@ -308,16 +308,18 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
   const std::vector<std::string> components = componentNames(*image, file);
   const std::vector<std::optional<Owner>> owners = ownersOf(*image);
   ApiTables tables(*image);
-  std::vector<Located> located;
-  located.reserve(options.rvas.size());
-  for (const std::string& text : options.rvas) located.push_back(locate(*image, owners, tables, *parseU32(text)));
   // --names in a composite image: the metadata of the components the
-  // addresses fall in, no other (a framework composite has 173 of them).
+  // addresses fall in, no other (a framework composite has 173 of them),
+  // found by a first pass over the addresses that keeps nothing else.
   std::vector<AssemblyMetadata> componentsMetadata;
   if (options.names && !components.empty()) {
     std::vector<std::string> needed(components.size());
-    for (const Located& l : located) {
-      if (l.method != nullptr) needed[l.method->component] = components[l.method->component];
+    for (const std::string& text : options.rvas) {
+      const std::optional<std::size_t> f = functionAt(*image, *parseU32(text));
+      if (f && owners[*f]) {
+        const std::uint32_t c = image->methods[owners[*f]->method].component;
+        needed[c] = components[c];
+      }
     }
     int status = kInvalid;
     componentsMetadata = componentMetadata(needed, name, report, status);
@@ -340,7 +342,8 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
   if (!ilInside) return kInvalid;
   std::size_t unknown = 0;
   if (report.json()) report.object().beginArray("addresses");
-  for (Located& l : located) {
+  for (const std::string& text : options.rvas) {
+    Located l = locate(*image, owners, tables, *parseU32(text));
     if (l.method != nullptr && !components.empty()) l.component = components[l.method->component];
     if (l.method == nullptr) ++unknown;
     if (report.json()) report.object().arrayRaw(locatedJson(l, methodNames));

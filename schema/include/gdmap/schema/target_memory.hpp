@@ -64,7 +64,7 @@ class CallbackMemory final : public TargetMemory {
   std::vector<TargetRegion> regions_;
 };
 
-// The u8/u16/u32/u64 (little-endian) at `address`.
+// The u8/u16/u32/u64 (little-endian) at `address`: `width` 1, 2, 4 or 8.
 Expected<std::uint64_t> readTargetUnsigned(const TargetMemory& target, std::uint64_t address, unsigned width);
 
 }  // namespace gdmap

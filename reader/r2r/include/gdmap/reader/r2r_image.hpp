@@ -44,8 +44,9 @@
 // section on a blob (not on another lookback: the runtime follows one hop
 // and reads a blob there), blobs must not overlap, every bounds blob must
 // decode (FORMAT.md §3.3, strict) and stay inside its method's code, entry
-// points must name existing runtime functions, one method each. The work is
-// linear in the image size.
+// points must name existing runtime functions (several may name one: they
+// share its body), and debug info may stand only where a body starts. The
+// work is linear in the image size.
 //
 // The bytes must outlive the image: every span points into them.
 #include <gdmap/schema/bytes.hpp>

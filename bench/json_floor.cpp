@@ -7,7 +7,7 @@
 //                               a plain description with), every event a no-op
 // Exit 0 and the value count on stdout, 1 when the JSON is invalid.
 #include <gdmap/io/mapped_file.hpp>
-#include "description/plain_json_sax.hpp"
+#include <gdmap/internal/plain_json_sax.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -62,10 +62,10 @@ int main(int argc, char** argv) {
   std::size_t values = 0;
   if (argv[1][0] == 'p') {
     // As `build` does: the plain-text check, then the parse.
-    if (!gdmap::description::isPlainJson(text)) return 1;
+    if (!gdmap::internal::isPlainJson(text)) return 1;
     CountingSax sax;
     const char* readTo = text.data();
-    if (!gdmap::description::PlainJsonParser<CountingSax>(text, sax, readTo).parse()) return 1;
+    if (!gdmap::internal::PlainJsonParser<CountingSax>(text, sax, readTo).parse()) return 1;
     values = sax.values;
   } else if (argv[1][0] == 's') {
     CountingSax sax;

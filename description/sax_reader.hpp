@@ -13,7 +13,7 @@
 // Private to description/; includes nlohmann/json, unlike json_sax.hpp.
 #include "description_diagnostics.hpp"
 #include "json_sax.hpp"
-#include "plain_json_sax.hpp"
+#include <gdmap/internal/plain_json_sax.hpp>
 
 #include <gdmap/schema/rules.hpp>
 
@@ -257,8 +257,8 @@ bool runSax(std::string_view text, Reader& reader, const DiagnosticList& diagnos
   reader.readTo = begin;
   reader.textBegin = begin;
   bool parsed = false;
-  if (isPlainJson(text)) {
-    parsed = PlainJsonParser<Reader>(text, reader, reader.readTo).parse();
+  if (internal::isPlainJson(text)) {
+    parsed = internal::PlainJsonParser<Reader>(text, reader, reader.readTo).parse();
     if (!parsed) {
       SyntaxErrorCatcher catcher;
       nlohmann::json::sax_parse(text, &catcher, nlohmann::json::input_format_t::json, true, kIgnoreComments);

@@ -1,5 +1,5 @@
 // Fuzz target: the plain JSON parser that reads plain descriptions
-// (description/plain_json_sax.hpp) against nlohmann's, which it
+// (schema/internal/gdmap/internal/plain_json_sax.hpp) against nlohmann's, which it
 // stands in for. For any bytes that are plain text: both accept or both
 // reject, and where they accept, the same SAX events with the same values.
 // Bytes that are not plain go to nlohmann alone, and are skipped here.

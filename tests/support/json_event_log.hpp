@@ -1,8 +1,8 @@
 #pragma once
-// The plain JSON parser (description/plain_json_sax.hpp) against
+// The plain JSON parser (schema/internal/gdmap/internal/plain_json_sax.hpp) against
 // nlohmann's: both SAX event streams recorded as text and compared. Shared
 // by the unit tests and the fuzz target fuzz_plain_json.
-#include "description/plain_json_sax.hpp"
+#include <gdmap/internal/plain_json_sax.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -47,13 +47,13 @@ struct JsonEventLog {
 // with the same events, or both reject. Otherwise what differs. A text
 // that is not plain is nlohmann's alone, and agrees by definition.
 inline std::string plainParserDisagreement(std::string_view text) {
-  if (!description::isPlainJson(text)) return {};
+  if (!internal::isPlainJson(text)) return {};
   JsonEventLog reference;
   const bool referenceAccepts =
       nlohmann::json::sax_parse(text, &reference, nlohmann::json::input_format_t::json, true, true);
   JsonEventLog plain;
   const char* readTo = text.data();
-  const bool plainAccepts = description::PlainJsonParser<JsonEventLog>(text, plain, readTo).parse();
+  const bool plainAccepts = internal::PlainJsonParser<JsonEventLog>(text, plain, readTo).parse();
   if (readTo < text.data() || readTo > text.data() + text.size()) return "readTo left the text";
   if (plainAccepts != referenceAccepts)
     return std::string("nlohmann ") + (referenceAccepts ? "accepts" : "rejects") + ", the plain parser " +

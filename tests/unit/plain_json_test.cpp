@@ -1,8 +1,8 @@
-// The plain JSON parser (description/plain_json_sax.hpp), which
+// The plain JSON parser (schema/internal/gdmap/internal/plain_json_sax.hpp), which
 // reads plain descriptions instead of nlohmann's parser: the same events
 // for every plain text, the same verdict, and nlohmann's own words for a
 // syntax error; MappedFile::release, which lets `build` drop what it read.
-#include "description/plain_json_sax.hpp"
+#include <gdmap/internal/plain_json_sax.hpp>
 #include "tests/support/json_event_log.hpp"
 
 #include <gdmap/description/description_json.hpp>
@@ -18,7 +18,7 @@
 
 #include <unistd.h>
 
-using gdmap::description::isPlainJson;
+using gdmap::internal::isPlainJson;
 using gdmap::testing::plainParserDisagreement;
 
 TEST_CASE("plain json: which texts are plain") {
@@ -235,11 +235,11 @@ TEST_CASE("plain json: nesting a million deep costs no stack") {
   for (const std::string* text : {&arrays, &objects}) {
     gdmap::testing::JsonEventLog log;
     const char* readTo = text->data();
-    CHECK(gdmap::description::PlainJsonParser<gdmap::testing::JsonEventLog>(*text, log, readTo).parse());
+    CHECK(gdmap::internal::PlainJsonParser<gdmap::testing::JsonEventLog>(*text, log, readTo).parse());
     CHECK(readTo == text->data() + text->size());
     const std::string open = text->substr(0, text->size() - depth);  // never closed
     gdmap::testing::JsonEventLog unclosed;
-    CHECK_FALSE(gdmap::description::PlainJsonParser<gdmap::testing::JsonEventLog>(open, unclosed, readTo).parse());
+    CHECK_FALSE(gdmap::internal::PlainJsonParser<gdmap::testing::JsonEventLog>(open, unclosed, readTo).parse());
   }
   CHECK(plainParserDisagreement(std::string(20000, '[') + std::string(19999, ']')) == "");
 }

@@ -14,7 +14,8 @@
 // nlohmann's parser for its message (runSax in sax_reader.hpp), so a
 // syntax error reads the same whichever parser found it.
 //
-// Private to description/; no JSON library in this header.
+// Shared by description/ (text descriptions) and reader/runtime (the
+// runtime contract descriptor's JSON); no JSON library in this header.
 #include <bit>
 #include <cerrno>
 #include <cmath>
@@ -26,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-namespace gdmap::description {
+namespace gdmap::internal {
 
 // A handler that takes strings and keys as views: it is given views of the
 // text itself, with no copy (the view is valid while the text is; a

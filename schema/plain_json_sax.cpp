@@ -1,8 +1,8 @@
-#include "plain_json_sax.hpp"
+#include <gdmap/internal/plain_json_sax.hpp>
 
 #include <algorithm>
 
-namespace gdmap::description {
+namespace gdmap::internal {
 
 bool isPlainJson(std::string_view text) {
   // In blocks, each a loop the compiler vectorises (no early exit inside),

@@ -315,4 +315,55 @@ struct ICorProfilerInfo9 : ICorProfilerInfo8 {
 };
 #undef PROF_UNUSED
 
+// ---------------------------------------------------------------------------
+// Appended for tests/runtime/profiler/jit_map_profiler.cpp (the declarations
+// above are unchanged): ICorProfilerCallback4..9, whose slots follow
+// ICorProfilerCallback3's in the IDL order, so that the runtime calls
+// ReJITCompilationFinished, DynamicMethodJITCompilationFinished and
+// DynamicMethodUnloaded; and the event-mask bits that profiler uses.
+constexpr GUID IID_ICorProfilerCallback4 = {
+    0x7B63B2E3, 0x107D, 0x4d48, {0xB2, 0xF6, 0xF6, 0x1E, 0x22, 0x94, 0x70, 0xD2}};
+constexpr GUID IID_ICorProfilerCallback5 = {
+    0x8DFBA405, 0x8C9F, 0x45F8, {0xBF, 0xFA, 0x83, 0xB1, 0x4C, 0xEF, 0x78, 0xB5}};
+constexpr GUID IID_ICorProfilerCallback6 = {
+    0xFC13DF4B, 0x4448, 0x4F4F, {0x95, 0x0C, 0xBA, 0x8D, 0x19, 0xD0, 0x0C, 0x36}};
+constexpr GUID IID_ICorProfilerCallback7 = {
+    0xF76A2DBA, 0x1D52, 0x4539, {0x86, 0x6C, 0x2A, 0xA5, 0x18, 0xF9, 0xEF, 0xC3}};
+constexpr GUID IID_ICorProfilerCallback8 = {
+    0x5BED9B15, 0xC079, 0x4D47, {0xBF, 0xE2, 0x21, 0x5A, 0x14, 0x0C, 0x07, 0xE0}};
+constexpr GUID IID_ICorProfilerCallback9 = {
+    0x27583EC3, 0xC8F5, 0x482F, {0x80, 0x52, 0x19, 0x4B, 0x8C, 0xE4, 0x70, 0x5A}};
+
+// COR_PRF_HIGH_MONITOR (SetEventMask2's second word).
+constexpr DWORD COR_PRF_HIGH_MONITOR_DYNAMIC_FUNCTION_UNLOADS = 0x00000004;  // (0x8 would be COR_PRF_HIGH_DISABLE_TIERED_COMPILATION)
+
+struct ICorProfilerFunctionControl;           // never used: GetReJITParameters only
+struct ICorProfilerAssemblyReferenceProvider;  // never used: GetAssemblyReferences only
+
+struct ICorProfilerCallback4 : ICorProfilerCallback3 {
+  virtual HRESULT ReJITCompilationStarted(FunctionID, ReJITID, BOOL safeToBlock) = 0;
+  virtual HRESULT GetReJITParameters(ModuleID, mdToken, ICorProfilerFunctionControl*) = 0;
+  virtual HRESULT ReJITCompilationFinished(FunctionID, ReJITID, HRESULT, BOOL safeToBlock) = 0;
+  virtual HRESULT ReJITError(ModuleID, mdToken, FunctionID, HRESULT) = 0;
+  virtual HRESULT MovedReferences2(ULONG, ObjectID*, ObjectID*, std::size_t*) = 0;
+  virtual HRESULT SurvivingReferences2(ULONG, ObjectID*, std::size_t*) = 0;
+};
+struct ICorProfilerCallback5 : ICorProfilerCallback4 {
+  virtual HRESULT ConditionalWeakTableElementReferences(ULONG, ObjectID*, ObjectID*, GCHandleID*) = 0;
+};
+struct ICorProfilerCallback6 : ICorProfilerCallback5 {
+  virtual HRESULT GetAssemblyReferences(const WCHAR* path, ICorProfilerAssemblyReferenceProvider*) = 0;
+};
+struct ICorProfilerCallback7 : ICorProfilerCallback6 {
+  virtual HRESULT ModuleInMemorySymbolsUpdated(ModuleID) = 0;
+};
+struct ICorProfilerCallback8 : ICorProfilerCallback7 {
+  virtual HRESULT DynamicMethodJITCompilationStarted(FunctionID, BOOL safeToBlock, const std::uint8_t* ilHeader,
+                                                     ULONG cbILHeader) = 0;
+  virtual HRESULT DynamicMethodJITCompilationFinished(FunctionID, HRESULT, BOOL safeToBlock) = 0;
+};
+struct ICorProfilerCallback9 : ICorProfilerCallback8 {
+  virtual HRESULT DynamicMethodUnloaded(FunctionID) = 0;
+};
+
 }  // namespace prof

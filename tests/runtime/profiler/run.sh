@@ -22,6 +22,10 @@
 # build/release/tools/gdmap when that is the binary). When it has no
 # `il extract --pid` yet, the gdmap part is skipped and the status is 77
 # after the profiler's own part has been checked.
+# GDMAP_JIT_REFERENCE=1 also reads the pid and the core with
+# reference_extract.py (the research scripts as a stand-in reader) and
+# compares those: reference-live.json, reference-core.json,
+# compare-reference-*.txt (their differences count in the status).
 # GDMAP_KEEP_CORE=1 keeps the core (by default it is removed once read: up
 # to a few hundred MB each).
 # Exit status: 0 all compared versions agree, 1 a difference or a failure,
@@ -112,6 +116,11 @@ if [ $have_gdmap = 1 ]; then
   "$gdmap" il extract --pid "$wpid" --api --jit-only -o "$run/live.json" 2>"$run/live.err" ||
     { cat "$run/live.err" >&2; say "gdmap il extract --pid failed"; status=1; }
 fi
+reference=${GDMAP_JIT_REFERENCE:-}
+if [ "$reference" = 1 ]; then
+  python3 "$here/reference_extract.py" "$wpid" -o "$run/reference-live.json" 2>"$run/reference-live.err" ||
+    { cat "$run/reference-live.err" >&2; say "reference_extract.py on the pid failed"; status=1; }
+fi
 # The perf map as it is now (append-only: every version so far).
 cp "/tmp/perf-$wpid.map" "$run/perf.map" 2>/dev/null || say "no /tmp/perf-$wpid.map"
 exec 3>&-  # end of the workload's stdin: it exits
@@ -122,6 +131,10 @@ if [ $have_gdmap = 1 ]; then
   "$gdmap" il extract "$run/core" --api --jit-only -o "$run/core.json" 2>"$run/core.err" ||
     { cat "$run/core.err" >&2; say "gdmap il extract CORE failed"; status=1; }
 fi
+if [ "$reference" = 1 ]; then
+  python3 "$here/reference_extract.py" "$run/core" -o "$run/reference-core.json" 2>"$run/reference-core.err" ||
+    { cat "$run/reference-core.err" >&2; say "reference_extract.py on the core failed"; status=1; }
+fi
 [ "${GDMAP_KEEP_CORE:-}" = 1 ] || rm -f "$run/core"
 
 # --- the profiler's own part, then the comparisons ---
@@ -129,8 +142,17 @@ cmp=$root/tests/runtime/profiler_compare.py
 python3 "$cmp" "$run/records.jsonl" --check "$config" --perfmap "$run/perf.map" >"$run/check.txt" ||
   { cat "$run/check.txt" >&2; die "the profiler's records do not look like a $config run"; }
 cat "$run/check.txt"
+for view in reference-live reference-core; do
+  [ -f "$run/$view.json" ] || continue
+  s=0
+  python3 "$cmp" "$run/records.jsonl" "$run/$view.json" --perfmap "$run/perf.map" --show "${GDMAP_SHOW:-10}" \
+    --label "$config/$runtime/$view" >"$run/compare-$view.txt" || s=$?
+  cat "$run/compare-$view.txt"
+  [ $s -eq 0 ] || status=1
+done
 if [ $have_gdmap = 0 ]; then
   say "$gdmap has no 'il extract --pid': gdmap's part skipped"
+  [ $status -eq 0 ] || exit $status
   exit 77
 fi
 for view in live core; do

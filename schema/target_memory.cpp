@@ -23,6 +23,18 @@ Status CallbackMemory::read(std::uint64_t address, MutableByteSpan out) const {
   return Success{};
 }
 
+Status LayeredMemory::read(std::uint64_t address, MutableByteSpan out) const {
+  Status first = first_->read(address, out);
+  if (first) return first;
+  for (const TargetRegion& r : second_->regions()) {
+    if (address >= r.start && address < r.end && out.size() <= r.end - address) {
+      if (Status second = second_->read(address, out)) return second;
+      break;
+    }
+  }
+  return first;
+}
+
 Expected<std::uint64_t> readTargetUnsigned(const TargetMemory& target, std::uint64_t address, unsigned width) {
   std::uint8_t bytes[8] = {};
   if (width != 1 && width != 2 && width != 4 && width != 8) {

@@ -7,8 +7,10 @@
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
 #include "input_kind.hpp"
+#include "process_extract.hpp"
 #include "r2r_components.hpp"
 #include "report.hpp"
+#include "runtime_target.hpp"
 #include "type_names_input.hpp"
 
 #include <gdmap/description/il_description_exact.hpp>
@@ -376,6 +378,25 @@ bool chooseComponents(const IlExtractOptions& options, const r2r::R2RImage& imag
 }
 
 int extract(const IlExtractOptions& options, Report& report) {
+  if (!options.pid.empty()) {
+    if (!options.image.empty()) return report.fail(kUsageOrIo, rules::kUsage, "--pid reads a process: give no IMAGE with it");
+    return extractProcess(options, std::nullopt, report);
+  }
+  if (options.image.empty()) return report.fail(kUsageOrIo, rules::kUsage, "an IMAGE (a ReadyToRun image or a core dump) or --pid is needed");
+  if (options.api || options.jitOnly) {
+    std::optional<InputBytes> core = openInput(options.image, report);
+    if (!core) return kUsageOrIo;
+    if (!isCoreDump(core->bytes())) {
+      return report.fail(kUsageOrIo, rules::kUsage, "--api and --jit-only are for a process (--pid or a core dump)");
+    }
+    return extractProcess(options, std::move(core), report);
+  }
+  if (options.image != "-") {
+    // A core dump is a process: looked at before the image is read.
+    if (Expected<InputBytes> peek = InputBytes::open(options.image); peek && isCoreDump(peek->bytes())) {
+      return extractProcess(options, std::move(*peek), report);
+    }
+  }
   std::optional<Output> output;
   Source src;
   src.input = openInputAndOutput(options.image, options.output, OutputKind::Text, output, report);

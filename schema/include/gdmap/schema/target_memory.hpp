@@ -64,6 +64,23 @@ class CallbackMemory final : public TargetMemory {
   std::vector<TargetRegion> regions_;
 };
 
+// A target read from `first`, and where it lacks bytes, from `second`: a
+// core dump (first) whose file-backed pages were left out, and the file
+// those pages map (second, e.g. elf::FileImage). A read wholly inside one
+// of second's regions that first cannot answer is answered by second; any
+// other failure is first's. Both must outlive it.
+class LayeredMemory final : public TargetMemory {
+ public:
+  LayeredMemory(const TargetMemory& first, const TargetMemory& second) : first_(&first), second_(&second) {}
+  Status read(std::uint64_t address, MutableByteSpan out) const override;
+  const std::vector<TargetRegion>& regions() const override { return first_->regions(); }
+  std::string describe() const override { return first_->describe(); }
+
+ private:
+  const TargetMemory* first_;
+  const TargetMemory* second_;
+};
+
 // The u8/u16/u32/u64 (little-endian) at `address`: `width` 1, 2, 4 or 8.
 Expected<std::uint64_t> readTargetUnsigned(const TargetMemory& target, std::uint64_t address, unsigned width);
 

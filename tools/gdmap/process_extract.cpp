@@ -1,0 +1,273 @@
+// gdmap il extract --pid PID | CORE: every method body of a .NET process
+// (live, or a core dump of it) as an IL-map description: each native code
+// version of each JIT-compiled method (reader/runtime: the runtime's code
+// heaps, read through its contract descriptor), and, unless --jit-only,
+// every body of every ReadyToRun image the runtime mapped (the R2R reader
+// on the image's file), all at their absolute addresses.
+#include "exit_status.hpp"
+#include "il_arguments.hpp"
+#include "il_commands.hpp"
+#include "process_extract.hpp"
+#include "r2r_components.hpp"
+#include "runtime_target.hpp"
+
+#include <gdmap/description/il_description_json.hpp>
+#include <gdmap/reader/bounds_decoder.hpp>
+#include <gdmap/reader/r2r_image.hpp>
+#include <gdmap/schema/bounds_to_api.hpp>
+#include <gdmap/schema/hex.hpp>
+#include <gdmap/schema/rules.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <unordered_map>
+
+namespace gdmap::cli {
+namespace {
+
+struct ProcessCounts {
+  std::size_t jitBodies = 0;
+  std::size_t jitMethods = 0;  // written
+  std::size_t dynamicMethods = 0;
+  std::size_t explicitVersions = 0;
+  std::map<std::string, std::size_t> tiers;  // written JIT bodies by tier name
+  std::size_t r2rModules = 0;
+  std::size_t r2rMethods = 0;
+  std::size_t r2rModulesUnread = 0;
+  std::size_t noDebugInfo = 0;
+  std::size_t noBounds = 0;
+  std::size_t unreadable = 0;  // bodies whose method or debug info could not be read
+};
+
+il::OptimizationTier tierOf(runtime::Tier t) {
+  switch (t) {
+    case runtime::Tier::Tier0: return il::OptimizationTier::Tier0;
+    case runtime::Tier::Tier1: return il::OptimizationTier::Tier1;
+    case runtime::Tier::Tier1Osr: return il::OptimizationTier::Tier1Osr;
+    case runtime::Tier::Optimized: return il::OptimizationTier::Optimized;
+    case runtime::Tier::Tier0Instrumented: return il::OptimizationTier::Tier0Instrumented;
+    case runtime::Tier::Tier1Instrumented: return il::OptimizationTier::Tier1Instrumented;
+  }
+  return il::OptimizationTier::Optimized;
+}
+
+// Bounds as the description holds them, or the profiling API's array.
+void setMap(il::Method& m, std::vector<il::Bound> bounds, std::uint32_t codeSize, bool api) {
+  if (api) {
+    m.verbatimMap = true;
+    m.map = il::boundsToApi(bounds, codeSize);
+  } else {
+    m.bounds = std::move(bounds);
+  }
+}
+
+// A diagnostic that does not stop the extraction: one body the target does
+// not hold whole (a core dump without its page) is said and skipped.
+void warnBody(Report& report, const std::string& target, const Error& e) {
+  Diagnostic d;
+  d.severity = Severity::Warning;
+  d.rule = e.rule;
+  d.message = e.message + " (the body is left out)";
+  d.file = target;
+  report.add(std::move(d));
+}
+
+bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ProcessCounts& c,
+                std::vector<il::Method>& out, Report& report) {
+  const runtime::RuntimeCode& code = *t.code;
+  Expected<std::vector<runtime::JitBody>> bodies = code.jitBodies();
+  if (!bodies) {
+    addTargetError(report, t.name, bodies.error());
+    return false;
+  }
+  std::unordered_map<std::uint64_t, std::string> modulePaths;
+  const std::optional<std::uint32_t> only = optionalU32(options.method);
+  for (const runtime::JitBody& b : *bodies) {
+    ++c.jitBodies;
+    Expected<runtime::MethodIdentity> id = code.method(b.methodDesc);
+    if (!id) {
+      ++c.unreadable;
+      warnBody(report, t.name, id.error());
+      continue;
+    }
+    if (only && id->token != *only) continue;
+    auto path = modulePaths.find(id->module);
+    if (path == modulePaths.end()) {
+      Expected<runtime::ManagedModule> module = code.module(id->module);
+      if (!module) {
+        ++c.unreadable;
+        warnBody(report, t.name, module.error());
+        continue;
+      }
+      path = modulePaths.emplace(id->module, module->path).first;
+    }
+    if (b.debugInfo == 0) {
+      ++c.noDebugInfo;
+      continue;
+    }
+    Expected<runtime::JitDebugInfo> info = code.debugInfo(b);
+    if (!info) {
+      ++c.unreadable;
+      warnBody(report, t.name, info.error());
+      continue;
+    }
+    if (info->bounds.empty()) {
+      ++c.noBounds;
+      continue;
+    }
+    il::Method m;
+    m.module = path->second;
+    m.token = id->token;
+    m.methodDesc = b.methodDesc;
+    m.dynamicMethod = id->dynamic;
+    il::CodeVersion v;
+    v.kind = il::CodeKind::Jit;
+    if (b.version.tier) v.tier = tierOf(*b.version.tier);
+    v.ilVersion = b.version.ilVersion;
+    v.active = b.version.active;
+    m.codeVersion = v;
+    m.codeSize = b.size;
+    for (const runtime::CodeBlock& r : b.ranges) m.code.push_back({r.start, r.size, true});
+    setMap(m, std::move(info->bounds), b.size, options.api);
+    ++c.jitMethods;
+    c.dynamicMethods += id->dynamic ? 1 : 0;
+    c.explicitVersions += b.version.explicitVersion ? 1 : 0;
+    ++c.tiers[v.tier ? il::tierName(*v.tier) : "unknown"];
+    out.push_back(std::move(m));
+  }
+  return true;
+}
+
+// Every body of every ReadyToRun image the runtime mapped, from the
+// image's file (the mapped image is the file, laid out by sections: the
+// R2R reader reads the file).
+void extractReadyToRun(const RuntimeTarget& t, const IlExtractOptions& options, ProcessCounts& c,
+                       std::vector<il::Method>& out, Report& report) {
+  const runtime::RuntimeCode& code = *t.code;
+  const std::optional<std::uint32_t> only = optionalU32(options.method);
+  for (const runtime::CodeRangeSection& s : code.rangeSections()) {
+    if (s.kind != runtime::RangeKind::ReadyToRun) continue;
+    Expected<runtime::ManagedModule> module = code.module(s.module);
+    if (!module || module->path.empty()) {
+      ++c.r2rModulesUnread;
+      if (!module) warnBody(report, t.name, module.error());
+      continue;
+    }
+    Expected<InputBytes> file = InputBytes::open(module->path);
+    Expected<r2r::R2RImage> image = file ? r2r::readR2RImage(file->bytes(), nullptr)
+                                         : Expected<r2r::R2RImage>(file.error());
+    if (!image) {
+      ++c.r2rModulesUnread;
+      Diagnostic d;
+      d.severity = Severity::Warning;
+      d.rule = image.error().rule;
+      d.message = "the ReadyToRun image " + module->path + " mapped at " + shortHex(s.begin) +
+                  " cannot be read (its methods are left out): " + image.error().message;
+      d.file = t.name;
+      report.add(std::move(d));
+      continue;
+    }
+    ++c.r2rModules;
+    for (const r2r::MethodBody& body : image->methods) {
+      if (only && body.token != *only) continue;
+      if (!body.hasDebugInfo || body.bounds.empty()) continue;
+      const ByteSpan bytes = body.bounds.first(body.bounds.size() - body.boundsTrailing);
+      Expected<il::BoundsView> view = il::openBounds(bytes, image->profile.bounds);
+      if (!view) continue;  // the reader validated it: not reached
+      il::Method m;
+      m.module = module->path;
+      m.token = body.token;
+      m.instantiation = bodyInstantiation(body);
+      if (!image->components.empty() && body.component < image->components.size()) {
+        m.component = std::to_string(body.component);
+      }
+      il::CodeVersion v;
+      v.kind = il::CodeKind::ReadyToRun;
+      m.codeVersion = v;
+      m.codeSize = body.codeSize;
+      const auto add = [&](std::uint32_t first, std::uint32_t count) {
+        for (std::uint32_t f = first; f < first + count; ++f) {
+          const r2r::RuntimeFunction& rf = image->runtimeFunctions[f];
+          m.code.push_back({s.begin + rf.begin, rf.size(), true});
+        }
+      };
+      add(body.firstRuntimeFunction, body.runtimeFunctionCount);
+      add(body.firstColdRuntimeFunction, body.coldRuntimeFunctionCount);
+      setMap(m, view->toVector(), body.codeSize, options.api);
+      ++c.r2rMethods;
+      out.push_back(std::move(m));
+    }
+  }
+}
+
+void summarize(const RuntimeTarget& t, const ProcessCounts& c, const IlExtractOptions& options, Report& report) {
+  const runtime::RuntimeCode& code = *t.code;
+  const std::string version = code.productVersion();
+  const std::string form =
+      code.debugInfoForm() == runtime::JitDebugInfoForm::FlagByte ? ".NET 10 debug info" : ".NET 11 debug info";
+  if (report.json()) {
+    JsonObject& o = report.object();
+    o.string("target", t.name);
+    o.string("runtime", code.contractDescriptor().runtimePath);
+    if (!version.empty()) o.string("runtimeVersion", version);
+    o.boolean("descriptorFromFile", t.descriptorFromFile);
+    o.number("jitBodies", c.jitBodies);
+    o.number("jitMethods", c.jitMethods);
+    o.number("dynamicMethods", c.dynamicMethods);
+    o.number("explicitVersions", c.explicitVersions);
+    std::string tiers = "{";
+    for (const auto& [name, n] : c.tiers) tiers += (tiers.size() > 1 ? ", \"" : "\"") + name + "\": " + std::to_string(n);
+    o.raw("tiers", tiers + "}");
+    o.number("r2rModules", c.r2rModules);
+    o.number("r2rMethods", c.r2rMethods);
+    o.raw("skipped", "{\"noDebugInfo\": " + std::to_string(c.noDebugInfo) + ", \"noBounds\": " +
+                         std::to_string(c.noBounds) + ", \"unreadable\": " + std::to_string(c.unreadable) +
+                         ", \"r2rModulesUnread\": " + std::to_string(c.r2rModulesUnread) + "}");
+    return;
+  }
+  std::string line = t.name + ": " + code.contractDescriptor().runtimePath +
+                     (version.empty() ? std::string() : " (" + version + ")") + ", " + form +
+                     (t.descriptorFromFile ? ", descriptor read from the runtime's file" : "") + ": " +
+                     std::to_string(c.jitMethods) + " JIT-compiled bodies (" + std::to_string(c.explicitVersions) +
+                     " explicit code versions, " + std::to_string(c.dynamicMethods) + " dynamic methods; ";
+  bool first = true;
+  for (const auto& [name, n] : c.tiers) {
+    line += (first ? "" : ", ") + name + " " + std::to_string(n);
+    first = false;
+  }
+  line += ")";
+  if (!options.jitOnly) {
+    line += ", " + std::to_string(c.r2rMethods) + " ReadyToRun bodies of " + std::to_string(c.r2rModules) + " images";
+    if (c.r2rModulesUnread) line += " (" + std::to_string(c.r2rModulesUnread) + " images not read)";
+  }
+  line += "; skipped " + std::to_string(c.noDebugInfo + c.noBounds + c.unreadable) + " JIT bodies (" +
+          std::to_string(c.noDebugInfo) + " without debug info, " + std::to_string(c.noBounds) + " with no bounds, " +
+          std::to_string(c.unreadable) + " unreadable)";
+  std::cerr << line << '\n';
+}
+
+}  // namespace
+
+int extractProcess(const IlExtractOptions& options, std::optional<InputBytes> core, Report& report) {
+  std::optional<Output> output =
+      Output::resolve(options.output, OutputKind::Text, {core ? core->identity() : std::nullopt}, report);
+  if (!output) return kUsageOrIo;
+  int status = kInvalid;
+  std::unique_ptr<RuntimeTarget> t = openRuntimeTarget(options.pid, std::move(core), report, status);
+  if (!t) return status;
+  ProcessCounts counts;
+  std::vector<il::Method> methods;
+  if (!extractJit(*t, options, counts, methods, report)) return kInvalid;
+  if (!options.jitOnly) extractReadyToRun(*t, options, counts, methods, report);
+  // One order on every machine: by the code's address.
+  std::stable_sort(methods.begin(), methods.end(), [](const il::Method& a, const il::Method& b) {
+    return a.code.front().start < b.code.front().start;
+  });
+  summarize(*t, counts, options, report);
+  if (!output->write(il::writeIlDescription(methods), report)) return kUsageOrIo;
+  if (report.json()) report.object().string("output", options.output);
+  return kSuccess;
+}
+
+}  // namespace gdmap::cli

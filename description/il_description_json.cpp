@@ -78,7 +78,17 @@ enum class Expect : std::uint8_t {
   Code,            // /methods/N/code: an array of code ranges
   CodeRange,       // /methods/N/code/K: an object
   Rva,
+  Address,  // /methods/N/code/K/address: 64 bits
   Size,
+  // A method of a process (`il extract --pid`, a core dump).
+  Module,       // /methods/N/module: the module's file path (part of the identity)
+  MethodDesc,   // /methods/N/methodDesc: the runtime's MethodDesc address, 64 bits
+  Dynamic,      // /methods/N/dynamic: a boolean (a dynamic method: token RID 0)
+  CodeVersion,  // /methods/N/codeVersion: an object
+  CodeKind,     // /methods/N/codeVersion/kind: "jit" or "r2r"
+  Tier,         // /methods/N/codeVersion/tier: a tier name
+  IlVersion,    // /methods/N/codeVersion/ilVersion: 64 bits
+  Active,       // /methods/N/codeVersion/active: a boolean
 };
 
 using Frame = description::JsonFrame<Expect>;
@@ -87,7 +97,7 @@ using description::KeyUse;
 
 // The format's keys (docs/il-map.md), each object's in the order its list
 // names them.
-constexpr description::KeyTable<Expect, 34> kIlDescriptionKeys{{
+constexpr description::KeyTable<Expect, 43> kIlDescriptionKeys{{
     {"$schema", Expect::Root, Expect::Schema, KeyUse::Unlisted},
     {"methods", Expect::Root, Expect::Methods, KeyUse::Required, {}, "the description has no ", " array"},
     {"token", Expect::Method, Expect::Token, KeyUse::Required, {}, "a method needs a "},
@@ -100,7 +110,16 @@ constexpr description::KeyTable<Expect, 34> kIlDescriptionKeys{{
     {"name", Expect::Method, Expect::MethodName},
     {"component", Expect::Method, Expect::Component},
     {"code", Expect::Method, Expect::Code},
-    {"rva", Expect::CodeRange, Expect::Rva, KeyUse::Required, "RVA", "a code range needs an "},
+    {"module", Expect::Method, Expect::Module},
+    {"methodDesc", Expect::Method, Expect::MethodDesc, KeyUse::Optional, "MethodDesc address"},
+    {"dynamic", Expect::Method, Expect::Dynamic},
+    {"codeVersion", Expect::Method, Expect::CodeVersion},
+    {"kind", Expect::CodeVersion, Expect::CodeKind, KeyUse::Required, {}, "a code version needs a "},
+    {"tier", Expect::CodeVersion, Expect::Tier},
+    {"ilVersion", Expect::CodeVersion, Expect::IlVersion, KeyUse::Optional, "IL version"},
+    {"active", Expect::CodeVersion, Expect::Active},
+    {"rva", Expect::CodeRange, Expect::Rva, KeyUse::Form, "RVA"},
+    {"address", Expect::CodeRange, Expect::Address, KeyUse::Form, "address"},
     {"size", Expect::CodeRange, Expect::Size, KeyUse::Required, "size", "a code range needs a "},
     {"count", Expect::Layout, Expect::LayoutCount},
     {"nativeBits", Expect::Layout, Expect::NativeBits},
@@ -124,7 +143,7 @@ constexpr description::KeyTable<Expect, 34> kIlDescriptionKeys{{
     {"nativeEnd", Expect::MapEntry, Expect::NativeEnd, KeyUse::Required, "native end", "an API entry needs a "},
 }};
 
-constexpr std::array<KeyedObject<Expect>, 7> kIlDescriptionObjects{{
+constexpr std::array<KeyedObject<Expect>, 8> kIlDescriptionObjects{{
     {Expect::Root, "the description"},
     {Expect::Method, "a method"},
     {Expect::Layout, "a layout"},
@@ -132,11 +151,15 @@ constexpr std::array<KeyedObject<Expect>, 7> kIlDescriptionObjects{{
     {Expect::Bound, "a bound"},
     {Expect::MapEntry, "an API entry"},
     {Expect::CodeRange, "a code range"},
+    {Expect::CodeVersion, "a code version"},
 }};
 
 std::string keysOf(Expect object, KeyUse use, std::string_view last) {
   return description::keyList(kIlDescriptionKeys, description::keyMask(kIlDescriptionKeys, object, use), last);
 }
+
+// The numbers of 64 bits: target addresses and the IL version.
+bool isWide(Expect e) { return e == Expect::Address || e == Expect::MethodDesc || e == Expect::IlVersion; }
 
 bool isNumber(Expect e) {
   switch (e) {
@@ -155,13 +178,21 @@ bool isNumber(Expect e) {
     case Expect::Rva:
     case Expect::Size:
     case Expect::NibbleCount: return true;
-    default: return false;
+    default: return isWide(e);
   }
 }
 
 std::string describe(Expect e) {
   if (e == Expect::Il) return "an integer, a \"0x...\" hex string, \"prolog\", \"epilog\" or \"no_mapping\"";
   if (isNumber(e)) return "an integer or a \"0x...\" hex string";
+  if (e == Expect::Tier) {
+    std::string tiers;
+    for (const il::OptimizationTier t :
+         {il::OptimizationTier::Tier0, il::OptimizationTier::Tier1, il::OptimizationTier::Tier1Osr,
+          il::OptimizationTier::Optimized, il::OptimizationTier::Tier0Instrumented})
+      ((tiers += tiers.empty() ? "\"" : ", \"") += il::tierName(t)) += '"';
+    return tiers + " or \"" + il::tierName(il::OptimizationTier::Tier1Instrumented) + '"';
+  }
   switch (e) {
     case Expect::Root: return "an object (the description)";
     case Expect::Schema: return "a string (the JSON Schema's URI)";
@@ -176,8 +207,14 @@ std::string describe(Expect e) {
     case Expect::Source: return "an array of source flag names";
     case Expect::SourceFlag: return "a source flag name (such as \"stack_empty\") or a \"0x...\" hex string";
     case Expect::Map: return "an array of API entries";
-    case Expect::MapEntry:
-    case Expect::CodeRange: return "an object with " + keysOf(e, KeyUse::Required, " and ");
+    case Expect::MapEntry: return "an object with " + keysOf(e, KeyUse::Required, " and ");
+    case Expect::CodeRange:
+      return "an object with " + keysOf(e, KeyUse::Form, " or ") + ", and " + keysOf(e, KeyUse::Required, " and ");
+    case Expect::Module: return "a string (the module's file path)";
+    case Expect::CodeVersion:
+      return "an object with " + keysOf(e, KeyUse::Required, ", ") + " and optionally " +
+             keysOf(e, KeyUse::Optional, ", ");
+    case Expect::CodeKind: return "\"jit\" or \"r2r\"";
     case Expect::Code: return "an array of code ranges";
     case Expect::Instantiation: return "an object of " + keysOf(e, KeyUse::Optional, ", ");
     case Expect::TypeArguments:
@@ -186,6 +223,8 @@ std::string describe(Expect e) {
     case Expect::UnboxingStub:
     case Expect::AsyncVariant:
     case Expect::ResumptionStub:
+    case Expect::Dynamic:
+    case Expect::Active:
     case Expect::VerbatimSource: return "a boolean";
     case Expect::Raw:
     case Expect::Trailing: return "a string of hex digits (\"0a 1b\")";
@@ -204,6 +243,19 @@ std::string fieldName(Expect e) {
 }
 
 constexpr std::size_t kMaxIndexDigits = 20;
+
+// The value of "0x" (or "0X") and 1 to 16 hex digits, nothing else: a
+// target address, as parsePrefixedHex32 reads 32 bits.
+std::optional<std::uint64_t> parsePrefixedHex64(std::string_view text) {
+  if (text.size() < 3 || text.size() > 18 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) return std::nullopt;
+  std::uint64_t value = 0;
+  for (const char c : text.substr(2)) {
+    const int digit = hexDigitValue(c);
+    if (digit < 0) return std::nullopt;
+    value = value << 4 | static_cast<std::uint64_t>(digit);
+  }
+  return value;
+}
 
 bool isIdentifierChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -282,6 +334,8 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       case Expect::UnboxingStub: instantiation_.unboxingStub = value; break;
       case Expect::AsyncVariant: instantiation_.asyncVariant = value; break;
       case Expect::ResumptionStub: instantiation_.resumptionStub = value; break;
+      case Expect::Dynamic: method_.dynamicMethod = value; break;
+      case Expect::Active: codeVersion_.active = value; break;
       default: return scalar("a boolean");
     }
     return done();
@@ -295,7 +349,9 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   }
   bool number_unsigned(json::number_unsigned_t value) {
     if (!isNumber(expected())) return scalar("a number");
-    if (value > 0xFFFFFFFFu) {
+    if (isWide(expected())) {
+      storeWide(value);
+    } else if (value > 0xFFFFFFFFu) {
       error(rules::kInvalidNumber, [&] {
         return std::string(fieldName(expected())) + ' ' + std::to_string(value) + " does not fit in 32 bits";
       });
@@ -308,7 +364,8 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     if (!isNumber(expected())) return scalar("a number");
     // Integers too large for 64 bits arrive here too.
     error(rules::kInvalidNumber, [&] {
-      return std::string(fieldName(expected())) + ' ' + quoteInput(text) + " is not an integer below 2^32";
+      return std::string(fieldName(expected())) + ' ' + quoteInput(text) + " is not an integer below 2^" +
+             (isWide(expected()) ? "64" : "32");
     });
     return done();
   }
@@ -321,6 +378,14 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     }
     if (e == Expect::Component) {
       method_.component = value;
+      return done();
+    }
+    if (e == Expect::Module) {
+      method_.module = value;
+      return done();
+    }
+    if (e == Expect::CodeKind || e == Expect::Tier) {
+      storeVersionName(e, value);
       return done();
     }
     if (e == Expect::TypeText) {
@@ -336,6 +401,17 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       return done();
     }
     if (!isNumber(e)) return scalar("a string");
+    if (isWide(e)) {
+      if (const std::optional<std::uint64_t> wide = parsePrefixedHex64(value)) {
+        storeWide(*wide);
+      } else {
+        error(rules::kInvalidNumber, [&] {
+          return "invalid " + std::string(fieldName(e)) + ' ' + quoteInput(value) +
+                 ": expected \"0x\" and 1 to 16 hex digits or an integer";
+        });
+      }
+      return done();
+    }
     std::optional<std::uint32_t> number = parsePrefixedHex32(value);
     if (!number && e == Expect::Il) number = il::parseSpecialIl(value);
     if (number) {
@@ -362,6 +438,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       case Expect::Bound: bound_ = {}; break;
       case Expect::MapEntry: entry_ = {}; break;
       case Expect::CodeRange: range_ = {}; break;
+      case Expect::CodeVersion: codeVersion_ = {}; break;
       case Expect::Instantiation: instantiation_ = {}; break;
       case Expect::Layout: break;
       case Expect::Nibbles: nibbleKeys_.clear(); break;
@@ -378,7 +455,8 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     Frame& f = nextMember();
     if (f.role == Expect::Anything) return true;  // inside a skipped value
     if (f.role == Expect::Nibbles) return nibblesKey(f, k);
-    if (readKey(k)) ++methodForms_;
+    // A code range's "rva" and "address" are its forms, counted when it ends.
+    if (readKey(k) && f.role == Expect::Method) ++methodForms_;
     return true;
   }
 
@@ -388,7 +466,11 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       case Expect::Method: endMethod(f); break;
       case Expect::Bound: endBound(); break;
       case Expect::MapEntry: endMapEntry(); break;
-      case Expect::CodeRange: method_.code.push_back(range_); break;
+      case Expect::CodeRange: endCodeRange(f); break;
+      case Expect::CodeVersion:
+        if (codeVersionKind_) method_.codeVersion = codeVersion_;
+        codeVersionKind_ = false;
+        break;
       case Expect::Instantiation: method_.instantiation = std::move(instantiation_); break;
       case Expect::Layout: layoutGiven_ = true; break;
       default: break;
@@ -460,7 +542,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     switch (expected()) {
       case Expect::Token: token_ = value; break;
       case Expect::CodeSize: method_.codeSize = value; break;
-      case Expect::Rva: range_.rva = value; break;
+      case Expect::Rva: range_.start = value; break;
       case Expect::Size: range_.size = value; break;
       case Expect::Native: native_ = value; break;
       case Expect::Il:
@@ -487,6 +569,60 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
         break;
       default: break;
     }
+  }
+
+  // A number of 64 bits (isWide).
+  void storeWide(std::uint64_t value) {
+    switch (expected()) {
+      case Expect::Address: range_.start = value; break;
+      case Expect::MethodDesc: method_.methodDesc = value; break;
+      case Expect::IlVersion: codeVersion_.ilVersion = value; break;
+      default: break;
+    }
+  }
+
+  // A code version's "kind" or "tier", by name (il_map.hpp).
+  void storeVersionName(Expect e, const std::string& name) {
+    if (e == Expect::CodeKind) {
+      if (const std::optional<il::CodeKind> kind = il::parseCodeKind(name)) {
+        codeVersion_.kind = *kind;
+        codeVersionKind_ = true;
+        return;
+      }
+    } else if (const std::optional<il::OptimizationTier> tier = il::parseTier(name)) {
+      codeVersion_.tier = *tier;
+      return;
+    }
+    error(rules::kIlUnknownCodeVersion, [&] {
+      return "unknown " + std::string(e == Expect::CodeKind ? "code kind " : "tier ") + quoteInput(name) +
+             ": expected " + describe(e);
+    });
+  }
+
+  // A code range has exactly one of "rva" (in an image) and "address" (in a
+  // process), and a method's ranges are all of one kind.
+  void endCodeRange(const ClosedObject& f) {
+    static constexpr description::KeyBits kRva = description::bitFor(kKeys, Expect::CodeRange, Expect::Rva);
+    static constexpr description::KeyBits kAddress = description::bitFor(kKeys, Expect::CodeRange, Expect::Address);
+    const bool rva = (f.seen & kRva) != 0;
+    const bool address = (f.seen & kAddress) != 0;
+    if (rva == address) {
+      const std::string forms = keysOf(Expect::CodeRange, KeyUse::Form, " or ");
+      if (rva) error(rules::kConflictingFields, [&] { return "a code range has exactly one of " + forms; });
+      else error(rules::kMissingField, [&] { return "a code range needs one of " + forms; });
+      return;
+    }
+    range_.absolute = address;
+    if (!method_.code.empty() && method_.code.front().absolute != address) {
+      const std::size_t index = method_.code.size();
+      memberError(Severity::Error, rules::kIlMixedCodeRanges, Expect::CodeRange,
+                  address ? Expect::Address : Expect::Rva, [&] {
+                    return "code range " + std::to_string(index) + " has " + (address ? "an address" : "an RVA") +
+                           " but the method's first has " + (address ? "an RVA" : "an address") +
+                           ": a method's code ranges are all RVAs (an image) or all addresses (a process)";
+                  });
+    }
+    method_.code.push_back(range_);
   }
 
   // A key of `nibbles`: the field path of one varint, as the strict
@@ -621,8 +757,8 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     }
     if (token_) {
       method_.token = *token_;
-      tokenKeys_.push_back(
-          {*token_, methodIndex_, method_.component + '\x03' + instantiationKey(method_.instantiation)});
+      tokenKeys_.push_back({*token_, methodIndex_, identityKey(method_), method_.instantiation.has_value(),
+                            inProcess(method_)});
     }
     methods_.push_back(std::move(method_));
     method_ = {};
@@ -630,10 +766,41 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     lastNative_.reset();
   }
 
-  // A method is identified by its component (composite images), its token
-  // and its instantiation (one body per instantiation of a generic method);
-  // the key spells the instantiation ("" for none) with separators no type
-  // text contains.
+  // Whether the method says any of what identifies a method in a process.
+  static bool inProcess(const il::Method& m) {
+    return !m.module.empty() || m.methodDesc || m.codeVersion || !m.code.empty();
+  }
+
+  // A method is identified, besides its token, by its module (a process),
+  // its component (composite images), its MethodDesc (a process's
+  // instantiations), its instantiation (one body per instantiation of a
+  // generic method), its code version (tiers and ReJIT) and its first code
+  // range; the key spells them with separators no path or type text
+  // contains.
+  static std::string identityKey(const il::Method& m) {
+    std::string key = m.module;
+    (key += '\x03') += m.component;
+    key += '\x03';
+    if (m.methodDesc) appendShortHex(*m.methodDesc, key);
+    key += '\x03';
+    if (m.codeVersion) {
+      const il::CodeVersion& v = *m.codeVersion;
+      key += il::codeKindName(v.kind);
+      (key += '/') += v.tier ? il::tierName(*v.tier) : "-";
+      key += '/';
+      appendShortHex(v.ilVersion, key);
+      key += v.active ? "/A" : "/-";
+    }
+    key += '\x03';
+    if (!m.code.empty()) {
+      key += m.code.front().absolute ? 'A' : 'R';
+      appendShortHex(m.code.front().start, key);
+    }
+    (key += '\x03') += instantiationKey(m.instantiation);
+    return key;
+  }
+
+  // The instantiation ("" for none).
   static std::string instantiationKey(const std::optional<il::Instantiation>& inst) {
     if (!inst) return {};
     std::string key = inst->unboxingStub ? "U" : "I";
@@ -648,15 +815,17 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   struct TokenKey {
     std::uint32_t token = 0;
     std::size_t index = 0;  // of the method
-    std::string instantiation;
+    std::string identity;   // identityKey()
+    bool instantiated = false;
+    bool inProcess = false;
   };
 
   // Sorting the keys once finds every repeated (token, instantiation)
   // without a hash node per method; each repeat is reported at its own token.
   void reportDuplicateTokens() {
-    const auto identity = [](const TokenKey& k) { return std::tie(k.token, k.instantiation); };
+    const auto identity = [](const TokenKey& k) { return std::tie(k.token, k.identity); };
     std::sort(tokenKeys_.begin(), tokenKeys_.end(), [&](const TokenKey& a, const TokenKey& b) {
-      return std::tie(a.token, a.instantiation, a.index) < std::tie(b.token, b.instantiation, b.index);
+      return std::tie(a.token, a.identity, a.index) < std::tie(b.token, b.identity, b.index);
     });
     std::size_t first = 0;  // the first key with the current identity
     for (std::size_t i = 1; i < tokenKeys_.size(); ++i) {
@@ -669,12 +838,15 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
         continue;
       }
       const std::size_t firstIndex = tokenKeys_[first].index;
-      const bool instantiated = tokenKeys_[i].instantiation.back() != '\x03';
+      const bool instantiated = tokenKeys_[i].instantiated;
+      const bool inProcess = tokenKeys_[i].inProcess;
       diagnostics_.error(rules::kIlDuplicateToken, MethodTokenSite(diagnostics_.work(), index), [&] {
         return "token " + hex32(token) + " is already the token of /methods/" + std::to_string(firstIndex) +
-               (instantiated ? " with the same instantiation: a token and an instantiation identify a method and "
-                               "must be unique"
-                             : ": tokens identify methods and must be unique");
+               (inProcess ? " with the same module, component, MethodDesc, instantiation, code version and first "
+                            "code range: together with the token they identify a method and must be unique"
+                : instantiated ? " with the same instantiation: a token and an instantiation identify a method and "
+                                 "must be unique"
+                               : ": tokens identify methods and must be unique");
       });
     }
   }
@@ -690,6 +862,8 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   il::Bound bound_;
   il::ApiEntry entry_;
   il::CodeRange range_;
+  il::CodeVersion codeVersion_;
+  bool codeVersionKind_ = false;  // the open code version's "kind" was read
   il::Instantiation instantiation_;
   std::optional<std::uint32_t> native_;
   std::optional<std::uint32_t> il_;

@@ -186,16 +186,39 @@ void appendRaw(const Bytes& raw, std::string& out) {
   out += '"';
 }
 
-// The code ranges on one line: `"code": [{ "rva": "0x2120", "size": 127 }, ...],`.
+// The code ranges on one line: `"code": [{ "rva": "0x2120", "size": 127 }, ...],`,
+// a process's as `{ "address": "0x7f66c1a0b2c0", "size": 127 }`.
 void appendCode(const std::vector<il::CodeRange>& code, std::string& out) {
   out += "      \"code\": [";
   for (std::size_t i = 0; i < code.size(); ++i) {
-    out += i == 0 ? "{ \"rva\": \"" : ", { \"rva\": \"";
-    appendHex32(code[i].rva, out);
+    out += i == 0 ? "{ " : ", { ";
+    if (code[i].absolute) {
+      out += "\"address\": \"";
+      appendShortHex(code[i].start, out);
+    } else {
+      out += "\"rva\": \"";
+      appendHex32(static_cast<std::uint32_t>(code[i].start), out);
+    }
     appendNumber("\", \"size\": ", code[i].size, out);
     out += " }";
   }
   out += "],\n";
+}
+
+// One line: `"codeVersion": { "kind": "jit", "tier": "tier1", "ilVersion": 0, "active": true },`;
+// the IL version and `active` are written always, the tier when known.
+void appendCodeVersion(const il::CodeVersion& version, std::string& out) {
+  out += "      \"codeVersion\": { \"kind\": \"";
+  out += il::codeKindName(version.kind);
+  out += '"';
+  if (version.tier) {
+    out += ", \"tier\": \"";
+    out += il::tierName(*version.tier);
+    out += '"';
+  }
+  out += ", \"ilVersion\": ";
+  out += std::to_string(version.ilVersion);
+  out += version.active ? ", \"active\": true },\n" : ", \"active\": false },\n";
 }
 
 }  // namespace
@@ -208,7 +231,13 @@ std::string il::writeIlDescription(std::span<const il::Method> methods) {
   out += "{\n  \"methods\": [";
   for (std::size_t i = 0; i < methods.size(); ++i) {
     const il::Method& m = methods[i];
-    out += i == 0 ? "\n    {\n      \"token\": \"" : ",\n    {\n      \"token\": \"";
+    out += i == 0 ? "\n    {\n" : ",\n    {\n";
+    if (!m.module.empty()) {
+      out += "      \"module\": ";
+      appendJsonString(m.module, out);
+      out += ",\n";
+    }
+    out += "      \"token\": \"";
     appendHex32(m.token, out);
     out += "\",\n";
     if (m.codeSize) {
@@ -220,6 +249,13 @@ std::string il::writeIlDescription(std::span<const il::Method> methods) {
       appendJsonString(m.component, out);
       out += ",\n";
     }
+    if (m.methodDesc) {
+      out += "      \"methodDesc\": \"";
+      appendShortHex(*m.methodDesc, out);
+      out += "\",\n";
+    }
+    if (m.dynamicMethod) out += "      \"dynamic\": true,\n";
+    if (m.codeVersion) appendCodeVersion(*m.codeVersion, out);
     if (!m.name.empty()) {
       out += "      \"name\": ";
       appendJsonString(m.name, out);

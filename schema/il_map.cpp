@@ -31,7 +31,40 @@ constexpr std::array<std::pair<BoundsForm, std::string_view>, 4> kFormNames = {{
     {BoundsForm::Packed3, "packed3"},
 }};
 
+constexpr std::array<std::pair<CodeKind, const char*>, 2> kCodeKindNames = {{
+    {CodeKind::Jit, "jit"},
+    {CodeKind::ReadyToRun, "r2r"},
+}};
+
+constexpr std::array<std::pair<OptimizationTier, const char*>, 6> kTierNames = {{
+    {OptimizationTier::Tier0, "tier0"},
+    {OptimizationTier::Tier1, "tier1"},
+    {OptimizationTier::Tier1Osr, "tier1-osr"},
+    {OptimizationTier::Optimized, "optimized"},
+    {OptimizationTier::Tier0Instrumented, "tier0-instrumented"},
+    {OptimizationTier::Tier1Instrumented, "tier1-instrumented"},
+}};
+
+template <typename Value, std::size_t N>
+const char* nameOf(const std::array<std::pair<Value, const char*>, N>& names, Value value) {
+  for (const auto& [v, name] : names)
+    if (v == value) return name;
+  return "?";
+}
+
+template <typename Value, std::size_t N>
+std::optional<Value> valueOf(const std::array<std::pair<Value, const char*>, N>& names, std::string_view text) {
+  for (const auto& [v, name] : names)
+    if (text == name) return v;
+  return std::nullopt;
+}
+
 }  // namespace
+
+const char* codeKindName(CodeKind kind) { return nameOf(kCodeKindNames, kind); }
+std::optional<CodeKind> parseCodeKind(std::string_view name) { return valueOf(kCodeKindNames, name); }
+const char* tierName(OptimizationTier tier) { return nameOf(kTierNames, tier); }
+std::optional<OptimizationTier> parseTier(std::string_view name) { return valueOf(kTierNames, name); }
 
 std::string_view specialIlName(std::uint32_t ilOffset) {
   for (const auto& [value, name] : kSpecialNames)

@@ -175,7 +175,7 @@ void addMethodOption(CLI::App& command, std::string& value, const std::string& h
 
 // --method TOKEN, then --instantiation TEXT: which body of a method whose
 // token several bodies share (il::instantiationText, e.g.
-// "<int32>::<string>").
+// "<int32>::<string>"); --component and --address narrow the choice.
 void addMethodChoiceOptions(CLI::App& command, IlMethodChoice& choice, const std::string& help) {
   addMethodOption(command, choice.token, help);
   command
@@ -188,6 +188,12 @@ void addMethodChoiceOptions(CLI::App& command, IlMethodChoice& choice, const std
                   "Which component assembly's method, in the description of a whole composite image (its methods' "
                   "\"component\")")
       ->type_name("NAME");
+  command
+      .add_option("--address", choice.address,
+                  "The method whose code holds this address (0x hex): an absolute address for a process's "
+                  "methods (`il extract --pid`), an RVA for an image's (their \"code\" ranges)")
+      ->type_name("ADDR")
+      ->check(checkedBy(addressProblem));
 }
 
 // `--code-size N`, worded for the command.

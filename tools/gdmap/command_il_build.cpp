@@ -39,7 +39,8 @@ int build(const IlBuildOptions& options, Report& report) {
   }
   int status = kSuccess;
   const auto index = chooseMethod(*methods, optionalU32(options.method.token), *input, report, status,
-                                  options.method.instantiation, options.method.component);
+                                  options.method.instantiation, options.method.component,
+                                  optionalAddress(options.method.address));
   if (!index) return status;
   const il::Method& method = (*methods)[*index];
   const il::BoundsForm form = formOf(options.format);

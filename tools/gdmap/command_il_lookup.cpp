@@ -91,8 +91,8 @@ void notePastCode(const IlLookupOptions& options, std::uint32_t token, const std
   report.add(std::move(d));
 }
 
-// The method asked for: its token and, when --instantiation or a shared
-// token made a choice, the chosen body. The token need not be in the
+// The method asked for: its token and, when --instantiation, --component,
+// --address or a shared token made a choice, the chosen body. The token need not be in the
 // description: that is the protocol's E_FAIL. Without --method, the one
 // method is meant. Empty when the choice fails (`status` says why).
 struct Asked {
@@ -105,9 +105,10 @@ std::optional<Asked> askedMethod(const std::vector<il::Method>& methods, const I
   const std::optional<std::uint32_t> given = optionalU32(choice.token);
   const bool repeated = given && std::count_if(methods.begin(), methods.end(),
                                                [&](const il::Method& m) { return m.token == *given; }) > 1;
-  if (given && !repeated && choice.instantiation.empty() && choice.component.empty())
+  if (given && !repeated && choice.instantiation.empty() && choice.component.empty() && choice.address.empty())
     return Asked{*given, std::nullopt};
-  const auto index = chooseMethod(methods, given, input, report, status, choice.instantiation, choice.component);
+  const auto index = chooseMethod(methods, given, input, report, status, choice.instantiation, choice.component,
+                                  optionalAddress(choice.address));
   if (!index) return std::nullopt;
   return Asked{methods[*index].token, *index};
 }

@@ -36,7 +36,8 @@ int verify(const IlVerifyOptions& options, Report& report) {
   }
   int status = kSuccess;
   const auto index = chooseMethod(*methods, optionalU32(options.method.token), *description, report, status,
-                                  options.method.instantiation, options.method.component);
+                                  options.method.instantiation, options.method.component,
+                                  optionalAddress(options.method.address));
   if (!index) return status;
   const il::Method& method = (*methods)[*index];
   if (report.json()) report.object().string("method", tokenText(method.token));

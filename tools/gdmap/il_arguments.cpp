@@ -21,6 +21,18 @@ std::optional<std::uint32_t> parseU32(std::string_view text) {
   return value;
 }
 
+std::optional<std::uint64_t> parseAddress(std::string_view text) {
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    text.remove_prefix(2);
+    base = 16;
+  }
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
 std::optional<std::uint32_t> parseIlOffset(std::string_view text) {
   if (auto special = il::parseSpecialIl(text)) return special;
   return parseU32(text);
@@ -33,6 +45,10 @@ std::string problem(bool ok, const std::string& text, const char* expected) {
 
 std::string u32Problem(const std::string& text) {
   return problem(parseU32(text).has_value(), text, "a number below 2^32 (decimal or 0x hex)");
+}
+
+std::string addressProblem(const std::string& text) {
+  return problem(parseAddress(text).has_value(), text, "an address below 2^64 (0x hex or decimal)");
 }
 
 std::string ilOffsetProblem(const std::string& text) {
@@ -49,6 +65,11 @@ il::BoundsForm formOf(const std::string& name) { return il::parseFormName(name).
 std::optional<std::uint32_t> optionalU32(const std::string& text) {
   if (text.empty()) return std::nullopt;
   return parseU32(text);
+}
+
+std::optional<std::uint64_t> optionalAddress(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  return parseAddress(text);
 }
 
 std::string tokenText(std::uint32_t token) { return hex32(token); }

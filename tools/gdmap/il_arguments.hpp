@@ -16,6 +16,9 @@ namespace gdmap::cli {
 
 // Decimal or 0x-prefixed hex, below 2^32; nullopt for anything else.
 std::optional<std::uint32_t> parseU32(std::string_view text);
+// A code address (or RVA) for `--address`: 0x-prefixed hex or decimal,
+// below 2^64; nullopt for anything else.
+std::optional<std::uint64_t> parseAddress(std::string_view text);
 // parseU32, or one of the IL specials by name ("prolog", "epilog",
 // "no_mapping").
 std::optional<std::uint32_t> parseIlOffset(std::string_view text);
@@ -25,6 +28,7 @@ std::optional<std::uint32_t> parseIlOffset(std::string_view text);
 // command line gets.
 std::string u32Problem(const std::string& text);
 std::string ilOffsetProblem(const std::string& text);
+std::string addressProblem(const std::string& text);
 std::string formProblem(const std::string& text);
 
 // A form name the command line was checked to hold.
@@ -33,6 +37,7 @@ il::BoundsForm formOf(const std::string& name);
 // Option values that may be absent: empty text means not given (an empty
 // value fails the validators).
 std::optional<std::uint32_t> optionalU32(const std::string& text);
+std::optional<std::uint64_t> optionalAddress(const std::string& text);
 
 // "0x06000001": how tokens are printed.
 std::string tokenText(std::uint32_t token);

@@ -18,6 +18,7 @@ struct IlMethodChoice {
   std::string token;
   std::string instantiation;
   std::string component;  // a composite image's component (`il extract` of every component)
+  std::string address;    // the method whose code ranges hold this address (or RVA); empty: any
 };
 
 // gdmap il build DESC.json --format F [--method TOKEN]: one method of a

@@ -10,6 +10,9 @@
 #include <gdmap/writer/bounds_encoder.hpp>
 #include <gdmap/writer/bounds_layout.hpp>
 
+#include <gdmap/schema/hex.hpp>
+
+#include <algorithm>
 #include <string>
 
 namespace gdmap::cli {
@@ -51,6 +54,37 @@ std::string boundPointer(std::size_t method, const Error& error) {
   return pointer + '/' + std::to_string(error.offset) + '/' + error.message.substr(prefix.size(), end - prefix.size());
 }
 
+// Whether one of the method's code ranges holds `address` (an absolute
+// address or an RVA, as the range is).
+bool holdsAddress(const il::Method& m, std::uint64_t address) {
+  return std::any_of(m.code.begin(), m.code.end(),
+                     [&](const il::CodeRange& r) { return address >= r.start && address - r.start < r.size; });
+}
+
+// One body among others of a token: its instantiation, then what tells a
+// process's bodies apart (module, MethodDesc, code version, code), each only
+// when the description has it; with `token`, the token first.
+std::string bodyText(const il::Method& m, bool token) {
+  std::string out;
+  const auto add = [&](const std::string& part) { (out += out.empty() ? "" : " ") += part; };
+  if (token) add(tokenText(m.token));
+  if (m.instantiation) add(il::instantiationText(m.instantiation));
+  if (!m.module.empty()) add("in " + m.module);
+  if (m.methodDesc) add("MethodDesc " + shortHex(*m.methodDesc));
+  if (m.codeVersion) {
+    const il::CodeVersion& v = *m.codeVersion;
+    add(il::codeKindName(v.kind));
+    if (v.tier) add(il::tierName(*v.tier));
+    if (v.ilVersion != 0) add("IL version " + std::to_string(v.ilVersion));
+    if (v.active) add("active");
+  }
+  if (!m.code.empty()) add("at " + shortHex(m.code.front().start));
+  // A body that says nothing else is "(none)", as before.
+  if (!m.instantiation && out.size() == (token ? tokenText(m.token).size() : 0))
+    add(il::instantiationText(m.instantiation));
+  return out;
+}
+
 }  // namespace
 
 std::optional<std::vector<il::Method>> loadIlDescription(const InputBytes& input, Report& report) {
@@ -65,13 +99,21 @@ std::string methodPointer(std::size_t index) { return "/methods/" + std::to_stri
 
 std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, std::optional<std::uint32_t> token,
                                         const InputBytes& input, Report& report, int& status,
-                                        const std::string& instantiation, const std::string& component) {
-  if (!token && methods.size() == 1) token = methods.front().token;
-  if (token) {
+                                        const std::string& instantiation, const std::string& component,
+                                        std::optional<std::uint64_t> address) {
+  if (!token && !address && methods.size() == 1) token = methods.front().token;
+  if (token || address) {
     std::vector<std::size_t> bodies;
-    for (std::size_t i = 0; i < methods.size(); ++i)
-      if (methods[i].token == *token && (component.empty() || methods[i].component == component)) bodies.push_back(i);
-    std::string known;  // the bodies' instantiations, for the messages
+    for (std::size_t i = 0; i < methods.size(); ++i) {
+      const il::Method& m = methods[i];
+      if ((!token || m.token == *token) && (component.empty() || m.component == component) &&
+          (!address || holdsAddress(m, *address)))
+        bodies.push_back(i);
+    }
+    // What is asked, for the messages: "method 0x06000001", "the method at 0x7f...".
+    const std::string asked = token ? "method " + tokenText(*token) + (address ? " at " + shortHex(*address) : "")
+                                    : "the method at " + shortHex(*address);
+    std::string known;  // the bodies' identities, for the messages
     bool components = false;
     for (const std::size_t i : bodies) {
       if (known.size() > 300) {
@@ -83,30 +125,57 @@ std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, 
         (known += methods[i].component) += ": ";
         components |= methods[i].component != methods[bodies.front()].component;
       }
-      known += il::instantiationText(methods[i].instantiation);
+      known += bodyText(methods[i], !token);
     }
     if (!instantiation.empty() && !bodies.empty()) {
-      for (const std::size_t i : bodies)
-        if (il::sameInstantiationText(instantiation, il::instantiationText(methods[i].instantiation))) return i;
-      status = kInvalid;
-      methodError(report, rules::kIlMethodNotFound, "/methods",
-                  "method " + tokenText(*token) + " has no body for the instantiation " + quoteInput(instantiation) +
-                      " (it has " + known + ")",
-                  input);
-      return std::nullopt;
+      std::erase_if(bodies, [&](std::size_t i) {
+        return !il::sameInstantiationText(instantiation, il::instantiationText(methods[i].instantiation));
+      });
+      if (bodies.empty()) {
+        status = kInvalid;
+        methodError(report, rules::kIlMethodNotFound, "/methods",
+                    (token ? asked : "the methods at " + shortHex(*address)) + " ha" + (token ? "s" : "ve") +
+                        " no body for the instantiation " + quoteInput(instantiation) + " (" +
+                        (token ? "it has " : "they are ") + known + ")",
+                    input);
+        return std::nullopt;
+      }
     }
     if (bodies.size() == 1) return bodies.front();
     if (bodies.size() > 1) {
+      // What tells the bodies apart: their tokens (an address alone: bodies
+      // a ReadyToRun image shares), components, instantiations, or only
+      // their code (a process's code versions, modules, MethodDescs).
+      bool tokens = false;
+      bool byAddress = false;
+      for (std::size_t a = 0; a < bodies.size(); ++a) {
+        for (std::size_t b = a + 1; b < bodies.size(); ++b) {
+          const il::Method& x = methods[bodies[a]];
+          const il::Method& y = methods[bodies[b]];
+          tokens |= x.token != y.token;
+          byAddress |= x.token == y.token && x.component == y.component && x.instantiation == y.instantiation;
+        }
+      }
+      std::string hint = !token && tokens ? "--method TOKEN" : "";
+      const auto also = [&](const char* option) { (hint += hint.empty() ? "" : " and ") += option; };
+      if (components) also("--component NAME");
+      if (byAddress && !address) also("--address ADDR");
+      else if (!byAddress) also("--instantiation TEXT");
+      if (hint.empty()) hint = "--method TOKEN";
       status = kUsageOrIo;
       report.fail(kUsageOrIo, rules::kUsage,
-                  "method " + tokenText(*token) + " has " + std::to_string(bodies.size()) +
-                      " bodies, one per instantiation (" + known + "): choose one with " +
-                      (components ? "--component NAME and " : "") + "--instantiation TEXT");
+                  (token ? asked + " has " + std::to_string(bodies.size()) + " bodies"
+                         : "the code of " + std::to_string(bodies.size()) + " methods holds " + shortHex(*address)) +
+                      (token && !address && !byAddress ? ", one per instantiation (" : " (") + known +
+                      "): choose one with " + hint);
       return std::nullopt;
     }
     status = kInvalid;
     methodError(report, rules::kIlMethodNotFound, "/methods",
-                "no method " + tokenText(*token) + " in the description (" + methodCount(methods.size()) +
+                (address ? "no method" + (token ? " " + tokenText(*token) : std::string()) + "'s code holds " +
+                               shortHex(*address)
+                         : "no method " + tokenText(*token)) +
+                    " in the description (" + methodCount(methods.size()) +
                     (methods.empty() ? "" : ": " + someTokens(methods)) + ")",
                 input);
     return std::nullopt;

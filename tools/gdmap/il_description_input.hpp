@@ -29,10 +29,15 @@ std::optional<std::vector<il::Method>> loadIlDescription(const InputBytes& input
 // instantiation the description does not have or a description without
 // methods, kUsageOrIo (usage) when several methods leave the choice open.
 // `component` (--component) keeps the bodies of that component assembly
-// (a whole composite image's description, where tokens repeat).
+// (a whole composite image's description, where tokens repeat); `address`
+// (--address) the bodies whose code ranges hold it (an absolute address or
+// an RVA, as the ranges are), with or without a token. Bodies the other
+// choices leave open (a process's code versions) are listed, to be chosen
+// by --address.
 std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, std::optional<std::uint32_t> token,
                                         const InputBytes& input, Report& report, int& status,
-                                        const std::string& instantiation = {}, const std::string& component = {});
+                                        const std::string& instantiation = {}, const std::string& component = {},
+                                        std::optional<std::uint64_t> address = std::nullopt);
 
 // "/methods/2": the JSON pointer of methods[index].
 std::string methodPointer(std::size_t index);

@@ -143,20 +143,49 @@ struct BoundsLayout {
   friend bool operator==(const BoundsLayout&, const BoundsLayout&) = default;
 };
 
-// A method: `bounds` (the runtime's view, from which the API array is
-// derived with codeSize) or, when `verbatimMap`, `map` (an API array taken
-// as is: any order, overlaps and specials allowed).
-// Where a part of a method's native code lies in its image: a ReadyToRun
-// runtime function (the body, a funclet, a cold part), as `il extract`
-// records it for address lookups.
+// What produced a body's code in a process (`il extract` of a live process
+// or a core dump): the JIT, or a ReadyToRun image's precompiled code.
+enum class CodeKind : std::uint8_t { Jit, ReadyToRun };
+// "jit", "r2r".
+const char* codeKindName(CodeKind kind);
+std::optional<CodeKind> parseCodeKind(std::string_view name);
+
+// The runtime's optimization tiers (its OptimizationTier enum, codeversion.h).
+enum class OptimizationTier : std::uint8_t { Tier0, Tier1, Tier1Osr, Optimized, Tier0Instrumented, Tier1Instrumented };
+// "tier0", "tier1", "tier1-osr", "optimized", "tier0-instrumented",
+// "tier1-instrumented".
+const char* tierName(OptimizationTier tier);
+std::optional<OptimizationTier> parseTier(std::string_view name);
+
+// Which of a method's native code versions a body is, in a process: tiered
+// compilation and ReJIT give one method several, each with its own code and
+// bounds. Part of a method's identity.
+struct CodeVersion {
+  CodeKind kind = CodeKind::Jit;
+  std::optional<OptimizationTier> tier;  // absent: the runtime does not say
+  std::uint64_t ilVersion = 0;           // 0: the method's original IL; ReJIT makes others
+  bool active = false;                   // the version the runtime calls now
+  friend bool operator==(const CodeVersion&, const CodeVersion&) = default;
+};
+
+// Where a part of a method's native code lies: in its image, a ReadyToRun
+// runtime function (the body, a funclet, a cold part) at an RVA, as `il
+// extract` of an image records it; in a process, at an absolute address.
+// For address lookups (`il lookup --address`).
 struct CodeRange {
-  std::uint32_t rva = 0;
+  std::uint64_t start = 0;  // the RVA (below 2^32) when !absolute, the address when absolute
   std::uint32_t size = 0;
+  bool absolute = false;
   friend bool operator==(const CodeRange&, const CodeRange&) = default;
 };
 
+// A method: `bounds` (the runtime's view, from which the API array is
+// derived with codeSize) or, when `verbatimMap`, `map` (an API array taken
+// as is: any order, overlaps and specials allowed). Its identity (what
+// tells two methods of one description apart) is its module, component,
+// token, methodDesc, instantiation, code version and first code range.
 struct Method {
-  std::uint32_t token = 0;
+  std::uint32_t token = 0;  // 0x06000000 (RID 0) for a dynamic method
   std::optional<std::uint32_t> codeSize;
   bool verbatimMap = false;
   std::vector<Bound> bounds;                   // when !verbatimMap
@@ -168,7 +197,15 @@ struct Method {
   // components, so it is part of the identity. Empty: none.
   std::string component;
   std::optional<BoundsLayout> layout;  // absent: the canonical bytes
-  std::vector<CodeRange> code;         // the native code's ranges in its image (`il extract`); empty: unknown
+  std::vector<CodeRange> code;         // the native code's ranges (`il extract`), all of one kind; empty: unknown
+  // In a process (`il extract --pid`, a core dump): the file path of the
+  // method's module (empty: none), the runtime's MethodDesc address (one per
+  // instantiation of a token), which code version the body is, and whether
+  // it is a dynamic method (LightweightCodeGen: no metadata, token RID 0).
+  std::string module;
+  std::optional<std::uint64_t> methodDesc;
+  std::optional<CodeVersion> codeVersion;
+  bool dynamicMethod = false;
   friend bool operator==(const Method&, const Method&) = default;
 };
 

@@ -128,6 +128,10 @@ inline constexpr char kInvalidNumber[] = "invalid-number";
 inline constexpr char kIlCodeSizeBelowBound[] = "il-code-size-below-bound";
 inline constexpr char kIlRepeatedSourceFlag[] = "il-repeated-source-flag";
 inline constexpr char kIlUnknownSourceFlag[] = "il-unknown-source-flag";
+// A method of a process: its code ranges mix "rva" and "address"; its
+// code version's kind or tier is no name the model knows.
+inline constexpr char kIlMixedCodeRanges[] = "il-mixed-code-ranges";
+inline constexpr char kIlUnknownCodeVersion[] = "il-unknown-code-version";
 // IL-to-native maps: canonical form (warnings)
 inline constexpr char kIlNonMinimalVarint[] = "il-non-minimal-varint";
 inline constexpr char kIlWideField[] = "il-wide-field";

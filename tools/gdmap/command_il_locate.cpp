@@ -11,6 +11,8 @@
 #include "json_object.hpp"
 #include "r2r_components.hpp"
 #include "report.hpp"
+#include "runtime_target.hpp"
+#include "process_locate.hpp"
 #include "r2r_locate.hpp"
 #include "type_names_input.hpp"
 
@@ -126,8 +128,14 @@ std::string locatedJson(const Located& l, const MethodNames& methodNames) {
 }
 
 int locateCommand(const IlLocateOptions& options, Report& report) {
+  if (!options.pid.empty()) return locateProcess(options, std::nullopt, report);
   auto input = openInput(options.image, report);
   if (!input) return kUsageOrIo;
+  if (isCoreDump(input->bytes())) return locateProcess(options, std::move(*input), report);
+  if (options.rvas.empty()) return report.fail(kUsageOrIo, rules::kUsage, "no RVA to locate");
+  for (const std::string& text : options.rvas) {
+    if (!parseU32(text)) return report.fail(kUsageOrIo, rules::kUsage, "RVA " + quoteInput(text) + ": " + u32Problem(text));
+  }
   const std::string& name = input->displayName();
   const ByteSpan file = input->bytes();
   // --names: the image's own metadata, or a composite image's components'

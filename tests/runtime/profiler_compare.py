@@ -184,8 +184,11 @@ def compare(args):
         m = by_start.get(start)
         if m is None:
             counts["missing"] += 1
-            details["missing"].append("0x%x %s (version %s of %s, %s)" %
-                                      (start, name, r.get("version"), r.get("versions"), r.get("how")))
+            if "mapError" in r:
+                counts["missing-no-map"] += 1
+            details["missing"].append("0x%x %s (version %s of %s, %s%s)" % (
+                start, name, r.get("version"), r.get("versions"), r.get("how"),
+                "; the runtime has no map for it: %s" % r["mapError"] if "mapError" in r else ""))
             continue
         matched.add(start)
         kinds = []
@@ -258,6 +261,9 @@ def compare(args):
     print("  agreeing with notes: tie-order %d, ranges joined %d, runtime refused the map (and gdmap has none) %d" %
           (counts["tie-order"], counts["ranges-joined"], counts["runtime-refused-map"] - counts["map-only-gdmap"]))
     print("  differences: " + ", ".join("%s %d" % (k, counts[k]) for k in DIFFERENCES))
+    if counts["missing-no-map"]:
+        print("  of the missing, %d are versions the runtime keeps no map for (GetILToNativeMapping3 failed: "
+              "no debug info; a reader that lists only bodies with debug info skips them)" % counts["missing-no-map"])
     if dup_starts:
         print("  gdmap's document has %d methods whose first range starts where another's does" % dup_starts)
     print("  gdmap only (not recorded): %d%s" % (sum(extra.values()), "".join(

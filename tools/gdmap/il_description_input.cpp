@@ -62,9 +62,10 @@ bool holdsAddress(const il::Method& m, std::uint64_t address) {
 }
 
 // One body among others of a token: its instantiation, then what tells a
-// process's bodies apart (module, MethodDesc, code version, code), each only
-// when the description has it; with `token`, the token first.
-std::string bodyText(const il::Method& m, bool token) {
+// process's bodies apart (module, MethodDesc, code version and, with `code`,
+// where the code starts), each only when the description has it; with
+// `token`, the token first.
+std::string bodyText(const il::Method& m, bool token, bool code) {
   std::string out;
   const auto add = [&](const std::string& part) { (out += out.empty() ? "" : " ") += part; };
   if (token) add(tokenText(m.token));
@@ -78,7 +79,7 @@ std::string bodyText(const il::Method& m, bool token) {
     if (v.ilVersion != 0) add("IL version " + std::to_string(v.ilVersion));
     if (v.active) add("active");
   }
-  if (!m.code.empty()) add("at " + shortHex(m.code.front().start));
+  if (code && !m.code.empty()) add("at " + shortHex(m.code.front().start));
   // A body that says nothing else is "(none)", as before.
   if (!m.instantiation && out.size() == (token ? tokenText(m.token).size() : 0))
     add(il::instantiationText(m.instantiation));
@@ -113,6 +114,16 @@ std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, 
     // What is asked, for the messages: "method 0x06000001", "the method at 0x7f...".
     const std::string asked = token ? "method " + tokenText(*token) + (address ? " at " + shortHex(*address) : "")
                                     : "the method at " + shortHex(*address);
+    // Bodies of one token, component and instantiation (a process's code
+    // versions) are told apart by their code, which the messages then show.
+    bool sameButCode = false;
+    for (std::size_t a = 0; a < bodies.size() && !sameButCode; ++a) {
+      for (std::size_t b = a + 1; b < bodies.size() && !sameButCode; ++b) {
+        const il::Method& x = methods[bodies[a]];
+        const il::Method& y = methods[bodies[b]];
+        sameButCode = x.token == y.token && x.component == y.component && x.instantiation == y.instantiation;
+      }
+    }
     std::string known;  // the bodies' identities, for the messages
     bool components = false;
     for (const std::size_t i : bodies) {
@@ -125,7 +136,7 @@ std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, 
         (known += methods[i].component) += ": ";
         components |= methods[i].component != methods[bodies.front()].component;
       }
-      known += bodyText(methods[i], !token);
+      known += bodyText(methods[i], !token, !token || sameButCode);
     }
     if (!instantiation.empty() && !bodies.empty()) {
       std::erase_if(bodies, [&](std::size_t i) {
@@ -147,12 +158,14 @@ std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, 
       // a ReadyToRun image shares), components, instantiations, or only
       // their code (a process's code versions, modules, MethodDescs).
       bool tokens = false;
+      bool instantiations = false;  // of one token
       bool byAddress = false;
       for (std::size_t a = 0; a < bodies.size(); ++a) {
         for (std::size_t b = a + 1; b < bodies.size(); ++b) {
           const il::Method& x = methods[bodies[a]];
           const il::Method& y = methods[bodies[b]];
           tokens |= x.token != y.token;
+          instantiations |= x.token == y.token && x.instantiation != y.instantiation;
           byAddress |= x.token == y.token && x.component == y.component && x.instantiation == y.instantiation;
         }
       }
@@ -160,7 +173,7 @@ std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, 
       const auto also = [&](const char* option) { (hint += hint.empty() ? "" : " and ") += option; };
       if (components) also("--component NAME");
       if (byAddress && !address) also("--address ADDR");
-      else if (!byAddress) also("--instantiation TEXT");
+      else if (token ? !byAddress : instantiations) also("--instantiation TEXT");
       if (hint.empty()) hint = "--method TOKEN";
       status = kUsageOrIo;
       report.fail(kUsageOrIo, rules::kUsage,

@@ -757,8 +757,8 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     }
     if (token_) {
       method_.token = *token_;
-      tokenKeys_.push_back({*token_, methodIndex_, identityKey(method_), method_.instantiation.has_value(),
-                            inProcess(method_)});
+      tokenKeys_.push_back(
+          {*token_, methodIndex_, identityKey(method_), method_.instantiation.has_value(), inProcess(method_)});
     }
     methods_.push_back(std::move(method_));
     method_ = {};
@@ -842,8 +842,8 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       const bool inProcess = tokenKeys_[i].inProcess;
       diagnostics_.error(rules::kIlDuplicateToken, MethodTokenSite(diagnostics_.work(), index), [&] {
         return "token " + hex32(token) + " is already the token of /methods/" + std::to_string(firstIndex) +
-               (inProcess ? " with the same module, component, MethodDesc, instantiation, code version and first "
-                            "code range: together with the token they identify a method and must be unique"
+               (inProcess      ? " with the same module, component, MethodDesc, instantiation, code version and first "
+                                 "code range: together with the token they identify a method and must be unique"
                 : instantiated ? " with the same instantiation: a token and an instantiation identify a method and "
                                  "must be unique"
                                : ": tokens identify methods and must be unique");

@@ -306,7 +306,7 @@ TEST_CASE("il docs: the IL description schema is valid JSON listing what the rea
             "il",           "source",  "nativeStart",   "nativeEnd",      "instantiation", "type",       "method",
             "unboxingStub", "name",    "raw",           "layout",         "count",         "nativeBits", "ilBits",
             "nibbles",      "padding", "headerPadding", "verbatimSource", "trailing",      "truncate",   "code",
-            "rva",          "size",    "asyncVariant",  "resumptionStub", "component",  "address",    "module",
+            "rva",          "size",    "asyncVariant",  "resumptionStub", "component",     "address",    "module",
             "methodDesc",   "dynamic", "codeVersion",   "kind",           "tier",          "ilVersion",  "active"});
   CHECK(closed);
 

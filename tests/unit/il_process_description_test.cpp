@@ -184,8 +184,8 @@ TEST_CASE("il process description: an rva fits 32 bits, an address 64") {
 }
 
 TEST_CASE("il process description: a method's code ranges are all of one kind") {
-  const std::string text =
-      oneMethod(R"("code": [{"rva": "0x1000", "size": 4}, {"rva": "0x1010", "size": 4}, {"address": "0x7f00", "size": 4}])");
+  const std::string text = oneMethod(
+      R"("code": [{"rva": "0x1000", "size": 4}, {"rva": "0x1010", "size": 4}, {"address": "0x7f00", "size": 4}])");
   const IlDescriptionParse p = parseIlDescription(text);
   CHECK_FALSE(p.methods);
   const Diagnostic d = only(p, "il-mixed-code-ranges");
@@ -244,7 +244,8 @@ TEST_CASE("il process description: module, MethodDesc, code version and first co
     return parseIlDescription("{\"methods\": [\n{\"token\": \"0x06000001\", \"map\": [], " + a +
                               "},\n{\"token\": \"0x06000001\", \"map\": [], " + b + "}]}");
   };
-  const std::string jit = R"("module": "/a.dll", "methodDesc": "0x10", "codeVersion": {"kind": "jit", "tier": "tier0"})";
+  const std::string jit =
+      R"("module": "/a.dll", "methodDesc": "0x10", "codeVersion": {"kind": "jit", "tier": "tier0"})";
   const std::string code = R"("code": [{"address": "0x7f00", "size": 4}])";
   const IlDescriptionParse same = twice(jit + ", " + code, jit + ", " + code);
   const Diagnostic d = only(same, "il-duplicate-token");
@@ -264,7 +265,8 @@ TEST_CASE("il process description: module, MethodDesc, code version and first co
             .errorCount == 0);
   CHECK(twice(jit + ", " + code, jit + R"(, "code": [{"address": "0x8f00", "size": 4}])").errorCount == 0);
   // The code after the first range, the name and `dynamic` are not.
-  CHECK(twice(jit + ", " + code, jit + ", " + R"("code": [{"address": "0x7f00", "size": 4}, {"address": "0x1", "size": 1}])")
+  CHECK(twice(jit + ", " + code,
+              jit + ", " + R"("code": [{"address": "0x7f00", "size": 4}, {"address": "0x1", "size": 1}])")
             .errorCount == 1);
   CHECK(twice(R"("dynamic": true)", R"("name": "x")").errorCount == 1);
 }
@@ -312,7 +314,8 @@ TEST_CASE("il process description: write then parse gives the same methods (seed
   std::mt19937 rng(20260401);
   for (int round = 0; round < 300; ++round) {
     std::vector<Method> methods;
-    for (std::size_t i = rng() % 5; i > 0; --i) methods.push_back(randomProcessMethod(rng, 0x06000000 + static_cast<std::uint32_t>(rng() % 4)));
+    for (std::size_t i = rng() % 5; i > 0; --i)
+      methods.push_back(randomProcessMethod(rng, 0x06000000 + static_cast<std::uint32_t>(rng() % 4)));
     const std::string text = writeIlDescription(methods);
     const IlDescriptionParse p = parseIlDescription(text);
     // Random identities may repeat: then the repeat is the one error.

@@ -38,9 +38,9 @@ int build(const IlBuildOptions& options, Report& report) {
     return kInvalid;
   }
   int status = kSuccess;
-  const auto index = chooseMethod(*methods, optionalU32(options.method.token), *input, report, status,
-                                  options.method.instantiation, options.method.component,
-                                  optionalAddress(options.method.address));
+  const auto index =
+      chooseMethod(*methods, optionalU32(options.method.token), *input, report, status, options.method.instantiation,
+                   options.method.component, optionalAddress(options.method.address));
   if (!index) return status;
   const il::Method& method = (*methods)[*index];
   const il::BoundsForm form = formOf(options.format);

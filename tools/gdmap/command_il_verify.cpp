@@ -35,9 +35,9 @@ int verify(const IlVerifyOptions& options, Report& report) {
     return kInvalid;
   }
   int status = kSuccess;
-  const auto index = chooseMethod(*methods, optionalU32(options.method.token), *description, report, status,
-                                  options.method.instantiation, options.method.component,
-                                  optionalAddress(options.method.address));
+  const auto index =
+      chooseMethod(*methods, optionalU32(options.method.token), *description, report, status,
+                   options.method.instantiation, options.method.component, optionalAddress(options.method.address));
   if (!index) return status;
   const il::Method& method = (*methods)[*index];
   if (report.json()) report.object().string("method", tokenText(method.token));

@@ -31,14 +31,19 @@ struct IlDescriptionParse {
 // Reports every problem it can: syntax, unknown and repeated keys, wrong
 // types, numbers outside u32, unknown IL names and source flags, a method
 // with more or fewer than one of `bounds`, `map` and `raw`, bad hex, bounds
-// out of native order, tokens given twice. A method's `layout` (and `raw`)
+// out of native order, tokens given twice (with the same module, component,
+// methodDesc, instantiation, code version and first code range), code
+// ranges with both or neither of `rva` and `address` or of both kinds in one
+// method, unknown code kinds and tiers. A method's `layout` (and `raw`)
 // land in Method::layout; whether they apply to a form is decided when
 // building (il::encodeExact). Time and memory linear in the text.
 IlDescriptionParse parseIlDescription(std::string_view jsonText);
 
 // Deterministic JSON (two-space indent, one bound or entry per line, tokens
 // as "0x06000001", offsets as integers, IL specials and flags by name, a
-// layout on one line before the bounds, raw bytes as hex) that
+// layout on one line before the bounds, raw bytes as hex; a process's
+// method's "module" first, its "methodDesc", "dynamic" and "codeVersion"
+// after "component", addresses as "0x7f66c2f01a40") that
 // parseIlDescription() reads back to the same methods.
 std::string writeIlDescription(std::span<const Method> methods);
 

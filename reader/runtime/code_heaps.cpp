@@ -366,7 +366,8 @@ Expected<std::vector<JitBody>> RuntimeCode::jitBodies() const {
           if (*header <= s.layout.stubCodeBlockLast) continue;  // a stub, not a method
           Expected<JitBody> body = s.readBody(start, section->begin);
           if (!body) return body.error();
-          if (Status st = s.labelVersion(*body); !st) return st.error();
+          // A body whose MethodDesc is unreadable is still a body.
+          if (!s.labelVersion(*body)) body->version = NativeCodeVersion{false, 0, std::nullopt, 0, false, false};
           bodies.push_back(std::move(*body));
         }
       }
@@ -397,7 +398,7 @@ Expected<std::optional<JitBody>> RuntimeCode::jitBodyAt(std::uint64_t address) c
   Expected<JitBody> body = s.readBody(**start, section->begin);
   if (!body) return body.error();
   if (address >= body->start + body->size) return std::optional<JitBody>{};  // after the body, before the next
-  if (Status st = s.labelVersion(*body); !st) return st.error();
+  if (!s.labelVersion(*body)) body->version = NativeCodeVersion{false, 0, std::nullopt, 0, false, false};
   return std::optional<JitBody>(std::move(*body));
 }
 

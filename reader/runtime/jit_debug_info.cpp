@@ -103,6 +103,12 @@ Expected<std::vector<il::Bound>> readBounds(const TargetPages& pages, std::uint6
   std::vector<std::uint8_t> bytes(size);
   if (Status s = pages.read(at, bytes, what); !s) return s.error();
   Expected<il::BoundsView> view = il::openBounds(bytes, form);
+  // Bytes after the last bound: the runtime reads `count` bounds and never
+  // looks further, and the JIT's blobs may be padded (.NET 10: 36 bytes
+  // stated, 4 used, for some tiny bodies), as R2R's are.
+  if (!view && view.error().rule == rules::kIlTrailingBytes) {
+    view = il::openBounds(ByteSpan(bytes).first(view.error().byteOffset()), form);
+  }
   if (!view) {
     const Error& e = view.error();
     return invalid(at + e.offset, what + ": " + e.message);

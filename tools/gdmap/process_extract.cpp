@@ -102,19 +102,20 @@ bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, Process
       }
       path = modulePaths.emplace(id->module, module->path).first;
     }
-    if (b.debugInfo == 0) {
-      ++c.noDebugInfo;
-      continue;
-    }
-    Expected<runtime::JitDebugInfo> info = code.debugInfo(b);
+    // A body without debug info (a dynamic method, a P/Invoke stub the JIT
+    // compiled) is listed with no bounds: its code and method are known,
+    // and the runtime's own answer for it is an empty array.
+    runtime::JitDebugInfo noInfo;
+    Expected<runtime::JitDebugInfo> info = b.debugInfo == 0 ? Expected<runtime::JitDebugInfo>(noInfo) : code.debugInfo(b);
     if (!info) {
       ++c.unreadable;
       warnBody(report, t.name, info.error());
       continue;
     }
-    if (info->bounds.empty()) {
+    if (b.debugInfo == 0) {
+      ++c.noDebugInfo;
+    } else if (info->bounds.empty()) {
       ++c.noBounds;
-      continue;
     }
     il::Method m;
     m.module = path->second;
@@ -221,8 +222,9 @@ void summarize(const RuntimeTarget& t, const ProcessCounts& c, const IlExtractOp
     o.raw("tiers", tiers + "}");
     o.number("r2rModules", c.r2rModules);
     o.number("r2rMethods", c.r2rMethods);
-    o.raw("skipped", "{\"noDebugInfo\": " + std::to_string(c.noDebugInfo) + ", \"noBounds\": " +
-                         std::to_string(c.noBounds) + ", \"unreadable\": " + std::to_string(c.unreadable) +
+    o.number("noDebugInfo", c.noDebugInfo);
+    o.number("noBounds", c.noBounds);
+    o.raw("skipped", "{\"unreadable\": " + std::to_string(c.unreadable) +
                          ", \"r2rModulesUnread\": " + std::to_string(c.r2rModulesUnread) + "}");
     return;
   }
@@ -241,9 +243,8 @@ void summarize(const RuntimeTarget& t, const ProcessCounts& c, const IlExtractOp
     line += ", " + std::to_string(c.r2rMethods) + " ReadyToRun bodies of " + std::to_string(c.r2rModules) + " images";
     if (c.r2rModulesUnread) line += " (" + std::to_string(c.r2rModulesUnread) + " images not read)";
   }
-  line += "; skipped " + std::to_string(c.noDebugInfo + c.noBounds + c.unreadable) + " JIT bodies (" +
-          std::to_string(c.noDebugInfo) + " without debug info, " + std::to_string(c.noBounds) + " with no bounds, " +
-          std::to_string(c.unreadable) + " unreadable)";
+  line += "; " + std::to_string(c.noDebugInfo) + " without debug info and " + std::to_string(c.noBounds) +
+          " with no bounds (listed with none); skipped " + std::to_string(c.unreadable) + " unreadable";
   std::cerr << line << '\n';
 }
 

@@ -101,6 +101,9 @@ struct NativeCodeVersion {
   std::optional<Tier> tier;      // absent: the runtime does not say
   std::uint64_t ilVersion = 0;   // 0: the original IL
   bool active = false;           // the version the runtime calls now
+  // False when the method's versions could not be read (a MethodDesc not
+  // in the dump): the body is listed, its version unknown.
+  bool known = true;
 };
 
 // One JIT-compiled body: one native code version of a method.

@@ -419,7 +419,9 @@ void addIlHexdumpCommand(CLI::App& il, int& status) {
 
 void addIlExtractCommand(CLI::App& il, int& status) {
   auto [command, options, json] =
-      addCommand(il, "extract", "Write the IL-to-native bounds of every method of a ReadyToRun image as JSON",
+      addCommand(il, "extract",
+                 "Write the IL-to-native bounds of every method of a ReadyToRun image, or of a .NET process (live or "
+                 "a core dump), as JSON",
                  runIlExtract, status, Report::kDefaultMaxListed);
   command.footer(
       "One method per precompiled body (MethodDef entry points and generic instantiations): its token, codeSize "
@@ -428,8 +430,19 @@ void addIlExtractCommand(CLI::App& il, int& status) {
       "method gives the image's bytes; `gdmap il lookup` answers what GetILToNativeMapping would. A summary goes "
       "to stderr. Supported: ReadyToRun major versions 2 (.NET Core 2.0) to 26 (.NET 11), and newer ones read "
       "as 26 with a warning; x64, x86, ARM64 and ARM; composite images (every component's methods, each with its "
-      "`component`, unless --component chooses one). See docs/r2r.md.");
-  addOperand(command, "IMAGE", options.image, "The ReadyToRun image (a .dll; '-' for stdin)");
+      "`component`, unless --component chooses one). See docs/r2r.md.\n\n"
+      "A process (--pid PID, or IMAGE an ELF core dump as createdump writes it; .NET 10 and 11, read through the "
+      "runtime's contract descriptor): every native code version of every JIT-compiled method (its module, "
+      "token, methodDesc, codeVersion: tier, IL version, active; dynamic methods marked), and every body of the "
+      "ReadyToRun images it mapped (unless --jit-only), with `code` at absolute addresses. See "
+      "docs/runtime-contracts.md.");
+  command.add_option("IMAGE", options.image,
+                     "The ReadyToRun image (a .dll; '-' for stdin), or a core dump of a .NET process");
+  command.add_option("--pid", options.pid, "A live .NET process to read (needs the right to ptrace it)")
+      ->type_name("PID");
+  command.add_flag("--api", options.api,
+                   "A process: write each method's GetILToNativeMapping array (\"map\") instead of its bounds");
+  command.add_flag("--jit-only", options.jitOnly, "A process: only the JIT-compiled bodies, not the ReadyToRun ones");
   addMethodOption(command, options.method, "only the bodies of this method (every instantiation of it)");
   addDescriptionOutputOption(command, options.output, "FILE");
   // Unlike --names elsewhere, a flag: the image names itself.
@@ -453,19 +466,24 @@ void addIlExtractCommand(CLI::App& il, int& status) {
 
 void addIlLocateCommand(CLI::App& il, int& status) {
   auto [command, options, json] =
-      addCommand(il, "locate", "addr2line for ReadyToRun images: the method and IL offset(s) of each code RVA",
+      addCommand(il, "locate",
+                 "addr2line for .NET code: the method and IL offset(s) of each code RVA of a ReadyToRun image, or of "
+                 "each address of a process (live or a core dump)",
                  runIlLocate, status);
   command.footer(
       "For each RVA: the runtime function holding it, its method (token, instantiation, or 'async' and "
       "'async resumption' for runtime async's bodies; --names: its name; every method when several share the "
       "body), the part (body, funclet, cold), the offset in the method's code, and the IL offset(s) whose "
       "GetILToNativeMapping entries cover that offset. Exit 0 when every RVA is in a method's code, 1 when one is "
-      "not (or the image is invalid). See docs/r2r.md.");
-  addOperand(command, "IMAGE", options.image, "The ReadyToRun image (a .dll; '-' for stdin)");
-  command.add_option("RVA", options.rvas, "Code addresses relative to the image base (decimal or 0x hex)")
-      ->required()
-      ->type_name("RVA")
-      ->check(checkedBy(u32Problem));
+      "not (or the image is invalid). See docs/r2r.md.\n\n"
+      "A process (--pid PID ADDRESS..., or CORE ADDRESS... for a core dump): each address, JIT-compiled code "
+      "(its method, code version and IL offsets) or a ReadyToRun image's (the image's answer), or a stub.");
+  addOperand(command, "IMAGE", options.image,
+             "The ReadyToRun image (a .dll; '-' for stdin) or a core dump; with --pid, the first address");
+  command.add_option("RVA", options.rvas, "Code addresses: RVAs in an image, absolute in a process (decimal or 0x hex)")
+      ->type_name("RVA");
+  command.add_option("--pid", options.pid, "A live .NET process to read (needs the right to ptrace it)")
+      ->type_name("PID");
   command.add_flag("--names", options.names,
                    "Name each method from the image's own metadata (a composite image's component: from the "
                    "component's file beside it)");

@@ -101,12 +101,17 @@ struct IlExtractOptions {
   std::string component;  // a composite image's component (name or index); empty: every component's
   std::string composite;  // the composite image of a component assembly (default: the one its header names, beside it)
   bool strict = false;    // an image newer than the newest known is refused, not read with a warning
+  // A process: --pid, or `image` naming a core dump (process_extract.hpp).
+  std::string pid;
+  bool api = false;      // each method's GetILToNativeMapping array ("map") instead of its bounds
+  bool jitOnly = false;  // a process's JIT-compiled bodies only, not its ReadyToRun images'
 };
 int runIlExtract(const IlExtractOptions& options, Report& report);
 
 struct IlLocateOptions {
-  std::string image;
-  std::vector<std::string> rvas;  // each checked by parseU32 on the command line
+  std::string image;              // a ReadyToRun image or a core dump; with --pid, the first address
+  std::vector<std::string> rvas;  // RVAs (an image) or addresses (a process, a core dump)
+  std::string pid;
   bool names = false;
   bool strict = false;  // an image newer than the newest known is refused, not read with a warning
 };

@@ -172,6 +172,9 @@ inline constexpr char kCoreDumpInvalid[] = "core-dump-invalid";
 inline constexpr char kElfInvalid[] = "elf-invalid";
 inline constexpr char kRuntimeNotFound[] = "runtime-not-found";
 inline constexpr char kRuntimeDescriptorInvalid[] = "runtime-descriptor-invalid";
+inline constexpr char kRuntimeContractUnsupported[] = "runtime-contract-unsupported";
+inline constexpr char kRuntimeDataInvalid[] = "runtime-data-invalid";
+inline constexpr char kRuntimeDebugInfoInvalid[] = "runtime-debug-info-invalid";
 
 // Description overrides (fields a canonical build would not write)
 // layout-override is the note for each; the errors are contradictions or

@@ -20,6 +20,8 @@
 #include <gdmap/reader/bounds_annotate.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/contract_descriptor.hpp>
+#include <gdmap/reader/data_descriptor.hpp>
+#include <gdmap/reader/elf_file_image.hpp>
 #include <gdmap/reader/elf_module.hpp>
 #include <gdmap/reader/il_map_table.hpp>
 #include <gdmap/reader/map_annotate.hpp>
@@ -30,6 +32,7 @@
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/reader/pe_image.hpp>
 #include <gdmap/reader/r2r_image.hpp>
+#include <gdmap/reader/runtime_code.hpp>
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/bounds_to_api.hpp>
 #include <gdmap/schema/byte_cursor.hpp>

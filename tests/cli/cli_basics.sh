@@ -80,7 +80,7 @@ has err "  check     Validate a map against every rule of the format"
 has err "Run \`gdmap <command> --help\`"
 expect 2 "$gdmap" il
 has err "usage: gdmap il <command> [<args>]"
-has err "  extract   Write the IL-to-native bounds of every method of a ReadyToRun image as JSON"
+has err "  extract   Write the IL-to-native bounds of every method of a ReadyToRun image, or of a .NET process (live or a core dump), as JSON"
 # An I/O error is about its file: it starts the line.
 expect 2 "$gdmap" build "$root/examples/maps/basic.json" -o "$work/no/such/folder/map.gdmap"
 has err "$work/no/such/folder/map.gdmap: error: cannot create"

@@ -239,7 +239,7 @@ TEST_CASE("runtime code: a contract version gdmap does not know is named") {
   const CallbackMemory target = s.target();
   Expected<RuntimeCode> code = openSynthetic(s, target);
   REQUIRE(!code);
-  CHECK(code.error().rule == rules::kRuntimeContractUnsupported);
+  CHECK(code.error().rule == "runtime-contract-unsupported");
   CHECK(code.error().message.find("ExecutionManager contract is version c9") != std::string::npos);
 }
 
@@ -250,7 +250,7 @@ TEST_CASE("runtime code: a fragment list that loops is runtime-data-invalid") {
   const CallbackMemory target = s.target();
   Expected<RuntimeCode> code = openSynthetic(s, target);
   REQUIRE(!code);
-  CHECK(code.error().rule == rules::kRuntimeDataInvalid);
+  CHECK(code.error().rule == "runtime-data-invalid");
   CHECK(code.error().offset == kFragment);
 }
 
@@ -295,7 +295,7 @@ TEST_CASE("runtime code: debug info that claims more bytes than a method has") {
   REQUIRE(bodies);
   Expected<JitDebugInfo> info = code->debugInfo(bodies->front());
   REQUIRE(!info);
-  CHECK(info.error().rule == rules::kRuntimeDebugInfoInvalid);
+  CHECK(info.error().rule == "runtime-debug-info-invalid");
   CHECK(info.error().offset == kDebugInfo);
 }
 

@@ -12,7 +12,8 @@
 // By default only CompilationType Jit is written (gdmap's --jit-only);
 // --all writes the ReadyToRun ("Ngen") ones too.
 //
-// Each line: module, token, methodDesc, start (NativeCode), hotStart,
+// Each line: module (of the MethodDesc's own type), walkedModule (of the
+// type whose Methods listed it: a derived type's for an inherited method), token, methodDesc, start (NativeCode), hotStart,
 // size (HotColdInfo hot + cold), coldStart, coldSize, compilationType and
 // ilOffsetMap [[il, start, end], ...] as ClrMethod.ILOffsetMap gives it:
 // il -1 NO_MAPPING, -2 PROLOG, -3 EPILOG; start and end are ABSOLUTE
@@ -107,7 +108,11 @@ static class Peer
                     continue;
                 if (!all && m.CompilationType != MethodCompilationType.Jit)
                     continue;
-                methods.Add((m, m.Type?.Module?.Name ?? module));
+                // ClrMethod.Type is the type walked, whose slot may hold a
+                // base type's method (from another module): the module of
+                // the MethodDesc's own type comes from GetMethodByHandle.
+                string own = runtime.GetMethodByHandle(m.MethodDesc)?.Type?.Module?.Name ?? m.Type?.Module?.Name ?? module;
+                methods.Add((m, own));
             }
         }
         foreach (ClrModule module in runtime.EnumerateModules())
@@ -160,6 +165,7 @@ static class Peer
                 if (m.CompilationType == MethodCompilationType.Jit) jit++; else ngen++;
                 sb.Clear();
                 sb.Append("{\"module\": ").Append(Json(methods[i].module));
+                sb.Append(", \"walkedModule\": ").Append(Json(m.Type?.Module?.Name ?? ""));
                 sb.Append(", \"token\": \"0x").Append(((uint)m.MetadataToken).ToString("x8", CultureInfo.InvariantCulture)).Append('"');
                 sb.Append(", \"methodDesc\": \"0x").Append(m.MethodDesc.ToString("x", CultureInfo.InvariantCulture)).Append('"');
                 sb.Append(", \"start\": \"0x").Append(m.NativeCode.ToString("x", CultureInfo.InvariantCulture)).Append('"');

@@ -520,7 +520,7 @@ int extract(const IlExtractOptions& options, Report& report) {
 }  // namespace
 
 int runIlExtract(const IlExtractOptions& options, Report& report) {
-  report.nameInput(options.image);
+  report.nameInput(options.pid.empty() ? options.image : "process " + options.pid);
   return runToOutput(extract, options, report,
                      {"boundsForm",
                       "machine",

@@ -220,7 +220,7 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
 }  // namespace
 
 int runIlLocate(const IlLocateOptions& options, Report& report) {
-  report.nameInput(options.image);
+  report.nameInput(options.pid.empty() ? options.image : "process " + options.pid);
   return runToVerdict(locateCommand, options, report, {"addresses", "unknown"});
 }
 

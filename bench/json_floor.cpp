@@ -6,8 +6,8 @@
 //   gdmap_json_floor plain FILE gdmap's plain JSON parser (what `build` reads
 //                               a plain description with), every event a no-op
 // Exit 0 and the value count on stdout, 1 when the JSON is invalid.
-#include <gdmap/io/mapped_file.hpp>
 #include <gdmap/internal/plain_json_sax.hpp>
+#include <gdmap/io/mapped_file.hpp>
 
 #include <nlohmann/json.hpp>
 

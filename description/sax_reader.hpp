@@ -11,9 +11,9 @@
 // `Derived::kKeys` (a KeyTable) and `Derived::kKeyedObjects`.
 //
 // Private to description/; includes nlohmann/json, unlike json_sax.hpp.
+#include <gdmap/internal/plain_json_sax.hpp>
 #include "description_diagnostics.hpp"
 #include "json_sax.hpp"
-#include <gdmap/internal/plain_json_sax.hpp>
 
 #include <gdmap/schema/rules.hpp>
 

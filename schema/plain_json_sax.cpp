@@ -25,4 +25,4 @@ bool isPlainJson(std::string_view text) {
   return true;
 }
 
-}  // namespace gdmap::description
+}  // namespace gdmap::internal

@@ -18,9 +18,9 @@ constexpr std::uint32_t kPtNote = 4;
 constexpr std::int64_t kDtRela = 7;
 constexpr std::int64_t kDtRelaSize = 8;
 constexpr std::int64_t kDtRelaEntry = 9;
-constexpr std::uint32_t kRelativeX64 = 8;        // R_X86_64_RELATIVE
+constexpr std::uint32_t kRelativeX64 = 8;         // R_X86_64_RELATIVE
 constexpr std::uint32_t kRelativeAarch64 = 1027;  // R_AARCH64_RELATIVE
-constexpr std::uint64_t kRelaSize = 24;          // Elf64_Rela
+constexpr std::uint64_t kRelaSize = 24;           // Elf64_Rela
 constexpr std::uint64_t kMaxRelocations = 1u << 24;
 constexpr std::uint16_t kMaxProgramHeaders = 1024;
 constexpr std::uint32_t kNtGnuBuildId = 3;
@@ -40,7 +40,12 @@ using ReadAt = std::function<bool(std::uint64_t at, MutableByteSpan out)>;
 std::optional<std::vector<ProgramHeader>> programHeaders(const ReadAt& read) {
   std::uint8_t header[64];
   if (!read(0, MutableByteSpan(header, sizeof header))) return std::nullopt;
-  if (std::memcmp(header, "\x7f" "ELF", 4) != 0 || header[4] != 2 || header[5] != 1) return std::nullopt;
+  if (std::memcmp(header,
+                  "\x7f"
+                  "ELF",
+                  4) != 0 ||
+      header[4] != 2 || header[5] != 1)
+    return std::nullopt;
   ByteCursor h{ByteSpan(header, sizeof header)};
   h.seek(0x20);
   const std::uint64_t phoff = h.u64();
@@ -154,8 +159,8 @@ Expected<FileImage> FileImage::open(ByteSpan file, std::uint64_t loadBase, std::
   if (rela == 0 || relaSize == 0) return image;
   const std::optional<std::uint64_t> at = fileOffsetOf(rela);
   if (!at || relaEntry < kRelaSize || relaSize / relaEntry > kMaxRelocations || relaSize > file.size() - *at) {
-    return invalid(dynamic->offset, image.path_, "DT_RELA (" + shortHex(rela) + ", " + std::to_string(relaSize) +
-                                                     " bytes) is not inside the file");
+    return invalid(dynamic->offset, image.path_,
+                   "DT_RELA (" + shortHex(rela) + ", " + std::to_string(relaSize) + " bytes) is not inside the file");
   }
   for (std::uint64_t r = 0; r + relaEntry <= relaSize; r += relaEntry) {
     ByteCursor e{file.subspan(static_cast<std::size_t>(*at + r), kRelaSize)};
@@ -185,7 +190,8 @@ Status FileImage::read(std::uint64_t address, MutableByteSpan out) const {
                    rules::kTargetUnreadable);
     }
     const std::uint64_t in = at - base_ - segment->vaddr;
-    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(out.size() - done, segment->memorySize - in));
+    const std::size_t n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(out.size() - done, segment->memorySize - in));
     for (std::size_t i = 0; i < n; ++i) {
       const std::uint64_t k = in + i;
       out[done + i] = k < segment->fileSize ? file_[static_cast<std::size_t>(segment->fileOffset + k)] : 0;
@@ -201,7 +207,8 @@ Status FileImage::read(std::uint64_t address, MutableByteSpan out) const {
     const std::uint64_t value = base_ + it->addend;
     for (unsigned b = 0; b < 8; ++b) {
       const std::uint64_t k = it->offset + b;
-      if (k >= first && k < first + out.size()) out[static_cast<std::size_t>(k - first)] = static_cast<std::uint8_t>(value >> (8 * b));
+      if (k >= first && k < first + out.size())
+        out[static_cast<std::size_t>(k - first)] = static_cast<std::uint8_t>(value >> (8 * b));
     }
   }
   return Success{};

@@ -75,8 +75,8 @@ Expected<Heap> readHeap(const RuntimeCode::State& s, std::uint64_t node) {
   h.mapBase = *mapBase;
   h.headerMap = *headerMap;
   if (h.mapBase > h.start || h.start > h.end || h.end - h.mapBase > kMaxHeapBytes) {
-    return dataInvalid(node, what + ": map base " + shortHex(h.mapBase) + ", start " + shortHex(h.start) +
-                                 ", end " + shortHex(h.end) + " are not a code heap (base <= start <= end, under 4 GiB)");
+    return dataInvalid(node, what + ": map base " + shortHex(h.mapBase) + ", start " + shortHex(h.start) + ", end " +
+                                 shortHex(h.end) + " are not a code heap (base <= start <= end, under 4 GiB)");
   }
   return h;
 }
@@ -110,8 +110,8 @@ Expected<std::optional<std::uint64_t>> findStart(const RuntimeCode::State& s, co
   for (int j = 7; j >= 0; --j) {
     const std::uint32_t nibble = (*previous >> (28 - 4 * j)) & 0xF;
     if (nibble != 0) {
-      return std::optional<std::uint64_t>(heap.mapBase + ((unitIndex - 1) * 8 + static_cast<unsigned>(j)) * kBucketBytes +
-                                          (nibble - 1) * 4);
+      return std::optional<std::uint64_t>(
+          heap.mapBase + ((unitIndex - 1) * 8 + static_cast<unsigned>(j)) * kBucketBytes + (nibble - 1) * 4);
     }
   }
   return std::optional<std::uint64_t>{};
@@ -139,8 +139,8 @@ Status RuntimeCode::State::readRangeSections() {
       return dataInvalid(p.array, "the range section map has more than " + std::to_string(kMaxRangeMapArrays) +
                                       " arrays: not a map a runtime makes");
     }
-    if (Status st = pages.read(p.array, raw, "range section map level " + std::to_string(p.level) + " at " +
-                                                 shortHex(p.array));
+    if (Status st =
+            pages.read(p.array, raw, "range section map level " + std::to_string(p.level) + " at " + shortHex(p.array));
         !st)
       return st;
     for (std::size_t i = 0; i < kEntries; ++i) {
@@ -155,8 +155,8 @@ Status RuntimeCode::State::readRangeSections() {
       std::unordered_set<std::uint64_t> chain;
       for (std::uint64_t f = entry; f != 0;) {
         if (++fragments > kMaxFragments || !chain.insert(f).second) {
-          return dataInvalid(f, "range section fragment " + shortHex(f) + ": the fragment list loops or is longer than " +
-                                    std::to_string(kMaxFragments));
+          return dataInvalid(f, "range section fragment " + shortHex(f) +
+                                    ": the fragment list loops or is longer than " + std::to_string(kMaxFragments));
         }
         const std::string what = "RangeSectionFragment " + shortHex(f);
         Expected<std::uint64_t> section = pages.u64(f + layout.fragment.rangeSection, what + ".RangeSection");
@@ -181,7 +181,8 @@ Status RuntimeCode::State::readRangeSections() {
           Expected<std::uint64_t> module = pages.u64(rs + layout.section.r2rModule, label + " R2RModule");
           if (!module) return module.error();
           if (*begin >= *end) {
-            return dataInvalid(rs, label + ": range [" + shortHex(*begin) + ", " + shortHex(*end) + ") is empty or reversed");
+            return dataInvalid(
+                rs, label + ": range [" + shortHex(*begin) + ", " + shortHex(*end) + ") is empty or reversed");
           }
           // Being deleted: the runtime's own lookup treats it as absent.
           if (*deleting == 0) {
@@ -202,8 +203,8 @@ Status RuntimeCode::State::readRangeSections() {
             [](const CodeRangeSection& a, const CodeRangeSection& b) { return a.begin < b.begin; });
   for (std::size_t i = 1; i < sections.size(); ++i) {
     if (sections[i].begin < sections[i - 1].end) {
-      return dataInvalid(sections[i].address, sectionLabel(sections[i].address) + " overlaps " +
-                                                  sectionLabel(sections[i - 1].address));
+      return dataInvalid(sections[i].address,
+                         sectionLabel(sections[i].address) + " overlaps " + sectionLabel(sections[i - 1].address));
     }
   }
   return Success{};
@@ -309,13 +310,14 @@ Expected<std::vector<JitBody>> RuntimeCode::jitBodies() const {
   std::vector<std::uint64_t> nodes;
   std::unordered_set<std::uint64_t> seen;
   for (const CodeRangeSection& c : s.sections) {
-    if (c.kind == RangeKind::JitCodeHeap && c.heapList != 0 && seen.insert(c.heapList).second) nodes.push_back(c.heapList);
+    if (c.kind == RangeKind::JitCodeHeap && c.heapList != 0 && seen.insert(c.heapList).second)
+      nodes.push_back(c.heapList);
   }
   if (s.layout.eeJitManager) {
     Expected<std::uint64_t> manager = s.pages.u64(*s.layout.eeJitManager, "the EEJitManager pointer");
     if (!manager) return manager.error();
-    Expected<std::uint64_t> first =
-        s.pages.u64(*manager + s.layout.eeJitManagerAllCodeHeaps, "EEJitManager " + shortHex(*manager) + " AllCodeHeaps");
+    Expected<std::uint64_t> first = s.pages.u64(*manager + s.layout.eeJitManagerAllCodeHeaps,
+                                                "EEJitManager " + shortHex(*manager) + " AllCodeHeaps");
     if (!first) return first.error();
     std::size_t steps = 0;
     for (std::uint64_t n = *first; n != 0;) {
@@ -336,8 +338,8 @@ Expected<std::vector<JitBody>> RuntimeCode::jitBodies() const {
     if (!heap) return heap.error();
     const CodeRangeSection* section = sectionAt(heap->start);
     if (!section || section->kind != RangeKind::JitCodeHeap) {
-      return dataInvalid(node, "code heap " + shortHex(node) + " at " + shortHex(heap->start) +
-                                   " lies in no code-heap range section");
+      return dataInvalid(
+          node, "code heap " + shortHex(node) + " at " + shortHex(heap->start) + " lies in no code-heap range section");
     }
     if (heap->end > section->end) {
       return dataInvalid(node, "code heap " + shortHex(node) + " ends at " + shortHex(heap->end) +
@@ -350,7 +352,8 @@ Expected<std::vector<JitBody>> RuntimeCode::jitBodies() const {
     for (std::uint64_t u = firstUnit; u < endUnit; u += kChunkUnits) {
       const std::uint64_t n = std::min(kChunkUnits, endUnit - u);
       chunk.resize(static_cast<std::size_t>(n * 4));
-      if (Status st = s.pages.read(heap->headerMap + 4 * u, chunk, "the nibble map of code heap " + shortHex(node)); !st)
+      if (Status st = s.pages.read(heap->headerMap + 4 * u, chunk, "the nibble map of code heap " + shortHex(node));
+          !st)
         return st.error();
       for (std::uint64_t k = 0; k < n; ++k) {
         std::uint32_t unit = 0;

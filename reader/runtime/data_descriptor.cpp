@@ -18,11 +18,11 @@ namespace {
 
 struct Node {
   enum class Kind : std::uint8_t { Null, Bool, Number, String, Array, Object } kind = Kind::Null;
-  bool negative = false;   // a negative or fractional number: never a valid value here
+  bool negative = false;  // a negative or fractional number: never a valid value here
   std::uint64_t number = 0;
-  std::string text;                                            // String; Object/Array: unused
+  std::string text;                                                    // String; Object/Array: unused
   std::vector<std::pair<std::string, std::unique_ptr<Node>>> members;  // Object: key, value; Array: "", value
-  std::size_t at = 0;                                          // byte offset of the value's end in the JSON
+  std::size_t at = 0;                                                  // byte offset of the value's end in the JSON
 };
 
 // Builds the tree from the parser's events.
@@ -193,8 +193,8 @@ Status readGlobals(const Node& globals, const ContractDescriptor& descriptor, Da
       const std::optional<std::uint64_t> index = numberOf(*v);
       if (!index || *index >= descriptor.pointerData.size()) {
         return invalid(v->at, path,
-                       "an indirect global names pointer-data slot " + (index ? std::to_string(*index) : "?") +
-                           " of " + std::to_string(descriptor.pointerData.size()));
+                       "an indirect global names pointer-data slot " + (index ? std::to_string(*index) : "?") + " of " +
+                           std::to_string(descriptor.pointerData.size()));
       }
       g.number = descriptor.pointerData[static_cast<std::size_t>(*index)];
     } else if (g.type == "string") {
@@ -295,8 +295,7 @@ Expected<std::uint64_t> DataDescriptor::global(std::string_view name) const {
   const auto g = globals.find(name);
   if (g != globals.end() && g->second.number) return *g->second.number;
   return Error(0,
-               "the runtime's contract descriptor has no numeric global " + std::string(name) +
-                   ", which gdmap needs",
+               "the runtime's contract descriptor has no numeric global " + std::string(name) + ", which gdmap needs",
                rules::kRuntimeDescriptorInvalid);
 }
 

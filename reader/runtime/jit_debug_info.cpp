@@ -44,7 +44,8 @@ struct Header {
   std::uint64_t beforeUninstrumented = 0;  // bytes of parts between the bounds' end and the uninstrumented bounds
 };
 
-Expected<Header> readHeader(const TargetPages& pages, std::uint64_t at, JitDebugInfoForm form, const std::string& what) {
+Expected<Header> readHeader(const TargetPages& pages, std::uint64_t at, JitDebugInfoForm form,
+                            const std::string& what) {
   std::uint8_t raw[kMaxHeaderBytes];
   const std::size_t got = pages.readSome(at, MutableByteSpan(raw, sizeof raw));
   if (got == 0) {
@@ -56,10 +57,10 @@ Expected<Header> readHeader(const TargetPages& pages, std::uint64_t at, JitDebug
     if (problem) return 0;
     const il::NibbleReader::Varint v = nibbles.u32();
     if (v.status != il::NibbleReader::Status::Ok) {
-      problem = invalid(at + v.at / 2, what + " header." + name + ": " +
-                                           (v.status == il::NibbleReader::Status::Truncated
-                                                ? "the readable memory ends inside it"
-                                                : "not a nibble varint of 32 bits"));
+      problem = invalid(at + v.at / 2,
+                        what + " header." + name + ": " +
+                            (v.status == il::NibbleReader::Status::Truncated ? "the readable memory ends inside it"
+                                                                             : "not a nibble varint of 32 bits"));
     }
     return v.value;
   };
@@ -90,8 +91,7 @@ Expected<Header> readHeader(const TargetPages& pages, std::uint64_t at, JitDebug
   if (problem) return *problem;
   h.bytes = (nibbles.position() + 1) / 2;
   if (h.cbBounds > kMaxDebugInfoPart || h.cbUninstrumented > kMaxDebugInfoPart || h.cbVars > kMaxDebugInfoPart) {
-    return invalid(at, what + ": a part of " +
-                           std::to_string(std::max({h.cbBounds, h.cbUninstrumented, h.cbVars})) +
+    return invalid(at, what + ": a part of " + std::to_string(std::max({h.cbBounds, h.cbUninstrumented, h.cbVars})) +
                            " bytes, more than a method's debug info holds");
   }
   return h;
@@ -137,21 +137,24 @@ Expected<JitDebugInfo> RuntimeCode::debugInfo(const JitBody& body) const {
       Expected<std::uint32_t> locals = s.pages.u32(at + kPatchpointLocalCountAt, what + " patchpoint local count");
       if (!locals) return locals.error();
       if (*locals > kMaxPatchpointLocals) {
-        return invalid(at + kPatchpointLocalCountAt, what + ": patchpoint info of " + std::to_string(*locals) + " locals");
+        return invalid(at + kPatchpointLocalCountAt,
+                       what + ": patchpoint info of " + std::to_string(*locals) + " locals");
       }
       at += kPatchpointFixed + 4ull * *locals;
     }
     if (*flags & kFlagRich) {
       Expected<std::uint32_t> size = s.pages.u32(at, what + " rich debug info size");
       if (!size) return size.error();
-      if (*size > kMaxDebugInfoPart) return invalid(at, what + ": rich debug info of " + std::to_string(*size) + " bytes");
+      if (*size > kMaxDebugInfoPart)
+        return invalid(at, what + ": rich debug info of " + std::to_string(*size) + " bytes");
       at += 4ull + *size;
     }
   }
   Expected<Header> h = readHeader(s.pages, at, form, what);
   if (!h) return h.error();
   info.boundsAddress = at + h->bytes;
-  Expected<std::vector<il::Bound>> bounds = readBounds(s.pages, info.boundsAddress, h->cbBounds, info.form, what + " bounds");
+  Expected<std::vector<il::Bound>> bounds =
+      readBounds(s.pages, info.boundsAddress, h->cbBounds, info.form, what + " bounds");
   if (!bounds) return bounds.error();
   info.bounds = std::move(*bounds);
   if (h->cbUninstrumented != 0) {

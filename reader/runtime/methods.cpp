@@ -82,8 +82,8 @@ Expected<MethodIdentity> RuntimeCode::method(std::uint64_t methodDesc) const {
   if (!methodTable) return methodTable.error();
   Expected<std::uint16_t> range = s.pages.u16(chunk + l.chunk.flagsAndTokenRange, chunkWhat + " FlagsAndTokenRange");
   if (!range) return range.error();
-  Expected<std::uint64_t> module =
-      s.pages.u64(*methodTable + l.methodTableModule, "MethodTable " + shortHex(*methodTable) + " Module (of " + what + ")");
+  Expected<std::uint64_t> module = s.pages.u64(*methodTable + l.methodTableModule,
+                                               "MethodTable " + shortHex(*methodTable) + " Module (of " + what + ")");
   if (!module) return module.error();
   const std::uint32_t bits = l.tokenRemainderBits;
   const std::uint32_t remainderMask = 0xFFFFFFu >> (24 - bits);

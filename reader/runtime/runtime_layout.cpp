@@ -54,8 +54,9 @@ Status checkContracts(const DataDescriptor& d) {
   // .NET 10's debug info form goes with its ExecutionManager; a runtime
   // with the newer ExecutionManager must say how its debug info is kept.
   if (!d.contract("DebugInfo") && *d.contract("ExecutionManager") != kNet10ExecutionManager) {
-    return Error(0, "the runtime declares no DebugInfo contract beside ExecutionManager " +
-                        *d.contract("ExecutionManager") + ": gdmap cannot tell how its debug info is kept",
+    return Error(0,
+                 "the runtime declares no DebugInfo contract beside ExecutionManager " +
+                     *d.contract("ExecutionManager") + ": gdmap cannot tell how its debug info is kept",
                  rules::kRuntimeContractUnsupported);
   }
   return Success{};

@@ -14,7 +14,7 @@ namespace gdmap::runtime {
 struct RuntimeLayout {
   JitDebugInfoForm debugInfoForm = JitDebugInfoForm::FlagByte;
 
-  std::uint64_t rangeSectionMap = 0;  // ExecutionManagerCodeRangeMapAddress + RangeSectionMap.TopLevelData
+  std::uint64_t rangeSectionMap = 0;          // ExecutionManagerCodeRangeMapAddress + RangeSectionMap.TopLevelData
   std::optional<std::uint64_t> eeJitManager;  // where the EEJitManager pointer is (.NET 11)
   std::uint32_t eeJitManagerAllCodeHeaps = 0;
   std::uint64_t stubCodeBlockLast = 0;

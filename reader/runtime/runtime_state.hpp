@@ -19,8 +19,9 @@ struct MethodVersions {
     bool active = false;
   };
   std::vector<Node> nodes;
-  bool defaultActive = true;          // no versioning state, or its flag says so
-  std::optional<Tier> defaultTier;    // MethodDescCodeData.OptimizationTier when it is a tier; else inferred (methods.cpp)
+  bool defaultActive = true;  // no versioning state, or its flag says so
+  std::optional<Tier>
+      defaultTier;  // MethodDescCodeData.OptimizationTier when it is a tier; else inferred (methods.cpp)
 };
 
 struct RuntimeCode::State {
@@ -41,14 +42,14 @@ struct RuntimeCode::State {
 
 // What a reader limit-checks a target's counts against: far above what a
 // runtime holds, far below what would exhaust memory or time.
-inline constexpr std::size_t kMaxRangeMapArrays = 1u << 16;    // interior arrays of the range section map
-inline constexpr std::size_t kMaxFragments = 1u << 20;         // fragments in all
+inline constexpr std::size_t kMaxRangeMapArrays = 1u << 16;  // interior arrays of the range section map
+inline constexpr std::size_t kMaxFragments = 1u << 20;       // fragments in all
 inline constexpr std::size_t kMaxCodeHeaps = 1u << 16;
-inline constexpr std::uint64_t kMaxHeapBytes = 1ull << 32;     // one code heap's span
-inline constexpr std::uint32_t kMaxUnwindInfos = 1u << 16;     // a body and its funclets
-inline constexpr std::size_t kMaxVersionNodes = 1u << 16;      // one method's explicit versions
-inline constexpr std::uint32_t kMaxDebugInfoPart = 1u << 26;   // 64 MiB: one part of a debug-info blob
-inline constexpr std::size_t kMaxPathChars = 1u << 15;         // a module's path, in UTF-16 units
+inline constexpr std::uint64_t kMaxHeapBytes = 1ull << 32;    // one code heap's span
+inline constexpr std::uint32_t kMaxUnwindInfos = 1u << 16;    // a body and its funclets
+inline constexpr std::size_t kMaxVersionNodes = 1u << 16;     // one method's explicit versions
+inline constexpr std::uint32_t kMaxDebugInfoPart = 1u << 26;  // 64 MiB: one part of a debug-info blob
+inline constexpr std::size_t kMaxPathChars = 1u << 15;        // a module's path, in UTF-16 units
 
 Error dataInvalid(std::uint64_t at, const std::string& message);
 

@@ -63,7 +63,8 @@ const char* kTypes = R"("types": {
 // A target of sparse blocks, and the synthetic runtime written into it.
 struct Synthetic {
   std::map<std::uint64_t, Bytes> blocks;
-  std::string contracts = R"({"ExecutionManager": "c1", "CodeVersions": "c1", "RuntimeTypeSystem": "c1", "Loader": "c1", "DebugInfo": "c1"})";
+  std::string contracts =
+      R"({"ExecutionManager": "c1", "CodeVersions": "c1", "RuntimeTypeSystem": "c1", "Loader": "c1", "DebugInfo": "c1"})";
   std::vector<il::Bound> bounds = {{0, 0xFFFFFFFE, 2}, {5, 0, 0}, {0x20, 4, 0x10}, {0x3a, 0xFFFFFFFD, 0}};
 
   void put(std::uint64_t at, std::uint64_t value, unsigned width) {
@@ -234,7 +235,8 @@ TEST_CASE("runtime code: a synthetic runtime's heap, method, versions and debug 
 
 TEST_CASE("runtime code: a contract version gdmap does not know is named") {
   Synthetic s;
-  s.contracts = R"({"ExecutionManager": "c9", "CodeVersions": "c1", "RuntimeTypeSystem": "c1", "Loader": "c1", "DebugInfo": "c1"})";
+  s.contracts =
+      R"({"ExecutionManager": "c9", "CodeVersions": "c1", "RuntimeTypeSystem": "c1", "Loader": "c1", "DebugInfo": "c1"})";
   s.build();
   const CallbackMemory target = s.target();
   Expected<RuntimeCode> code = openSynthetic(s, target);

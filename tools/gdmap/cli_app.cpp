@@ -480,7 +480,8 @@ void addIlLocateCommand(CLI::App& il, int& status) {
       "(its method, code version and IL offsets) or a ReadyToRun image's (the image's answer), or a stub.");
   addOperand(command, "IMAGE", options.image,
              "The ReadyToRun image (a .dll; '-' for stdin) or a core dump; with --pid, the first address");
-  command.add_option("RVA", options.rvas, "Code addresses: RVAs in an image, absolute in a process (decimal or 0x hex)")
+  command
+      .add_option("RVA", options.rvas, "Code addresses: RVAs in an image, absolute in a process (decimal or 0x hex)")
       ->type_name("RVA");
   command.add_option("--pid", options.pid, "A live .NET process to read (needs the right to ptrace it)")
       ->type_name("PID");

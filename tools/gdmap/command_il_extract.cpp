@@ -379,10 +379,12 @@ bool chooseComponents(const IlExtractOptions& options, const r2r::R2RImage& imag
 
 int extract(const IlExtractOptions& options, Report& report) {
   if (!options.pid.empty()) {
-    if (!options.image.empty()) return report.fail(kUsageOrIo, rules::kUsage, "--pid reads a process: give no IMAGE with it");
+    if (!options.image.empty())
+      return report.fail(kUsageOrIo, rules::kUsage, "--pid reads a process: give no IMAGE with it");
     return extractProcess(options, std::nullopt, report);
   }
-  if (options.image.empty()) return report.fail(kUsageOrIo, rules::kUsage, "an IMAGE (a ReadyToRun image or a core dump) or --pid is needed");
+  if (options.image.empty())
+    return report.fail(kUsageOrIo, rules::kUsage, "an IMAGE (a ReadyToRun image or a core dump) or --pid is needed");
   if (options.api || options.jitOnly) {
     std::optional<InputBytes> core = openInput(options.image, report);
     if (!core) return kUsageOrIo;

@@ -9,11 +9,11 @@
 #include "il_commands.hpp"
 #include "il_entry_json.hpp"
 #include "json_object.hpp"
+#include "process_locate.hpp"
 #include "r2r_components.hpp"
+#include "r2r_locate.hpp"
 #include "report.hpp"
 #include "runtime_target.hpp"
-#include "process_locate.hpp"
-#include "r2r_locate.hpp"
 #include "type_names_input.hpp"
 
 #include <gdmap/metadata/assembly_type_names.hpp>
@@ -134,7 +134,8 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
   if (isCoreDump(input->bytes())) return locateProcess(options, std::move(*input), report);
   if (options.rvas.empty()) return report.fail(kUsageOrIo, rules::kUsage, "no RVA to locate");
   for (const std::string& text : options.rvas) {
-    if (!parseU32(text)) return report.fail(kUsageOrIo, rules::kUsage, "RVA " + quoteInput(text) + ": " + u32Problem(text));
+    if (!parseU32(text))
+      return report.fail(kUsageOrIo, rules::kUsage, "RVA " + quoteInput(text) + ": " + u32Problem(text));
   }
   const std::string& name = input->displayName();
   const ByteSpan file = input->bytes();

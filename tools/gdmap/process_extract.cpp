@@ -4,10 +4,10 @@
 // heaps, read through its contract descriptor), and, unless --jit-only,
 // every body of every ReadyToRun image the runtime mapped (the R2R reader
 // on the image's file), all at their absolute addresses.
+#include "process_extract.hpp"
 #include "exit_status.hpp"
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
-#include "process_extract.hpp"
 #include "r2r_components.hpp"
 #include "runtime_target.hpp"
 
@@ -73,8 +73,8 @@ void warnBody(Report& report, const std::string& target, const Error& e) {
   report.add(std::move(d));
 }
 
-bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ProcessCounts& c,
-                std::vector<il::Method>& out, Report& report) {
+bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ProcessCounts& c, std::vector<il::Method>& out,
+                Report& report) {
   const runtime::RuntimeCode& code = *t.code;
   Expected<std::vector<runtime::JitBody>> bodies = code.jitBodies();
   if (!bodies) {
@@ -106,7 +106,8 @@ bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, Process
     // compiled) is listed with no bounds: its code and method are known,
     // and the runtime's own answer for it is an empty array.
     runtime::JitDebugInfo noInfo;
-    Expected<runtime::JitDebugInfo> info = b.debugInfo == 0 ? Expected<runtime::JitDebugInfo>(noInfo) : code.debugInfo(b);
+    Expected<runtime::JitDebugInfo> info =
+        b.debugInfo == 0 ? Expected<runtime::JitDebugInfo>(noInfo) : code.debugInfo(b);
     if (!info) {
       ++c.unreadable;
       warnBody(report, t.name, info.error());
@@ -156,8 +157,8 @@ void extractReadyToRun(const RuntimeTarget& t, const IlExtractOptions& options, 
       continue;
     }
     Expected<InputBytes> file = InputBytes::open(module->path);
-    Expected<r2r::R2RImage> image = file ? r2r::readR2RImage(file->bytes(), nullptr)
-                                         : Expected<r2r::R2RImage>(file.error());
+    Expected<r2r::R2RImage> image =
+        file ? r2r::readR2RImage(file->bytes(), nullptr) : Expected<r2r::R2RImage>(file.error());
     if (!image) {
       ++c.r2rModulesUnread;
       Diagnostic d;
@@ -218,7 +219,8 @@ void summarize(const RuntimeTarget& t, const ProcessCounts& c, const IlExtractOp
     o.number("dynamicMethods", c.dynamicMethods);
     o.number("explicitVersions", c.explicitVersions);
     std::string tiers = "{";
-    for (const auto& [name, n] : c.tiers) tiers += (tiers.size() > 1 ? ", \"" : "\"") + name + "\": " + std::to_string(n);
+    for (const auto& [name, n] : c.tiers)
+      tiers += (tiers.size() > 1 ? ", \"" : "\"") + name + "\": " + std::to_string(n);
     o.raw("tiers", tiers + "}");
     o.number("r2rModules", c.r2rModules);
     o.number("r2rMethods", c.r2rMethods);

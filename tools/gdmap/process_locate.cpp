@@ -5,11 +5,11 @@
 // version and the profiling API's entries covering the offset), a
 // ReadyToRun image's code (the image's own answer, the image read from its
 // file the first time one of its addresses is asked), or a stub.
+#include "process_locate.hpp"
 #include "exit_status.hpp"
 #include "il_arguments.hpp"
 #include "il_entry_json.hpp"
 #include "json_object.hpp"
-#include "process_locate.hpp"
 #include "r2r_locate.hpp"
 #include "runtime_target.hpp"
 

@@ -40,8 +40,8 @@ bool openCode(RuntimeTarget& t, Report& report) {
   if (!file) {
     addTargetError(report, t.name,
                    Error(code.error().offset,
-                         code.error().message + "; the runtime's file " + coreclr->path + " cannot be read instead: " +
-                             file.error().message,
+                         code.error().message + "; the runtime's file " + coreclr->path +
+                             " cannot be read instead: " + file.error().message,
                          code.error().rule));
     return false;
   }
@@ -74,7 +74,11 @@ bool openCode(RuntimeTarget& t, Report& report) {
 }  // namespace
 
 bool isCoreDump(ByteSpan bytes) {
-  return bytes.size() >= 64 && std::memcmp(bytes.data(), "\x7f" "ELF", 4) == 0 &&
+  return bytes.size() >= 64 &&
+         std::memcmp(bytes.data(),
+                     "\x7f"
+                     "ELF",
+                     4) == 0 &&
          static_cast<std::uint16_t>(bytes[16] | (bytes[17] << 8)) == kEtCore;
 }
 
@@ -86,8 +90,8 @@ void addTargetError(Report& report, const std::string& target, const Error& erro
   report.add(std::move(d));
 }
 
-std::unique_ptr<RuntimeTarget> openRuntimeTarget(const std::string& pid, std::optional<InputBytes> core,
-                                                 Report& report, int& status) {
+std::unique_ptr<RuntimeTarget> openRuntimeTarget(const std::string& pid, std::optional<InputBytes> core, Report& report,
+                                                 int& status) {
   auto t = std::make_unique<RuntimeTarget>();
   status = kInvalid;
   if (!pid.empty()) {

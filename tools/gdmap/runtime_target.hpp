@@ -20,21 +20,21 @@ namespace gdmap::cli {
 bool isCoreDump(ByteSpan bytes);
 
 struct RuntimeTarget {
-  std::optional<InputBytes> core;               // the core file's bytes
-  std::optional<InputBytes> runtimeFile;        // libcoreclr.so from disk, when the dump lacks the descriptor
-  std::unique_ptr<TargetMemory> memory;         // the process or the core
-  std::unique_ptr<TargetMemory> runtimeImage;   // runtimeFile as mapped (relocated)
-  std::unique_ptr<TargetMemory> reading;        // what the runtime is read through
+  std::optional<InputBytes> core;              // the core file's bytes
+  std::optional<InputBytes> runtimeFile;       // libcoreclr.so from disk, when the dump lacks the descriptor
+  std::unique_ptr<TargetMemory> memory;        // the process or the core
+  std::unique_ptr<TargetMemory> runtimeImage;  // runtimeFile as mapped (relocated)
+  std::unique_ptr<TargetMemory> reading;       // what the runtime is read through
   std::optional<runtime::RuntimeCode> code;
-  std::string name;                             // "process 1234", the core's path
+  std::string name;  // "process 1234", the core's path
   bool descriptorFromFile = false;
 };
 
 // A process (`pid` not empty) or the core file `core` (opened by the
 // caller, who looked at it), its runtime opened. Failures go to `report`;
 // `status` says which exit status.
-std::unique_ptr<RuntimeTarget> openRuntimeTarget(const std::string& pid, std::optional<InputBytes> core,
-                                                 Report& report, int& status);
+std::unique_ptr<RuntimeTarget> openRuntimeTarget(const std::string& pid, std::optional<InputBytes> core, Report& report,
+                                                 int& status);
 
 // An error of the runtime reader as a diagnostic on the target.
 void addTargetError(Report& report, const std::string& target, const Error& error);

@@ -335,9 +335,10 @@ constexpr GUID IID_ICorProfilerCallback9 = {
     0x27583EC3, 0xC8F5, 0x482F, {0x80, 0x52, 0x19, 0x4B, 0x8C, 0xE4, 0x70, 0x5A}};
 
 // COR_PRF_HIGH_MONITOR (SetEventMask2's second word).
-constexpr DWORD COR_PRF_HIGH_MONITOR_DYNAMIC_FUNCTION_UNLOADS = 0x00000004;  // (0x8 would be COR_PRF_HIGH_DISABLE_TIERED_COMPILATION)
+constexpr DWORD COR_PRF_HIGH_MONITOR_DYNAMIC_FUNCTION_UNLOADS =
+    0x00000004;  // (0x8 would be COR_PRF_HIGH_DISABLE_TIERED_COMPILATION)
 
-struct ICorProfilerFunctionControl;           // never used: GetReJITParameters only
+struct ICorProfilerFunctionControl;            // never used: GetReJITParameters only
 struct ICorProfilerAssemblyReferenceProvider;  // never used: GetAssemblyReferences only
 
 struct ICorProfilerCallback4 : ICorProfilerCallback3 {

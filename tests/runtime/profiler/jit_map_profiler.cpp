@@ -164,9 +164,8 @@ class Profiler final : public ICorProfilerCallback9 {
   // IUnknown
   HRESULT QueryInterface(REFIID riid, void** ppv) override {
     if (riid == IID_IUnknown || riid == IID_ICorProfilerCallback || riid == IID_ICorProfilerCallback2 ||
-        riid == IID_ICorProfilerCallback3 || riid == IID_ICorProfilerCallback4 ||
-        riid == IID_ICorProfilerCallback5 || riid == IID_ICorProfilerCallback6 ||
-        riid == IID_ICorProfilerCallback7 || riid == IID_ICorProfilerCallback8 ||
+        riid == IID_ICorProfilerCallback3 || riid == IID_ICorProfilerCallback4 || riid == IID_ICorProfilerCallback5 ||
+        riid == IID_ICorProfilerCallback6 || riid == IID_ICorProfilerCallback7 || riid == IID_ICorProfilerCallback8 ||
         riid == IID_ICorProfilerCallback9) {
       *ppv = static_cast<ICorProfilerCallback9*>(this);
       AddRef();

@@ -288,4 +288,4 @@ class PlainJsonParser {
   std::vector<std::uint8_t> stack_;
 };
 
-}  // namespace gdmap::description
+}  // namespace gdmap::internal

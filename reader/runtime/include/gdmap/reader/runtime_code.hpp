@@ -73,8 +73,8 @@ struct ManagedModule {
 // A method's identity (a MethodDesc).
 struct MethodIdentity {
   std::uint64_t methodDesc = 0;
-  std::uint32_t token = 0;  // 0x06000000 | RID; RID 0 for a dynamic method
-  std::uint64_t module = 0;  // the Module (MethodDesc -> chunk -> MethodTable -> Module)
+  std::uint32_t token = 0;          // 0x06000000 | RID; RID 0 for a dynamic method
+  std::uint64_t module = 0;         // the Module (MethodDesc -> chunk -> MethodTable -> Module)
   std::uint8_t classification = 0;  // MethodDesc.Flags & 7: 0 IL, 5 instantiated, 7 dynamic...
   bool dynamic = false;             // no metadata: a DynamicMethod (LCG) or a stub's IL
   // Whether tiered compilation may replace its code (its first code is
@@ -90,17 +90,24 @@ struct CodeBlock {
 };
 
 // The runtime's OptimizationTier values (codeversion.h).
-enum class Tier : std::uint8_t { Tier0 = 0, Tier1 = 1, Tier1Osr = 2, Optimized = 3, Tier0Instrumented = 4, Tier1Instrumented = 5 };
+enum class Tier : std::uint8_t {
+  Tier0 = 0,
+  Tier1 = 1,
+  Tier1Osr = 2,
+  Optimized = 3,
+  Tier0Instrumented = 4,
+  Tier1Instrumented = 5
+};
 
 // Which native code version of its method a body is.
 struct NativeCodeVersion {
   // An explicit version (a NativeCodeVersionNode: tier-up, OSR, ReJIT), or
   // the method's default one (its first code).
   bool explicitVersion = false;
-  std::uint64_t node = 0;        // the NativeCodeVersionNode (explicit only)
-  std::optional<Tier> tier;      // absent: the runtime does not say
-  std::uint64_t ilVersion = 0;   // 0: the original IL
-  bool active = false;           // the version the runtime calls now
+  std::uint64_t node = 0;       // the NativeCodeVersionNode (explicit only)
+  std::optional<Tier> tier;     // absent: the runtime does not say
+  std::uint64_t ilVersion = 0;  // 0: the original IL
+  bool active = false;          // the version the runtime calls now
   // False when the method's versions could not be read (a MethodDesc not
   // in the dump): the body is listed, its version unknown.
   bool known = true;
@@ -109,11 +116,11 @@ struct NativeCodeVersion {
 // One JIT-compiled body: one native code version of a method.
 struct JitBody {
   std::uint64_t start = 0;
-  std::uint32_t size = 0;                // the body and its funclets (one block)
-  std::vector<CodeBlock> ranges;         // each runtime function (the body, then each funclet), merged where contiguous
-  std::uint64_t codeHeader = 0;          // the RealCodeHeader
+  std::uint32_t size = 0;         // the body and its funclets (one block)
+  std::vector<CodeBlock> ranges;  // each runtime function (the body, then each funclet), merged where contiguous
+  std::uint64_t codeHeader = 0;   // the RealCodeHeader
   std::uint64_t methodDesc = 0;
-  std::uint64_t debugInfo = 0;           // the blob; 0: none
+  std::uint64_t debugInfo = 0;  // the blob; 0: none
   NativeCodeVersion version;
 };
 

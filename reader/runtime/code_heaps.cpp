@@ -100,7 +100,7 @@ Expected<std::optional<std::uint64_t>> findStart(const RuntimeCode::State& s, co
     const std::uint32_t nibble = (*unit >> (28 - 4 * j)) & 0xF;
     if (nibble == 0 || (j == static_cast<int>(own) && nibble > pcNibble)) continue;
     return std::optional<std::uint64_t>(heap.mapBase + (unitIndex * 8 + static_cast<unsigned>(j)) * kBucketBytes +
-                                        (nibble - 1) * 4);
+                                        std::uint64_t{nibble - 1} * 4);
   }
   if (unitIndex == 0) return std::optional<std::uint64_t>{};
   Expected<std::uint32_t> previous = s.pages.u32(heap.headerMap + 4 * (unitIndex - 1), what);
@@ -110,8 +110,9 @@ Expected<std::optional<std::uint64_t>> findStart(const RuntimeCode::State& s, co
   for (int j = 7; j >= 0; --j) {
     const std::uint32_t nibble = (*previous >> (28 - 4 * j)) & 0xF;
     if (nibble != 0) {
-      return std::optional<std::uint64_t>(
-          heap.mapBase + ((unitIndex - 1) * 8 + static_cast<unsigned>(j)) * kBucketBytes + (nibble - 1) * 4);
+      return std::optional<std::uint64_t>(heap.mapBase +
+                                          ((unitIndex - 1) * 8 + static_cast<unsigned>(j)) * kBucketBytes +
+                                          std::uint64_t{nibble - 1} * 4);
     }
   }
   return std::optional<std::uint64_t>{};
@@ -362,7 +363,7 @@ Expected<std::vector<JitBody>> RuntimeCode::jitBodies() const {
         for (unsigned j = 0; j < 8; ++j) {
           const std::uint32_t nibble = (unit >> (28 - 4 * j)) & 0xF;
           if (nibble == 0) continue;
-          const std::uint64_t start = heap->mapBase + ((u + k) * 8 + j) * kBucketBytes + (nibble - 1) * 4;
+          const std::uint64_t start = heap->mapBase + ((u + k) * 8 + j) * kBucketBytes + std::uint64_t{nibble - 1} * 4;
           if (start < heap->start || start >= heap->end) continue;
           Expected<std::uint64_t> header = s.pages.u64(start - 8, "the code header of the body at " + shortHex(start));
           if (!header) return header.error();

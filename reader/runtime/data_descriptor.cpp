@@ -148,7 +148,10 @@ Status readTypes(const Node& types, DataDescriptor& out) {
       }
       const std::optional<std::uint64_t> n = numberOf(*offset);
       if (!n || *n > 0xFFFFFFFFu) {
-        return invalid(v->at, path + "/" + field, "an offset is a number below 2^32, or [offset, \"type\"]");
+        std::string where = path;
+        where += '/';
+        where += field;
+        return invalid(v->at, where, "an offset is a number below 2^32, or [offset, \"type\"]");
       }
       if (field == "!") {
         layout.size = static_cast<std::uint32_t>(*n);

@@ -94,13 +94,10 @@ bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, Process
     if (only && id->token != *only) continue;
     auto path = modulePaths.find(id->module);
     if (path == modulePaths.end()) {
+      // A module whose path the dump lacks (an assembly loaded from bytes
+      // has none worth keeping): its bodies are listed without one.
       Expected<runtime::ManagedModule> module = code.module(id->module);
-      if (!module) {
-        ++c.unreadable;
-        warnBody(report, t.name, module.error());
-        continue;
-      }
-      path = modulePaths.emplace(id->module, module->path).first;
+      path = modulePaths.emplace(id->module, module ? module->path : std::string()).first;
     }
     // A body without debug info (a dynamic method, a P/Invoke stub the JIT
     // compiled) is listed with no bounds: its code and method are known,

@@ -1,5 +1,7 @@
 #include <gdmap/reader/elf_file_image.hpp>
 
+#include "elf_format.hpp"
+
 #include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -12,67 +14,18 @@
 namespace gdmap::elf {
 namespace {
 
-constexpr std::uint32_t kPtLoad = 1;
-constexpr std::uint32_t kPtDynamic = 2;
-constexpr std::uint32_t kPtNote = 4;
-constexpr std::int64_t kDtRela = 7;
-constexpr std::int64_t kDtRelaSize = 8;
-constexpr std::int64_t kDtRelaEntry = 9;
 constexpr std::uint32_t kRelativeX64 = 8;         // R_X86_64_RELATIVE
 constexpr std::uint32_t kRelativeAarch64 = 1027;  // R_AARCH64_RELATIVE
 constexpr std::uint64_t kRelaSize = 24;           // Elf64_Rela
 constexpr std::uint64_t kMaxRelocations = 1u << 24;
-constexpr std::uint16_t kMaxProgramHeaders = 1024;
 constexpr std::uint32_t kNtGnuBuildId = 3;
 
 Error invalid(std::uint64_t at, const std::string& path, const std::string& message) {
   return Error(static_cast<std::size_t>(at), path + ": " + message, rules::kElfInvalid);
 }
 
-struct ProgramHeader {
-  std::uint32_t type = 0;
-  std::uint64_t offset = 0, vaddr = 0, fileSize = 0, memorySize = 0;
-};
-
-// The program headers read through `read` (a file or a target), bounded.
-using ReadAt = std::function<bool(std::uint64_t at, MutableByteSpan out)>;
-
-std::optional<std::vector<ProgramHeader>> programHeaders(const ReadAt& read) {
-  std::uint8_t header[64];
-  if (!read(0, MutableByteSpan(header, sizeof header))) return std::nullopt;
-  if (std::memcmp(header,
-                  "\x7f"
-                  "ELF",
-                  4) != 0 ||
-      header[4] != 2 || header[5] != 1)
-    return std::nullopt;
-  ByteCursor h{ByteSpan(header, sizeof header)};
-  h.seek(0x20);
-  const std::uint64_t phoff = h.u64();
-  h.seek(0x36);
-  const std::uint16_t phentsize = h.u16();
-  const std::uint16_t phnum = h.u16();
-  if (phentsize < 56 || phnum > kMaxProgramHeaders) return std::nullopt;
-  std::vector<ProgramHeader> out;
-  std::uint8_t raw[56];
-  for (std::uint16_t i = 0; i < phnum; ++i) {
-    if (!read(phoff + std::uint64_t{i} * phentsize, MutableByteSpan(raw, sizeof raw))) return std::nullopt;
-    ByteCursor p{ByteSpan(raw, sizeof raw)};
-    ProgramHeader ph;
-    ph.type = p.u32();
-    p.u32();  // flags
-    ph.offset = p.u64();
-    ph.vaddr = p.u64();
-    p.u64();  // paddr
-    ph.fileSize = p.u64();
-    ph.memorySize = p.u64();
-    out.push_back(ph);
-  }
-  return out;
-}
-
 // The GNU build ID among the notes at [at, at + size), read through `read`.
-std::optional<std::vector<std::uint8_t>> buildIdIn(const ReadAt& read, std::uint64_t at, std::uint64_t size) {
+std::optional<std::vector<std::uint8_t>> buildIdIn(const ReadElfBytes& read, std::uint64_t at, std::uint64_t size) {
   std::vector<std::uint8_t> notes(static_cast<std::size_t>(std::min<std::uint64_t>(size, 1u << 16)));
   if (!read(at, notes)) return std::nullopt;
   ByteCursor n{ByteSpan(notes)};
@@ -94,16 +47,29 @@ std::optional<std::vector<std::uint8_t>> buildIdIn(const ReadAt& read, std::uint
   return std::nullopt;
 }
 
-// `readVirtual` reads link-time (or run-time, for a target) addresses.
-std::optional<std::vector<std::uint8_t>> buildId(const ReadAt& readHeaders, const ReadAt& readNotes,
-                                                 bool notesByVaddr) {
-  const std::optional<std::vector<ProgramHeader>> headers = programHeaders(readHeaders);
+// The GNU build ID of the object `read` gives (a module mapped in a
+// target: its notes by address; a file: by offset), or nothing. No error:
+// a module without one has nothing to compare.
+std::optional<std::vector<std::uint8_t>> buildId(const ReadElfBytes& read, bool notesByAddress) {
+  const Expected<std::vector<ProgramHeader>> headers = readProgramHeaders(read, 0);
   if (!headers) return std::nullopt;
   for (const ProgramHeader& ph : *headers) {
     if (ph.type != kPtNote) continue;
-    if (auto id = buildIdIn(readNotes, notesByVaddr ? ph.vaddr : ph.offset, ph.fileSize)) return id;
+    if (auto id = buildIdIn(read, notesByAddress ? ph.vaddr : ph.offset, ph.fileSize)) return id;
   }
   return std::nullopt;
+}
+
+// A file's bytes as an ELF reader asks for them.
+ReadElfBytes fileReader(ByteSpan file) {
+  return [file](std::uint64_t at, MutableByteSpan out) -> Status {
+    if (at > file.size() || out.size() > file.size() - at) {
+      return Error(static_cast<std::size_t>(at), std::to_string(out.size()) + " bytes at " + shortHex(at) +
+                   " run past the file", rules::kElfInvalid);
+    }
+    std::memcpy(out.data(), file.data() + at, out.size());
+    return Success{};
+  };
 }
 
 }  // namespace
@@ -113,13 +79,8 @@ Expected<FileImage> FileImage::open(ByteSpan file, std::uint64_t loadBase, std::
   image.file_ = file;
   image.base_ = loadBase;
   image.path_ = std::move(path);
-  const auto readFile = [&](std::uint64_t at, MutableByteSpan out) {
-    if (at > file.size() || out.size() > file.size() - at) return false;
-    std::memcpy(out.data(), file.data() + at, out.size());
-    return true;
-  };
-  const std::optional<std::vector<ProgramHeader>> headers = programHeaders(readFile);
-  if (!headers) return invalid(0, image.path_, "not a 64-bit little-endian ELF file with readable program headers");
+  Expected<std::vector<ProgramHeader>> headers = readProgramHeaders(fileReader(file), 0);
+  if (!headers) return invalid(headers.error().offset, image.path_, headers.error().message);
   std::optional<ProgramHeader> dynamic;
   for (const ProgramHeader& ph : *headers) {
     if (ph.type == kPtDynamic) dynamic = ph;
@@ -148,7 +109,7 @@ Expected<FileImage> FileImage::open(ByteSpan file, std::uint64_t loadBase, std::
   }
   ByteCursor d{file.subspan(static_cast<std::size_t>(dynamic->offset), static_cast<std::size_t>(dynamic->fileSize))};
   std::uint64_t rela = 0, relaSize = 0, relaEntry = kRelaSize;
-  while (d.remaining() >= 16) {
+  while (d.remaining() >= kDynamicEntrySize) {
     const auto tag = static_cast<std::int64_t>(d.u64());
     const std::uint64_t value = d.u64();
     if (tag == 0) break;
@@ -215,16 +176,9 @@ Status FileImage::read(std::uint64_t address, MutableByteSpan out) const {
 }
 
 bool sameBuild(const TargetMemory& target, std::uint64_t base, ByteSpan file) {
-  const ReadAt readTarget = [&](std::uint64_t at, MutableByteSpan out) {
-    return static_cast<bool>(target.read(base + at, out));
-  };
-  const ReadAt readFile = [&](std::uint64_t at, MutableByteSpan out) {
-    if (at > file.size() || out.size() > file.size() - at) return false;
-    std::memcpy(out.data(), file.data() + at, out.size());
-    return true;
-  };
-  const std::optional<std::vector<std::uint8_t>> running = buildId(readTarget, readTarget, true);
-  const std::optional<std::vector<std::uint8_t>> onDisk = buildId(readFile, readFile, false);
+  const ReadElfBytes readTarget = [&](std::uint64_t at, MutableByteSpan out) { return target.read(base + at, out); };
+  const std::optional<std::vector<std::uint8_t>> running = buildId(readTarget, true);
+  const std::optional<std::vector<std::uint8_t>> onDisk = buildId(fileReader(file), false);
   return running && onDisk && !running->empty() && *running == *onDisk;
 }
 

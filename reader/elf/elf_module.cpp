@@ -1,5 +1,7 @@
 #include <gdmap/reader/elf_module.hpp>
 
+#include "elf_format.hpp"
+
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
@@ -9,15 +11,6 @@
 namespace gdmap::elf {
 namespace {
 
-constexpr std::uint32_t kPtLoad = 1;
-constexpr std::uint32_t kPtDynamic = 2;
-constexpr std::int64_t kDtNull = 0;
-constexpr std::int64_t kDtHash = 4;
-constexpr std::int64_t kDtStrtab = 5;
-constexpr std::int64_t kDtSymtab = 6;
-constexpr std::int64_t kDtStrsz = 10;
-constexpr std::int64_t kDtSyment = 11;
-constexpr std::int64_t kDtGnuHash = 0x6ffffef5;
 constexpr std::size_t kSymbolSize = 24;             // Elf64_Sym
 constexpr std::uint64_t kMaxDynamicEntries = 4096;  // real modules have a few dozen
 constexpr std::uint64_t kMaxSymbols = 1u << 24;
@@ -187,51 +180,29 @@ namespace {
 Expected<std::optional<std::uint64_t>> lookUp(const TargetMemory& target, std::uint64_t base, std::string_view name) {
   if (name.empty() || name.size() > kMaxNameLength) return std::optional<std::uint64_t>();
   const Reader r{target};
-  std::uint8_t ident[16] = {};
-  if (Status s = target.read(base, MutableByteSpan(ident, 16)); !s) return s.error();
-  if (std::memcmp(ident,
-                  "\x7f"
-                  "ELF",
-                  4) != 0)
-    return invalid(base, "no ELF signature at " + shortHex(base));
-  if (ident[4] != 2 || ident[5] != 1) return invalid(base + 4, "not a 64-bit little-endian ELF module");
-  const Expected<std::uint64_t> phoff = r.u(base + 32, 8);
-  const Expected<std::uint64_t> phentsize = r.u(base + 54, 2);
-  const Expected<std::uint64_t> phnum = r.u(base + 56, 2);
-  if (!phoff) return phoff.error();
-  if (!phentsize) return phentsize.error();
-  if (!phnum) return phnum.error();
-  if (*phentsize != 56 || *phoff > (1u << 20)) {
-    return invalid(base + 32,
-                   "program headers at +" + shortHex(*phoff) + " of " + std::to_string(*phentsize) + " bytes each");
-  }
+  Expected<std::vector<ProgramHeader>> headers = readProgramHeaders(
+      [&](std::uint64_t offset, MutableByteSpan out) { return target.read(base + offset, out); }, base);
+  if (!headers) return headers.error();
   // The load bias: the base minus the first PT_LOAD's address (0 for a
   // shared object); PT_DYNAMIC's address plus the bias is where it is.
   std::optional<std::uint64_t> firstLoad;
   std::optional<std::uint64_t> dynamic;
   std::uint64_t dynamicSize = 0;
-  for (std::uint64_t i = 0; i < *phnum; ++i) {
-    const std::uint64_t at = base + *phoff + i * 56;
-    const Expected<std::uint64_t> type = r.u(at, 4);
-    const Expected<std::uint64_t> vaddr = r.u(at + 16, 8);
-    const Expected<std::uint64_t> memsz = r.u(at + 40, 8);
-    if (!type) return type.error();
-    if (!vaddr) return vaddr.error();
-    if (!memsz) return memsz.error();
-    if (*type == kPtLoad && !firstLoad) firstLoad = *vaddr;
-    if (*type == kPtDynamic) {
-      dynamic = *vaddr;
-      dynamicSize = *memsz;
+  for (const ProgramHeader& ph : *headers) {
+    if (ph.type == kPtLoad && !firstLoad) firstLoad = ph.vaddr;
+    if (ph.type == kPtDynamic) {
+      dynamic = ph.vaddr;
+      dynamicSize = ph.memorySize;
     }
   }
-  if (!dynamic) return invalid(base + *phoff, "the module at " + shortHex(base) + " has no PT_DYNAMIC");
+  if (!dynamic) return invalid(base, "the module at " + shortHex(base) + " has no PT_DYNAMIC");
   const std::uint64_t bias = base - firstLoad.value_or(0);
   const std::uint64_t dynamicAt = bias + *dynamic;
   Tables t;
   bool syment = true;
-  for (std::uint64_t i = 0; i < std::min<std::uint64_t>(dynamicSize / 16, kMaxDynamicEntries); ++i) {
-    const Expected<std::uint64_t> tag = r.u(dynamicAt + i * 16, 8);
-    const Expected<std::uint64_t> value = r.u(dynamicAt + i * 16 + 8, 8);
+  for (std::uint64_t i = 0; i < std::min<std::uint64_t>(dynamicSize / kDynamicEntrySize, kMaxDynamicEntries); ++i) {
+    const Expected<std::uint64_t> tag = r.u(dynamicAt + i * kDynamicEntrySize, 8);
+    const Expected<std::uint64_t> value = r.u(dynamicAt + i * kDynamicEntrySize + 8, 8);
     if (!tag) return tag.error();
     if (!value) return value.error();
     const auto signedTag = static_cast<std::int64_t>(*tag);

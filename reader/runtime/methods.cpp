@@ -25,11 +25,11 @@ constexpr std::uint32_t kDynamicClassification = 7;
 constexpr std::uint16_t kEligibleForTiering = 0x8000;  // Flags3AndTokenRemainder
 constexpr std::uint32_t kNodeActive = 0x1;
 constexpr std::uint8_t kDefaultVersionActive = 0x4;
-constexpr std::uint32_t kLastTier = static_cast<std::uint32_t>(Tier::Tier1Instrumented);
+constexpr std::uint32_t kLastTier = static_cast<std::uint32_t>(il::OptimizationTier::Tier1Instrumented);
 
-std::optional<Tier> tierOf(std::uint32_t value) {
+std::optional<il::OptimizationTier> tierOf(std::uint32_t value) {
   if (value > kLastTier) return std::nullopt;  // e.g. 0xFFFFFFFF: not known yet
-  return static_cast<Tier>(value);
+  return static_cast<il::OptimizationTier>(value);
 }
 
 // UTF-16 (surrogate pairs joined; a lone surrogate becomes U+FFFD) to UTF-8.
@@ -148,7 +148,7 @@ Expected<const MethodVersions*> RuntimeCode::State::methodVersions(std::uint64_t
   // against the runtime's perf map labels, QuickJitted and Optimized).
   Expected<std::uint16_t> flags3 = pages.u16(methodDesc + l.methodDesc.flags3AndTokenRemainder, what);
   if (!flags3) return flags3.error();
-  v.defaultTier = (*flags3 & kEligibleForTiering) ? Tier::Tier0 : Tier::Optimized;
+  v.defaultTier = (*flags3 & kEligibleForTiering) ? il::OptimizationTier::Tier0 : il::OptimizationTier::Optimized;
   Expected<std::uint64_t> codeData = pages.u64(methodDesc + l.methodDesc.codeData, what + " CodeData");
   if (!codeData) return codeData.error();
   if (*codeData != 0) {
@@ -156,7 +156,7 @@ Expected<const MethodVersions*> RuntimeCode::State::methodVersions(std::uint64_t
     if (l.codeData.optimizationTier) {
       Expected<std::uint32_t> tier = pages.u32(*codeData + *l.codeData.optimizationTier, cd + " OptimizationTier");
       if (!tier) return tier.error();
-      if (const std::optional<Tier> kept = tierOf(*tier)) v.defaultTier = kept;
+      if (const std::optional<il::OptimizationTier> kept = tierOf(*tier)) v.defaultTier = kept;
     }
     Expected<std::uint64_t> state = pages.u64(*codeData + l.codeData.versioningState, cd + " VersioningState");
     if (!state) return state.error();

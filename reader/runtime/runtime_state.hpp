@@ -15,12 +15,12 @@ struct MethodVersions {
     std::uint64_t address = 0;
     std::uint64_t nativeCode = 0;
     std::uint64_t ilVersion = 0;
-    std::optional<Tier> tier;
+    std::optional<il::OptimizationTier> tier;
     bool active = false;
   };
   std::vector<Node> nodes;
   bool defaultActive = true;  // no versioning state, or its flag says so
-  std::optional<Tier>
+  std::optional<il::OptimizationTier>
       defaultTier;  // MethodDescCodeData.OptimizationTier when it is a tier; else inferred (methods.cpp)
 };
 

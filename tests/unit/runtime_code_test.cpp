@@ -198,12 +198,12 @@ TEST_CASE("runtime code: a synthetic runtime's heap, method, versions and debug 
   CHECK(first.size == kBodySize);
   CHECK(first.methodDesc == kMethodDesc);
   CHECK(!first.version.explicitVersion);
-  CHECK(first.version.tier == Tier::Tier0);  // not kept: a method eligible for tiering starts at tier 0
+  CHECK(first.version.tier == il::OptimizationTier::Tier0);  // not kept: a method eligible for tiering starts at tier 0
   CHECK(!first.version.active);
   const JitBody& second = (*bodies)[1];
   CHECK(second.version.explicitVersion);
   CHECK(second.version.node == kNode);
-  CHECK(second.version.tier == Tier::Tier1);
+  CHECK(second.version.tier == il::OptimizationTier::Tier1);
   CHECK(second.version.active);
 
   Expected<MethodIdentity> m = code->method(kMethodDesc);

@@ -6,6 +6,7 @@
 #include <gdmap/coredump/core_dump.hpp>
 #include <gdmap/process/process_memory.hpp>
 #include <gdmap/reader/contract_descriptor.hpp>
+#include <gdmap/reader/elf_file_image.hpp>
 #include <gdmap/reader/elf_module.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -392,6 +393,61 @@ TEST_CASE("target memory: an ELF module's DT_HASH table (musl's form: pointers a
   REQUIRE_FALSE(looped.ok());
   CHECK(looped.error().rule == "elf-invalid");
   CHECK(looped.error().message.find("loops") != std::string::npos);
+}
+
+TEST_CASE("target memory: an ELF file as its loader maps it, relocated, under a dump that lacks it") {
+  // 64-byte header; program headers at 64: PT_LOAD (the whole file at 0,
+  // 0x100 bytes of bss after it) and PT_DYNAMIC at 0x100 (DT_RELA 0x180,
+  // DT_RELASZ 24, DT_RELAENT 24); one R_X86_64_RELATIVE for the pointer
+  // at 0x1a0 (addend 0x1234).
+  Bytes file(0x1a8, 0);
+  const auto put = [&](std::size_t at, std::uint64_t v, unsigned width) {
+    for (unsigned i = 0; i < width; ++i) file[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
+  };
+  std::memcpy(file.data(), "\x7f" "ELF\x02\x01\x01", 7);
+  put(16, 3, 2);  // ET_DYN
+  put(32, 64, 8);
+  put(54, 56, 2);
+  put(56, 2, 2);
+  put(64, 1, 4);                       // PT_LOAD
+  put(64 + 32, file.size(), 8);        // p_filesz
+  put(64 + 40, file.size() + 0x100, 8);  // p_memsz
+  put(120, 2, 4);                      // PT_DYNAMIC
+  put(120 + 8, 0x100, 8);
+  put(120 + 16, 0x100, 8);
+  put(120 + 32, 0x40, 8);
+  put(0x100, 7, 8), put(0x108, 0x180, 8);  // DT_RELA
+  put(0x110, 8, 8), put(0x118, 24, 8);     // DT_RELASZ
+  put(0x120, 9, 8), put(0x128, 24, 8);     // DT_RELAENT
+  put(0x180, 0x1a0, 8), put(0x188, 8, 8), put(0x190, 0x1234, 8);
+  constexpr std::uint64_t kBase = 0x7f0000000000;
+  const gdmap::Expected<gdmap::elf::FileImage> image = gdmap::elf::FileImage::open(file, kBase, "/lib/x.so");
+  REQUIRE_MESSAGE(image.ok(), image.error().message);
+  CHECK(image->relocationCount() == 1);
+  CHECK(image->regions().size() == 1);
+  CHECK(*gdmap::readTargetUnsigned(*image, kBase + 0x1a0, 8) == kBase + 0x1234);  // relocated
+  CHECK(*gdmap::readTargetUnsigned(*image, kBase + 0x1a4, 4) == (kBase >> 32));     // its upper half alone
+  CHECK(*gdmap::readTargetUnsigned(*image, kBase + 0x1a8 + 8, 8) == 0);             // bss
+  const gdmap::Expected<std::uint64_t> past = gdmap::readTargetUnsigned(*image, kBase + 0x1a8 + 0x100, 1);
+  REQUIRE_FALSE(past.ok());
+  CHECK(past.error().rule == "target-unreadable");
+
+  // Under a target that has nothing: the file answers inside its regions.
+  const gdmap::CallbackMemory empty([](std::uint64_t, MutableByteSpan) -> std::size_t { return 0; }, "core.1");
+  const gdmap::LayeredMemory layered(empty, *image);
+  CHECK(*gdmap::readTargetUnsigned(layered, kBase + 0x1a0, 8) == kBase + 0x1234);
+  const gdmap::Expected<std::uint64_t> outside = gdmap::readTargetUnsigned(layered, 0x1000, 8);
+  REQUIRE_FALSE(outside.ok());
+  CHECK(outside.error().rule == "target-unreadable");  // the first target's own error
+  CHECK(layered.describe() == "core.1");
+
+  // Program headers past the end of the file: elf-invalid, naming the file.
+  Bytes cut(file.begin(), file.begin() + 100);
+  const gdmap::Expected<gdmap::elf::FileImage> truncated = gdmap::elf::FileImage::open(cut, kBase, "/lib/x.so");
+  REQUIRE_FALSE(truncated.ok());
+  CHECK(truncated.error().rule == "elf-invalid");
+  CHECK(truncated.error().offset == 64);
+  CHECK(truncated.error().message.find("/lib/x.so") != std::string::npos);
 }
 
 TEST_CASE("target memory: the runtime's contract descriptor, bounded and checked") {

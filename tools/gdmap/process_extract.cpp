@@ -40,18 +40,6 @@ struct ProcessCounts {
   std::size_t unreadable = 0;  // bodies whose method or debug info could not be read
 };
 
-il::OptimizationTier tierOf(runtime::Tier t) {
-  switch (t) {
-    case runtime::Tier::Tier0: return il::OptimizationTier::Tier0;
-    case runtime::Tier::Tier1: return il::OptimizationTier::Tier1;
-    case runtime::Tier::Tier1Osr: return il::OptimizationTier::Tier1Osr;
-    case runtime::Tier::Optimized: return il::OptimizationTier::Optimized;
-    case runtime::Tier::Tier0Instrumented: return il::OptimizationTier::Tier0Instrumented;
-    case runtime::Tier::Tier1Instrumented: return il::OptimizationTier::Tier1Instrumented;
-  }
-  return il::OptimizationTier::Optimized;
-}
-
 // Bounds as the description holds them, or the profiling API's array.
 void setMap(il::Method& m, std::vector<il::Bound> bounds, std::uint32_t codeSize, bool api) {
   if (api) {
@@ -122,7 +110,7 @@ bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, Process
     m.dynamicMethod = id->dynamic;
     il::CodeVersion v;
     v.kind = il::CodeKind::Jit;
-    if (b.version.tier) v.tier = tierOf(*b.version.tier);
+    v.tier = b.version.tier;
     v.ilVersion = b.version.ilVersion;
     v.active = b.version.active;
     m.codeVersion = v;

@@ -25,19 +25,6 @@
 namespace gdmap::cli {
 namespace {
 
-const char* tierText(const std::optional<runtime::Tier>& t) {
-  if (!t) return nullptr;
-  switch (*t) {
-    case runtime::Tier::Tier0: return "tier0";
-    case runtime::Tier::Tier1: return "tier1";
-    case runtime::Tier::Tier1Osr: return "tier1-osr";
-    case runtime::Tier::Optimized: return "optimized";
-    case runtime::Tier::Tier0Instrumented: return "tier0-instrumented";
-    case runtime::Tier::Tier1Instrumented: return "tier1-instrumented";
-  }
-  return nullptr;
-}
-
 // What is known of one JIT-compiled body once an address in it was asked.
 struct JitAnswer {
   bool read = false;
@@ -114,7 +101,7 @@ class ProcessLocator {
     JitAnswer& a = answers_[index];
     if (!a.read) read(body, a);
     const std::uint32_t offset = static_cast<std::uint32_t>(address - body.start);
-    const char* tier = tierText(body.version.tier);
+    const char* tier = body.version.tier ? il::tierName(*body.version.tier) : nullptr;
     if (a.error) {
       text += "JIT-compiled code of the body at " + shortHex(body.start) + ": " + a.error->message;
       json += "\"kind\": \"jit\", \"method\": null, \"error\": ";

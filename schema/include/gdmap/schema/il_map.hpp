@@ -151,7 +151,15 @@ const char* codeKindName(CodeKind kind);
 std::optional<CodeKind> parseCodeKind(std::string_view name);
 
 // The runtime's optimization tiers (its OptimizationTier enum, codeversion.h).
-enum class OptimizationTier : std::uint8_t { Tier0, Tier1, Tier1Osr, Optimized, Tier0Instrumented, Tier1Instrumented };
+// The values are the runtime's own (what a NativeCodeVersionNode holds).
+enum class OptimizationTier : std::uint8_t {
+  Tier0 = 0,
+  Tier1 = 1,
+  Tier1Osr = 2,
+  Optimized = 3,
+  Tier0Instrumented = 4,
+  Tier1Instrumented = 5,
+};
 // "tier0", "tier1", "tier1-osr", "optimized", "tier0-instrumented",
 // "tier1-instrumented".
 const char* tierName(OptimizationTier tier);

@@ -89,23 +89,13 @@ struct CodeBlock {
   friend bool operator==(const CodeBlock&, const CodeBlock&) = default;
 };
 
-// The runtime's OptimizationTier values (codeversion.h).
-enum class Tier : std::uint8_t {
-  Tier0 = 0,
-  Tier1 = 1,
-  Tier1Osr = 2,
-  Optimized = 3,
-  Tier0Instrumented = 4,
-  Tier1Instrumented = 5
-};
-
 // Which native code version of its method a body is.
 struct NativeCodeVersion {
   // An explicit version (a NativeCodeVersionNode: tier-up, OSR, ReJIT), or
   // the method's default one (its first code).
   bool explicitVersion = false;
   std::uint64_t node = 0;       // the NativeCodeVersionNode (explicit only)
-  std::optional<Tier> tier;     // absent: the runtime does not say
+  std::optional<il::OptimizationTier> tier;  // absent: the runtime does not say
   std::uint64_t ilVersion = 0;  // 0: the original IL
   bool active = false;          // the version the runtime calls now
   // False when the method's versions could not be read (a MethodDesc not

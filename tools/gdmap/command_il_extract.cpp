@@ -378,31 +378,27 @@ bool chooseComponents(const IlExtractOptions& options, const r2r::R2RImage& imag
 }
 
 int extract(const IlExtractOptions& options, Report& report) {
+  std::optional<Output> output;
   if (!options.pid.empty()) {
     if (!options.image.empty())
       return report.fail(kUsageOrIo, rules::kUsage, "--pid reads a process: give no IMAGE with it");
-    return extractProcess(options, std::nullopt, report);
+    if (!checkProcessOptions(options, report)) return kUsageOrIo;
+    output = Output::resolve(options.output, OutputKind::Text, {}, report);
+    if (!output) return kUsageOrIo;
+    return extractProcess(options, std::nullopt, *output, report);
   }
   if (options.image.empty())
     return report.fail(kUsageOrIo, rules::kUsage, "an IMAGE (a ReadyToRun image or a core dump) or --pid is needed");
-  if (options.api || options.jitOnly) {
-    std::optional<InputBytes> core = openInput(options.image, report);
-    if (!core) return kUsageOrIo;
-    if (!isCoreDump(core->bytes())) {
-      return report.fail(kUsageOrIo, rules::kUsage, "--api and --jit-only are for a process (--pid or a core dump)");
-    }
-    return extractProcess(options, std::move(core), report);
-  }
-  if (options.image != "-") {
-    // A core dump is a process: looked at before the image is read.
-    if (Expected<InputBytes> peek = InputBytes::open(options.image); peek && isCoreDump(peek->bytes())) {
-      return extractProcess(options, std::move(*peek), report);
-    }
-  }
-  std::optional<Output> output;
   Source src;
   src.input = openInputAndOutput(options.image, options.output, OutputKind::Text, output, report);
   if (!src.input) return kUsageOrIo;
+  // A core dump is a process.
+  if (isCoreDump(src.input->bytes())) {
+    if (!checkProcessOptions(options, report)) return kUsageOrIo;
+    return extractProcess(options, std::move(src.input), *output, report);
+  }
+  if (options.api || options.jitOnly)
+    return report.fail(kUsageOrIo, rules::kUsage, "--api and --jit-only are for a process (--pid or a core dump)");
   src.name = src.input->displayName();
   src.file = src.input->bytes();
   std::string wanted = options.component;

@@ -128,10 +128,17 @@ std::string locatedJson(const Located& l, const MethodNames& methodNames) {
 }
 
 int locateCommand(const IlLocateOptions& options, Report& report) {
-  if (!options.pid.empty()) return locateProcess(options, std::nullopt, report);
-  auto input = openInput(options.image, report);
-  if (!input) return kUsageOrIo;
-  if (isCoreDump(input->bytes())) return locateProcess(options, std::move(*input), report);
+  const bool process = !options.pid.empty();
+  auto input = process ? std::optional<InputBytes>() : openInput(options.image, report);
+  if (!process && !input) return kUsageOrIo;
+  if (process || isCoreDump(input->bytes())) {
+    if (options.names || options.strict) {
+      return report.fail(kUsageOrIo, rules::kUsage,
+                         std::string(options.names ? "--names" : "--strict") +
+                             " is for a ReadyToRun image; a process (--pid or a core dump) does not take it");
+    }
+    return locateProcess(options, std::move(input), report);
+  }
   if (options.rvas.empty()) return report.fail(kUsageOrIo, rules::kUsage, "no RVA to locate");
   for (const std::string& text : options.rvas) {
     if (!parseU32(text))

@@ -237,10 +237,20 @@ void summarize(const RuntimeTarget& t, const ProcessCounts& c, const IlExtractOp
 
 }  // namespace
 
-int extractProcess(const IlExtractOptions& options, std::optional<InputBytes> core, Report& report) {
-  std::optional<Output> output =
-      Output::resolve(options.output, OutputKind::Text, {core ? core->identity() : std::nullopt}, report);
-  if (!output) return kUsageOrIo;
+bool checkProcessOptions(const IlExtractOptions& options, Report& report) {
+  const char* given = options.names               ? "--names"
+                      : !options.component.empty() ? "--component"
+                      : !options.composite.empty() ? "--composite"
+                      : options.strict             ? "--strict"
+                                                   : nullptr;
+  if (!given) return true;
+  report.fail(kUsageOrIo, rules::kUsage,
+              std::string(given) + " is for a ReadyToRun image; a process (--pid or a core dump) does not take it");
+  return false;
+}
+
+int extractProcess(const IlExtractOptions& options, std::optional<InputBytes> core, const Output& output,
+                   Report& report) {
   int status = kInvalid;
   std::unique_ptr<RuntimeTarget> t = openRuntimeTarget(options.pid, std::move(core), report, status);
   if (!t) return status;
@@ -253,7 +263,7 @@ int extractProcess(const IlExtractOptions& options, std::optional<InputBytes> co
     return a.code.front().start < b.code.front().start;
   });
   summarize(*t, counts, options, report);
-  if (!output->write(il::writeIlDescription(methods), report)) return kUsageOrIo;
+  if (!output.write(il::writeIlDescription(methods), report)) return kUsageOrIo;
   if (report.json()) report.object().string("output", options.output);
   return kSuccess;
 }

@@ -6,7 +6,14 @@
 
 namespace gdmap::cli {
 
+// Whether every option given applies to a process: --names, --component,
+// --composite and --strict are an image's (a usage error naming the first
+// one given otherwise, in `report`).
+bool checkProcessOptions(const IlExtractOptions& options, Report& report);
+
 // `core`: the core dump IMAGE named (already opened); none with --pid.
-int extractProcess(const IlExtractOptions& options, std::optional<InputBytes> core, Report& report);
+// `output`: resolved by the caller (against the core file).
+int extractProcess(const IlExtractOptions& options, std::optional<InputBytes> core, const Output& output,
+                   Report& report);
 
 }  // namespace gdmap::cli

@@ -54,7 +54,7 @@
 // nearest method whose code it prepared, and with none before it
 // GetFunctionFromIP crashed the process (.NET 11.0.0). For the same reason an
 // address in code that never ran is answered with an earlier method.
-#include "corprof_min.h"
+#include "profiler_base.h"
 
 #include <atomic>
 #include <cstdio>
@@ -75,52 +75,9 @@ namespace {
 // {6D1B2F3A-8C4E-4E2B-9A7D-1F0C5E3B2A91}: this profiler's own CLSID.
 constexpr GUID CLSID_R2RMapProfiler = {0x6D1B2F3A, 0x8C4E, 0x4E2B, {0x9A, 0x7D, 0x1F, 0x0C, 0x5E, 0x3B, 0x2A, 0x91}};
 
-std::string utf8(const WCHAR* s, std::size_t n) {
-  std::string out;
-  for (std::size_t i = 0; i < n && s[i] != 0; ++i) {
-    std::uint32_t c = s[i];
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {  // surrogates are not expected in file paths; kept as 3 bytes
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-  }
-  return out;
-}
 
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
-std::string hex(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "\"0x%llx\"", static_cast<unsigned long long>(v));
-  return buf;
-}
 
-std::string hex8(std::uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "\"0x%08x\"", v);
-  return buf;
-}
 
 std::string map_json(const std::vector<COR_DEBUG_IL_TO_NATIVE_MAP>& map) {
   std::string out = "[";
@@ -140,25 +97,9 @@ struct ModuleFacts {
   HRESULT hr = S_OK;
 };
 
-class Profiler final : public ICorProfilerCallback3 {
+class Profiler final : public CallbackBase {
  public:
-  // IUnknown
-  HRESULT QueryInterface(REFIID riid, void** ppv) override {
-    if (riid == IID_IUnknown || riid == IID_ICorProfilerCallback || riid == IID_ICorProfilerCallback2 ||
-        riid == IID_ICorProfilerCallback3) {
-      *ppv = static_cast<ICorProfilerCallback3*>(this);
-      AddRef();
-      return S_OK;
-    }
-    *ppv = nullptr;
-    return E_NOINTERFACE;
-  }
-  ULONG AddRef() override { return ++refs_; }
-  ULONG Release() override {
-    ULONG n = --refs_;
-    if (n == 0) delete this;
-    return n;
-  }
+  Profiler() : CallbackBase(3) {}
 
   HRESULT Initialize(IUnknown* unk) override {
     if (unk->QueryInterface(IID_ICorProfilerInfo9, reinterpret_cast<void**>(&info_)) != S_OK) {
@@ -229,88 +170,6 @@ class Profiler final : public ICorProfilerCallback3 {
     return S_OK;
   }
 
-  // Everything else: nothing to do.
-  HRESULT AppDomainCreationStarted(AppDomainID) override { return S_OK; }
-  HRESULT AppDomainCreationFinished(AppDomainID, HRESULT) override { return S_OK; }
-  HRESULT AppDomainShutdownStarted(AppDomainID) override { return S_OK; }
-  HRESULT AppDomainShutdownFinished(AppDomainID, HRESULT) override { return S_OK; }
-  HRESULT AssemblyLoadStarted(AssemblyID) override { return S_OK; }
-  HRESULT AssemblyLoadFinished(AssemblyID, HRESULT) override { return S_OK; }
-  HRESULT AssemblyUnloadStarted(AssemblyID) override { return S_OK; }
-  HRESULT AssemblyUnloadFinished(AssemblyID, HRESULT) override { return S_OK; }
-  HRESULT ModuleLoadStarted(ModuleID) override { return S_OK; }
-  HRESULT ModuleUnloadStarted(ModuleID) override { return S_OK; }
-  HRESULT ModuleUnloadFinished(ModuleID, HRESULT) override { return S_OK; }
-  HRESULT ModuleAttachedToAssembly(ModuleID, AssemblyID) override { return S_OK; }
-  HRESULT ClassLoadStarted(ClassID) override { return S_OK; }
-  HRESULT ClassLoadFinished(ClassID, HRESULT) override { return S_OK; }
-  HRESULT ClassUnloadStarted(ClassID) override { return S_OK; }
-  HRESULT ClassUnloadFinished(ClassID, HRESULT) override { return S_OK; }
-  HRESULT FunctionUnloadStarted(FunctionID) override { return S_OK; }
-  HRESULT JITCompilationStarted(FunctionID, BOOL) override { return S_OK; }
-  HRESULT JITCachedFunctionSearchStarted(FunctionID, BOOL* useCached) override {
-    *useCached = 1;  // always take the precompiled body
-    return S_OK;
-  }
-  HRESULT JITFunctionPitched(FunctionID) override { return S_OK; }
-  HRESULT JITInlining(FunctionID, FunctionID, BOOL* shouldInline) override {
-    *shouldInline = 1;
-    return S_OK;
-  }
-  HRESULT ThreadCreated(ThreadID) override { return S_OK; }
-  HRESULT ThreadDestroyed(ThreadID) override { return S_OK; }
-  HRESULT ThreadAssignedToOSThread(ThreadID, DWORD) override { return S_OK; }
-  HRESULT RemotingClientInvocationStarted() override { return S_OK; }
-  HRESULT RemotingClientSendingMessage(GUID*, BOOL) override { return S_OK; }
-  HRESULT RemotingClientReceivingReply(GUID*, BOOL) override { return S_OK; }
-  HRESULT RemotingClientInvocationFinished() override { return S_OK; }
-  HRESULT RemotingServerReceivingMessage(GUID*, BOOL) override { return S_OK; }
-  HRESULT RemotingServerInvocationStarted() override { return S_OK; }
-  HRESULT RemotingServerInvocationReturned() override { return S_OK; }
-  HRESULT RemotingServerSendingReply(GUID*, BOOL) override { return S_OK; }
-  HRESULT UnmanagedToManagedTransition(FunctionID, int) override { return S_OK; }
-  HRESULT ManagedToUnmanagedTransition(FunctionID, int) override { return S_OK; }
-  HRESULT RuntimeSuspendStarted(int) override { return S_OK; }
-  HRESULT RuntimeSuspendFinished() override { return S_OK; }
-  HRESULT RuntimeSuspendAborted() override { return S_OK; }
-  HRESULT RuntimeResumeStarted() override { return S_OK; }
-  HRESULT RuntimeResumeFinished() override { return S_OK; }
-  HRESULT RuntimeThreadSuspended(ThreadID) override { return S_OK; }
-  HRESULT RuntimeThreadResumed(ThreadID) override { return S_OK; }
-  HRESULT MovedReferences(ULONG, ObjectID*, ObjectID*, ULONG*) override { return S_OK; }
-  HRESULT ObjectAllocated(ObjectID, ClassID) override { return S_OK; }
-  HRESULT ObjectsAllocatedByClass(ULONG, ClassID*, ULONG*) override { return S_OK; }
-  HRESULT ObjectReferences(ObjectID, ClassID, ULONG, ObjectID*) override { return S_OK; }
-  HRESULT RootReferences(ULONG, ObjectID*) override { return S_OK; }
-  HRESULT ExceptionThrown(ObjectID) override { return S_OK; }
-  HRESULT ExceptionSearchFunctionEnter(FunctionID) override { return S_OK; }
-  HRESULT ExceptionSearchFunctionLeave() override { return S_OK; }
-  HRESULT ExceptionSearchFilterEnter(FunctionID) override { return S_OK; }
-  HRESULT ExceptionSearchFilterLeave() override { return S_OK; }
-  HRESULT ExceptionSearchCatcherFound(FunctionID) override { return S_OK; }
-  HRESULT ExceptionOSHandlerEnter(UINT_PTR) override { return S_OK; }
-  HRESULT ExceptionOSHandlerLeave(UINT_PTR) override { return S_OK; }
-  HRESULT ExceptionUnwindFunctionEnter(FunctionID) override { return S_OK; }
-  HRESULT ExceptionUnwindFunctionLeave() override { return S_OK; }
-  HRESULT ExceptionUnwindFinallyEnter(FunctionID) override { return S_OK; }
-  HRESULT ExceptionUnwindFinallyLeave() override { return S_OK; }
-  HRESULT ExceptionCatcherEnter(FunctionID, ObjectID) override { return S_OK; }
-  HRESULT ExceptionCatcherLeave() override { return S_OK; }
-  HRESULT COMClassicVTableCreated(ClassID, REFIID, void*, ULONG) override { return S_OK; }
-  HRESULT COMClassicVTableDestroyed(ClassID, REFIID, void*) override { return S_OK; }
-  HRESULT ExceptionCLRCatcherFound() override { return S_OK; }
-  HRESULT ExceptionCLRCatcherExecute() override { return S_OK; }
-  HRESULT ThreadNameChanged(ThreadID, ULONG, WCHAR*) override { return S_OK; }
-  HRESULT GarbageCollectionStarted(int, BOOL*, int) override { return S_OK; }
-  HRESULT SurvivingReferences(ULONG, ObjectID*, ULONG*) override { return S_OK; }
-  HRESULT GarbageCollectionFinished() override { return S_OK; }
-  HRESULT FinalizeableObjectQueued(DWORD, ObjectID) override { return S_OK; }
-  HRESULT RootReferences2(ULONG, ObjectID*, int*, int*, UINT_PTR*) override { return S_OK; }
-  HRESULT HandleCreated(GCHandleID, ObjectID) override { return S_OK; }
-  HRESULT HandleDestroyed(GCHandleID) override { return S_OK; }
-  HRESULT InitializeForAttach(IUnknown*, void*, UINT) override { return E_FAIL; }
-  HRESULT ProfilerAttachComplete() override { return S_OK; }
-  HRESULT ProfilerDetachSucceeded() override { return S_OK; }
 
  private:
   ModuleFacts module(ModuleID mod) {
@@ -679,7 +538,6 @@ class Profiler final : public ICorProfilerCallback3 {
     return out + "}";
   }
 
-  std::atomic<ULONG> refs_{1};
   ICorProfilerInfo9* info_ = nullptr;
   std::string out_, ask_, askOut_;
   std::mutex mutex_;  // guards everything below
@@ -692,29 +550,7 @@ class Profiler final : public ICorProfilerCallback3 {
   std::size_t jitted_ = 0;
 };
 
-class Factory final : public IClassFactory {
- public:
-  HRESULT QueryInterface(REFIID riid, void** ppv) override {
-    if (riid == IID_IUnknown || riid == IID_IClassFactory) {
-      *ppv = this;
-      return S_OK;
-    }
-    *ppv = nullptr;
-    return E_NOINTERFACE;
-  }
-  ULONG AddRef() override { return 1; }  // static lifetime
-  ULONG Release() override { return 1; }
-  HRESULT CreateInstance(IUnknown* outer, REFIID riid, void** ppv) override {
-    if (outer) return E_FAIL;
-    auto* p = new Profiler();
-    HRESULT hr = p->QueryInterface(riid, ppv);
-    p->Release();
-    return hr;
-  }
-  HRESULT LockServer(BOOL) override { return S_OK; }
-};
-
-Factory g_factory;
+Factory<Profiler> g_factory;
 
 }  // namespace
 

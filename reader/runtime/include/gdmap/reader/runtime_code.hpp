@@ -22,6 +22,10 @@
 // structure that makes no sense (a nibble map entry outside its heap, a
 // code header whose unwind table runs backwards) is runtime-data-invalid
 // at its target address. The work is linear in what the runtime holds.
+//
+// A RuntimeCode is a snapshot: the range sections are read when it is
+// opened, and every page it reads is kept (up to 64 MiB). On a live process
+// code compiled later may be missed or half seen; open a new one to see it.
 #include <gdmap/reader/contract_descriptor.hpp>
 #include <gdmap/reader/data_descriptor.hpp>
 #include <gdmap/schema/expected.hpp>

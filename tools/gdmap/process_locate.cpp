@@ -4,7 +4,8 @@
 // heaps, enumerated once and searched by address, with its method, code
 // version and the profiling API's entries covering the offset), a
 // ReadyToRun image's code (the image's own answer, the image read from its
-// file the first time one of its addresses is asked), or a stub.
+// file the first time one of its addresses is asked), or a stub. Each
+// answer is found once, then written as text or as JSON.
 #include "process_locate.hpp"
 #include "exit_status.hpp"
 #include "il_arguments.hpp"
@@ -26,7 +27,7 @@ namespace gdmap::cli {
 namespace {
 
 // What is known of one JIT-compiled body once an address in it was asked.
-struct JitAnswer {
+struct JitMethod {
   bool read = false;
   std::optional<Error> error;  // its method or debug info could not be read
   runtime::MethodIdentity method;
@@ -45,204 +46,261 @@ struct R2RModule {
   std::optional<std::string> error;
 };
 
+// One address's answer.
+struct Answer {
+  enum class Kind { None, Jit, ReadyToRun, Stub, Other } kind = Kind::None;
+  std::uint64_t address = 0;
+  const runtime::CodeRangeSection* section = nullptr;
+  // Jit: the body and its method (null: in a code heap, in no body).
+  const runtime::JitBody* body = nullptr;
+  const JitMethod* jit = nullptr;
+  // ReadyToRun: the image and its own answer.
+  const R2RModule* module = nullptr;
+  std::uint64_t rva = 0;
+  Located located;
+  // Both: the offset in the method's code and the entries covering it.
+  std::uint32_t offset = 0;
+  std::vector<il::ApiEntry> entries;
+  bool noBounds = false;
+  std::string error;  // the method or image could not be read
+  bool found() const { return error.empty() && (body != nullptr || located.method != nullptr); }
+};
+
+const char* tierOf(const runtime::JitBody& body) {
+  return body.version.tier ? il::tierName(*body.version.tier) : nullptr;
+}
+
+std::string entriesText(const Answer& a) {
+  if (a.noBounds) return "no bounds";
+  if (a.entries.empty()) return "no IL offset";
+  std::string out;
+  for (const il::ApiEntry& e : a.entries) {
+    const std::string_view special = il::specialIlName(e.ilOffset);
+    out += std::string(out.empty() ? "" : ", ") + "IL " +
+           (special.empty() ? shortHex(e.ilOffset) : std::string(special)) + " (native " +
+           std::to_string(e.nativeStartOffset) + "-" + std::to_string(e.nativeEndOffset) + ")";
+  }
+  return out;
+}
+
+std::string entriesJson(const Answer& a) {
+  if (a.noBounds) return ", \"il\": null";
+  std::string out = ", \"il\": [";
+  for (std::size_t i = 0; i < a.entries.size(); ++i) {
+    if (i) out += ", ";
+    appendEntryJson(a.entries[i].ilOffset, a.entries[i].nativeStartOffset, a.entries[i].nativeEndOffset, out);
+  }
+  return out + "]";
+}
+
+std::string text(const Answer& a) {
+  std::string out = shortHex(a.address) + ": ";
+  switch (a.kind) {
+    case Answer::Kind::None: return out + "in no code the runtime knows";
+    case Answer::Kind::Stub:
+    case Answer::Kind::Other:
+      return out + "in the runtime's " + (a.kind == Answer::Kind::Stub ? "stubs" : "other code") + " [" +
+             shortHex(a.section->begin) + ", " + shortHex(a.section->end) + "): no method";
+    case Answer::Kind::Jit: {
+      if (!a.body) return out + "in a JIT code heap, in no method's code (a stub or free space)";
+      const runtime::JitBody& b = *a.body;
+      if (!a.error.empty()) return out + "JIT-compiled code of the body at " + shortHex(b.start) + ": " + a.error;
+      const char* tier = tierOf(b);
+      return out + "jit method " + hex32(a.jit->method.token) + (a.jit->method.dynamic ? " (dynamic)" : "") + " of " +
+             (a.jit->module.empty() ? std::string("(no file)") : a.jit->module) + " [" +
+             (tier ? tier : "tier unknown") +
+             (b.version.ilVersion ? ", IL version " + std::to_string(b.version.ilVersion) : std::string()) +
+             (b.version.active ? ", active" : "") + "], +" + shortHex(a.offset) + " of " + std::to_string(b.size) +
+             " bytes: " + entriesText(a);
+    }
+    case Answer::Kind::ReadyToRun: {
+      if (!a.error.empty()) return out + "ReadyToRun code at RVA " + shortHex(a.rva) + ": " + a.error;
+      if (!a.located.method) {
+        return out + "ReadyToRun image " + a.module->path + ", RVA " + shortHex(a.rva) + ": in no method's code";
+      }
+      const r2r::MethodBody& m = *a.located.method;
+      const std::string inst = instantiationOf(m);
+      return out + "r2r method " + hex32(m.token) + (inst.empty() ? "" : " " + inst) + " of " + a.module->path +
+             ", " + partName(a.located.part) + " +" + shortHex(a.offset) + " of " + std::to_string(m.codeSize) +
+             " bytes: " + entriesText(a);
+    }
+  }
+  return out;
+}
+
+std::string json(const Answer& a) {
+  std::string out = "{\"address\": \"" + shortHex(a.address) + "\", ";
+  switch (a.kind) {
+    case Answer::Kind::None: return out + "\"kind\": null, \"method\": null}";
+    case Answer::Kind::Stub:
+    case Answer::Kind::Other:
+      return out + "\"kind\": \"" + (a.kind == Answer::Kind::Stub ? "stub" : "other") + "\", \"method\": null}";
+    case Answer::Kind::Jit: {
+      out += "\"kind\": \"jit\", ";
+      if (!a.body) return out + "\"method\": null}";
+      if (!a.error.empty()) {
+        out += "\"method\": null, \"error\": ";
+        appendJsonString(a.error, out);
+        return out + "}";
+      }
+      const runtime::JitBody& b = *a.body;
+      const char* tier = tierOf(b);
+      out += "\"method\": {\"module\": ";
+      appendJsonString(a.jit->module, out);
+      out += ", \"token\": \"" + hex32(a.jit->method.token) + "\", \"methodDesc\": \"" + shortHex(b.methodDesc) +
+             "\", \"dynamic\": " + (a.jit->method.dynamic ? "true" : "false") +
+             ", \"codeVersion\": {\"kind\": \"jit\"" + (tier ? std::string(", \"tier\": \"") + tier + "\"" : "") +
+             ", \"ilVersion\": " + std::to_string(b.version.ilVersion) +
+             ", \"active\": " + (b.version.active ? "true" : "false") + "}, \"start\": \"" + shortHex(b.start) +
+             "\", \"codeSize\": " + std::to_string(b.size) + "}, \"offset\": " + std::to_string(a.offset);
+      return out + entriesJson(a) + "}";
+    }
+    case Answer::Kind::ReadyToRun: {
+      out += "\"kind\": \"r2r\", \"module\": ";
+      appendJsonString(a.module->path, out);
+      out += ", \"rva\": \"" + shortHex(a.rva) + "\", ";
+      if (!a.error.empty()) {
+        out += "\"method\": null, \"error\": ";
+        appendJsonString(a.error, out);
+        return out + "}";
+      }
+      if (!a.located.method) return out + "\"method\": null}";
+      const r2r::MethodBody& m = *a.located.method;
+      out += "\"method\": {\"token\": \"" + hex32(m.token) + "\"";
+      if (const std::string inst = instantiationOf(m); !inst.empty()) {
+        out += ", \"instantiation\": ";
+        appendJsonString(inst, out);
+      }
+      out += ", \"codeVersion\": {\"kind\": \"r2r\"}, \"start\": \"" + shortHex(a.section->begin + m.entryRva) +
+             "\", \"codeSize\": " + std::to_string(m.codeSize) + "}, \"part\": \"" + partName(a.located.part) +
+             "\", \"offset\": " + std::to_string(a.offset);
+      return out + entriesJson(a) + "}";
+    }
+  }
+  return out + "}";
+}
+
 class ProcessLocator {
  public:
-  explicit ProcessLocator(const RuntimeTarget& t) : t_(t), code_(*t.code) {}
+  ProcessLocator(const RuntimeTarget& t, Report& report) : t_(t), code_(*t.code), report_(report) {}
 
-  // Text and JSON for one address; false when it is in no method.
-  bool answer(std::uint64_t address, Report& report) {
-    const runtime::CodeRangeSection* s = code_.sectionAt(address);
-    std::string text = shortHex(address) + ": ";
-    std::string json = "{\"address\": \"" + shortHex(address) + "\", ";
-    bool found = false;
-    if (!s) {
-      text += "in no code the runtime knows";
-      json += "\"kind\": null, \"method\": null}";
-    } else if (s->kind == runtime::RangeKind::JitCodeHeap) {
-      found = jit(address, report, text, json);
-    } else if (s->kind == runtime::RangeKind::ReadyToRun) {
-      found = readyToRun(*s, address, text, json);
-    } else {
-      const char* kind = s->kind == runtime::RangeKind::Stubs ? "stub" : "other";
-      text += std::string("in the runtime's ") + (s->kind == runtime::RangeKind::Stubs ? "stubs" : "other code") +
-              " [" + shortHex(s->begin) + ", " + shortHex(s->end) + "): no method";
-      json += "\"kind\": \"" + std::string(kind) + "\", \"method\": null}";
+  Answer answer(std::uint64_t address) {
+    Answer a;
+    a.address = address;
+    a.section = code_.sectionAt(address);
+    if (!a.section) return a;
+    switch (a.section->kind) {
+      case runtime::RangeKind::JitCodeHeap: jit(a); break;
+      case runtime::RangeKind::ReadyToRun: readyToRun(a); break;
+      case runtime::RangeKind::Stubs: a.kind = Answer::Kind::Stub; break;
+      default: a.kind = Answer::Kind::Other; break;
     }
-    if (report.json()) {
-      report.object().arrayRaw(json);
-    } else {
-      std::cout << text << '\n';
-    }
-    return found;
+    return a;
   }
 
  private:
-  bool jit(std::uint64_t address, Report& report, std::string& text, std::string& json) {
+  void jit(Answer& a) {
+    a.kind = Answer::Kind::Jit;
     if (!bodies_) {
       Expected<std::vector<runtime::JitBody>> all = code_.jitBodies();
       if (!all) {
-        addTargetError(report, t_.name, all.error());
+        addTargetError(report_, t_.name, all.error());
         bodies_.emplace();
       } else {
         bodies_ = std::move(*all);
       }
-      answers_.resize(bodies_->size());
+      methods_.resize(bodies_->size());
     }
     const std::vector<runtime::JitBody>& b = *bodies_;
-    auto it = std::upper_bound(b.begin(), b.end(), address,
-                               [](std::uint64_t a, const runtime::JitBody& body) { return a < body.start; });
-    if (it == b.begin() || address >= std::prev(it)->start + std::prev(it)->size) {
-      text += "in a JIT code heap, in no method's code (a stub or free space)";
-      json += "\"kind\": \"jit\", \"method\": null}";
-      return false;
-    }
-    const std::size_t index = static_cast<std::size_t>(std::prev(it) - b.begin());
-    const runtime::JitBody& body = b[index];
-    JitAnswer& a = answers_[index];
-    if (!a.read) read(body, a);
-    const std::uint32_t offset = static_cast<std::uint32_t>(address - body.start);
-    const char* tier = body.version.tier ? il::tierName(*body.version.tier) : nullptr;
-    if (a.error) {
-      text += "JIT-compiled code of the body at " + shortHex(body.start) + ": " + a.error->message;
-      json += "\"kind\": \"jit\", \"method\": null, \"error\": ";
-      appendJsonString(a.error->message, json);
-      json += "}";
-      return false;
-    }
-    text += "jit method " + hex32(a.method.token) + (a.method.dynamic ? " (dynamic)" : "") + " of " +
-            (a.module.empty() ? std::string("(no file)") : a.module) + " [" + (tier ? tier : "tier unknown") +
-            (body.version.ilVersion ? ", IL version " + std::to_string(body.version.ilVersion) : std::string()) +
-            (body.version.active ? ", active" : "") + "], +" + shortHex(offset) + " of " + std::to_string(body.size) +
-            " bytes: ";
-    json += "\"kind\": \"jit\", \"method\": {\"module\": ";
-    appendJsonString(a.module, json);
-    json += ", \"token\": \"" + hex32(a.method.token) + "\", \"methodDesc\": \"" + shortHex(body.methodDesc) +
-            "\", \"dynamic\": " + (a.method.dynamic ? "true" : "false") + ", \"codeVersion\": {\"kind\": \"jit\"" +
-            (tier ? std::string(", \"tier\": \"") + tier + "\"" : std::string()) +
-            ", \"ilVersion\": " + std::to_string(body.version.ilVersion) +
-            ", \"active\": " + (body.version.active ? "true" : "false") + "}, \"start\": \"" + shortHex(body.start) +
-            "\", \"codeSize\": " + std::to_string(body.size) + "}, \"offset\": " + std::to_string(offset);
-    entries(a.api, a.noBounds, offset, text, json);
-    return true;
-  }
-
-  void read(const runtime::JitBody& body, JitAnswer& a) {
-    a.read = true;
-    Expected<runtime::MethodIdentity> m = code_.method(body.methodDesc);
-    if (!m) {
-      a.error = m.error();
+    const auto it = std::upper_bound(b.begin(), b.end(), a.address,
+                                     [](std::uint64_t x, const runtime::JitBody& body) { return x < body.start; });
+    if (it == b.begin() || a.address >= std::prev(it)->start + std::prev(it)->size) return;
+    const auto index = static_cast<std::size_t>(std::prev(it) - b.begin());
+    a.body = &b[index];
+    JitMethod& m = methods_[index];
+    if (!m.read) read(*a.body, m);
+    a.jit = &m;
+    if (m.error) {
+      a.error = m.error->message;
       return;
     }
-    a.method = *m;
-    auto path = modules_.find(m->module);
-    if (path == modules_.end()) {
-      Expected<runtime::ManagedModule> module = code_.module(m->module);
-      path = modules_.emplace(m->module, module ? module->path : std::string()).first;
+    a.offset = static_cast<std::uint32_t>(a.address - a.body->start);
+    a.noBounds = m.noBounds;
+    for (const il::ApiEntry& e : m.api) {
+      if (e.nativeStartOffset <= a.offset && a.offset < e.nativeEndOffset) a.entries.push_back(e);
     }
-    a.module = path->second;
+  }
+
+  void read(const runtime::JitBody& body, JitMethod& m) {
+    m.read = true;
+    Expected<runtime::MethodIdentity> id = code_.method(body.methodDesc);
+    if (!id) {
+      m.error = id.error();
+      return;
+    }
+    m.method = *id;
+    auto path = modules_.find(id->module);
+    if (path == modules_.end()) {
+      Expected<runtime::ManagedModule> module = code_.module(id->module);
+      path = modules_.emplace(id->module, module ? module->path : std::string()).first;
+    }
+    m.module = path->second;
     if (body.debugInfo == 0) {
-      a.noBounds = true;
+      m.noBounds = true;
       return;
     }
     Expected<runtime::JitDebugInfo> info = code_.debugInfo(body);
     if (!info) {
-      a.error = info.error();
+      m.error = info.error();
       return;
     }
-    a.noBounds = info->bounds.empty();
-    a.api = il::boundsToApi(info->bounds, body.size);
+    m.noBounds = info->bounds.empty();
+    m.api = il::boundsToApi(info->bounds, body.size);
   }
 
-  bool readyToRun(const runtime::CodeRangeSection& s, std::uint64_t address, std::string& text, std::string& json) {
-    R2RModule& m = r2r_[s.begin];
-    if (!m.image && !m.error) {
-      Expected<runtime::ManagedModule> module = code_.module(s.module);
-      if (!module) {
-        m.error = module.error().message;
-      } else {
-        m.path = module->path;
-        Expected<InputBytes> file = InputBytes::open(module->path);
-        Expected<r2r::R2RImage> image =
-            file ? r2r::readR2RImage(file->bytes(), nullptr) : Expected<r2r::R2RImage>(file.error());
-        if (!image) {
-          m.error = "its image " + module->path + " cannot be read: " + image.error().message;
-        } else {
-          m.file = std::move(*file);
-          m.image = std::move(*image);
-          m.owners = ownersOf(*m.image);
-          m.tables = std::make_unique<ApiTables>(*m.image);
-        }
-      }
-    }
-    const std::uint64_t rva = address - s.begin;
-    json += "\"kind\": \"r2r\", ";
+  void readyToRun(Answer& a) {
+    a.kind = Answer::Kind::ReadyToRun;
+    R2RModule& m = images_[a.section->begin];
+    if (!m.image && !m.error) open(*a.section, m);
+    a.module = &m;
+    a.rva = a.address - a.section->begin;
     if (m.error) {
-      text += "ReadyToRun code at RVA " + shortHex(rva) + ": " + *m.error;
-      json += "\"module\": ";
-      appendJsonString(m.path, json);
-      json += ", \"rva\": \"" + shortHex(rva) + "\", \"method\": null, \"error\": ";
-      appendJsonString(*m.error, json);
-      json += "}";
-      return false;
-    }
-    const Located l = locate(*m.image, m.owners, *m.tables, static_cast<std::uint32_t>(rva));
-    json += "\"module\": ";
-    appendJsonString(m.path, json);
-    json += ", \"rva\": \"" + shortHex(rva) + "\", ";
-    if (!l.method) {
-      text += "ReadyToRun image " + m.path + ", RVA " + shortHex(rva) + ": in no method's code";
-      json += "\"method\": null}";
-      return false;
-    }
-    const std::string inst = instantiationOf(*l.method);
-    text += "r2r method " + hex32(l.method->token) + (inst.empty() ? "" : " " + inst) + " of " + m.path + ", " +
-            partName(l.part) + " +" + shortHex(l.offset) + " of " + std::to_string(l.method->codeSize) + " bytes: ";
-    json += "\"method\": {\"token\": \"" + hex32(l.method->token) + "\"";
-    if (!inst.empty()) {
-      json += ", \"instantiation\": ";
-      appendJsonString(inst, json);
-    }
-    json += ", \"codeVersion\": {\"kind\": \"r2r\"}, \"start\": \"" + shortHex(s.begin + l.method->entryRva) +
-            "\", \"codeSize\": " + std::to_string(l.method->codeSize) + "}, \"part\": \"" + partName(l.part) +
-            "\", \"offset\": " + std::to_string(l.offset);
-    if (l.noBounds) {
-      text += "no bounds";
-      json += ", \"il\": null}";
-      return true;
-    }
-    entries(l.entries, false, l.offset, text, json, true);
-    return true;
-  }
-
-  // The API entries covering `offset` (all given when `covering`).
-  static void entries(const std::vector<il::ApiEntry>& api, bool noBounds, std::uint32_t offset, std::string& text,
-                      std::string& json, bool covering = false) {
-    if (noBounds) {
-      text += "no bounds";
-      json += ", \"il\": null}";
+      a.error = *m.error;
       return;
     }
-    json += ", \"il\": [";
-    bool any = false;
-    for (const il::ApiEntry& e : api) {
-      if (!covering && !(e.nativeStartOffset <= offset && offset < e.nativeEndOffset)) continue;
-      const std::string_view special = il::specialIlName(e.ilOffset);
-      text += std::string(any ? ", " : "") + "IL " + (special.empty() ? shortHex(e.ilOffset) : std::string(special)) +
-              " (native " + std::to_string(e.nativeStartOffset) + "-" + std::to_string(e.nativeEndOffset) + ")";
-      if (any) json += ", ";
-      appendEntryJson(e.ilOffset, e.nativeStartOffset, e.nativeEndOffset, json);
-      any = true;
+    a.located = locate(*m.image, m.owners, *m.tables, static_cast<std::uint32_t>(a.rva));
+    a.offset = a.located.offset;
+    a.entries = a.located.entries;
+    a.noBounds = a.located.noBounds;
+  }
+
+  void open(const runtime::CodeRangeSection& s, R2RModule& m) {
+    Expected<runtime::ManagedModule> module = code_.module(s.module);
+    if (!module) {
+      m.error = module.error().message;
+      return;
     }
-    if (!any) text += "no IL offset";
-    json += "]}";
+    m.path = module->path;
+    Expected<InputBytes> file = InputBytes::open(module->path);
+    Expected<r2r::R2RImage> image =
+        file ? r2r::readR2RImage(file->bytes(), nullptr) : Expected<r2r::R2RImage>(file.error());
+    if (!image) {
+      m.error = "its image " + module->path + " cannot be read: " + image.error().message;
+      return;
+    }
+    m.file = std::move(*file);
+    m.image = std::move(*image);
+    m.owners = ownersOf(*m.image);
+    m.tables = std::make_unique<ApiTables>(*m.image);
   }
 
   const RuntimeTarget& t_;
   const runtime::RuntimeCode& code_;
+  Report& report_;
   std::optional<std::vector<runtime::JitBody>> bodies_;
-  std::vector<JitAnswer> answers_;
+  std::vector<JitMethod> methods_;
   std::unordered_map<std::uint64_t, std::string> modules_;
-  std::map<std::uint64_t, R2RModule> r2r_;
+  std::map<std::uint64_t, R2RModule> images_;
 };
 
 }  // namespace
@@ -253,19 +311,27 @@ int locateProcess(const IlLocateOptions& options, std::optional<InputBytes> core
   if (!options.pid.empty()) texts.insert(texts.begin(), options.image);
   std::vector<std::uint64_t> addresses;
   addresses.reserve(texts.size());
-  for (const std::string& text : texts) {
-    const std::optional<std::uint64_t> a = parseAddress(text);
-    if (!a) return report.fail(kUsageOrIo, rules::kUsage, "ADDRESS " + quoteInput(text) + ": " + addressProblem(text));
+  for (const std::string& t : texts) {
+    const std::optional<std::uint64_t> a = parseAddress(t);
+    if (!a) return report.fail(kUsageOrIo, rules::kUsage, "ADDRESS " + quoteInput(t) + ": " + addressProblem(t));
     addresses.push_back(*a);
   }
   if (addresses.empty()) return report.fail(kUsageOrIo, rules::kUsage, "no ADDRESS to locate");
   int status = kInvalid;
   std::unique_ptr<RuntimeTarget> t = openRuntimeTarget(options.pid, std::move(core), report, status);
   if (!t) return status;
-  ProcessLocator locator(*t);
+  ProcessLocator locator(*t, report);
   std::size_t unknown = 0;
   if (report.json()) report.object().beginArray("addresses");
-  for (const std::uint64_t a : addresses) unknown += locator.answer(a, report) ? 0 : 1;
+  for (const std::uint64_t address : addresses) {
+    const Answer a = locator.answer(address);
+    unknown += a.found() ? 0 : 1;
+    if (report.json()) {
+      report.object().arrayRaw(json(a));
+    } else {
+      std::cout << text(a) << '\n';
+    }
+  }
   if (report.json()) {
     report.object().endArray();
     report.object().number("unknown", unknown);

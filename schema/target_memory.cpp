@@ -12,6 +12,7 @@ Status CallbackMemory::read(std::uint64_t address, MutableByteSpan out) const {
                      " run past the end of the address space",
                  rules::kTargetUnreadable);
   }
+  if (out.empty()) return Success{};  // nothing to read: the caller's reader is not asked (nor given a null span)
   const std::size_t got = reader_ ? reader_(address, out) : 0;
   if (got < out.size()) {
     return Error(static_cast<std::size_t>(address + got),

@@ -29,6 +29,7 @@ Expected<std::vector<ProgramHeader>> readProgramHeaders(const ReadElfBytes& read
                  rules::kElfInvalid);
   }
   std::vector<std::uint8_t> raw(static_cast<std::size_t>(phnum * kProgramHeaderSize));
+  if (raw.empty()) return std::vector<ProgramHeader>{};
   if (Status s = read(phoff, raw); !s) return s.error();
   std::vector<ProgramHeader> out(phnum);
   ByteCursor p{ByteSpan(raw)};

@@ -26,7 +26,6 @@ namespace {
 constexpr std::uint64_t kTag = 1;  // the collectible bit of the map's pointers
 constexpr unsigned kLevels = 5;
 constexpr std::size_t kEntries = 256;
-constexpr unsigned kChunkBits = 17;  // a level-1 entry covers 128 KiB
 
 constexpr std::uint32_t kFlagCodeHeap = 0x2;
 constexpr std::uint32_t kFlagRangeList = 0x4;

@@ -154,6 +154,17 @@ TEST_CASE("target memory: a caller's reader, all or nothing") {
   CHECK(target.describe() == "callback");
   CHECK(target.regions().empty());
   CHECK(target.read(~std::uint64_t{0} - 2, buffer).error().rule == gdmap::rules::kTargetUnreadable);
+  // Nothing to read: success, and the caller's reader is not asked (it
+  // would be given a null span; the fuzz target elf_module found one).
+  bool asked = false;
+  const gdmap::CallbackMemory counting(
+      [&](std::uint64_t, MutableByteSpan) -> std::size_t {
+        asked = true;
+        return 0;
+      },
+      "counting");
+  CHECK(counting.read(0x1000, MutableByteSpan()).ok());
+  CHECK_FALSE(asked);
 }
 
 TEST_CASE("target memory: /proc/PID/maps lines") {

@@ -15,6 +15,7 @@
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
+#include <cstring>
 #include <unordered_set>
 
 namespace gdmap::runtime {
@@ -96,6 +97,15 @@ Expected<MethodIdentity> RuntimeCode::method(std::uint64_t methodDesc) const {
   m.token = 0x06000000u | ((std::uint32_t{*range} & rangeMask) << bits) | (std::uint32_t{*remainder} & remainderMask);
   if (m.dynamic) m.token = 0x06000000u;  // no metadata: the bits are not a RID
   m.module = *module;
+  if (m.dynamic && l.dynamicMethodName) {
+    Expected<std::uint64_t> name = s.pages.u64(methodDesc + *l.dynamicMethodName, what + " MethodName");
+    if (!name) return name.error();
+    if (*name != 0) {
+      Expected<std::string> text = s.readString(*name, what + " name");
+      if (!text) return text.error();
+      m.dynamicName = std::move(*text);
+    }
+  }
   return m;
 }
 
@@ -133,6 +143,28 @@ Expected<ManagedModule> RuntimeCode::module(std::uint64_t moduleAddress) const {
                                       std::to_string(kMaxPathChars) + " characters");
       }
     }
+    at += got;
+  }
+}
+
+Expected<std::string> RuntimeCode::State::readString(std::uint64_t address, const std::string& what) const {
+  std::string out;
+  std::uint8_t block[128];
+  for (std::uint64_t at = address;;) {
+    const std::size_t got = pages.readSome(at, MutableByteSpan(block, sizeof block));
+    if (got == 0) {
+      if (Status st = pages.read(at, MutableByteSpan(block, 1), what + " at " + shortHex(address)); !st) {
+        return st.error();
+      }
+      return dataInvalid(at, what + " at " + shortHex(address) + ": unreadable at " + shortHex(at));
+    }
+    const auto* end = static_cast<const std::uint8_t*>(std::memchr(block, 0, got));
+    out.append(reinterpret_cast<const char*>(block), end ? static_cast<std::size_t>(end - block) : got);
+    if (out.size() > kMaxNameBytes) {
+      return dataInvalid(address, what + " at " + shortHex(address) + " has no end within " +
+                                      std::to_string(kMaxNameBytes) + " bytes");
+    }
+    if (end) return out;
     at += got;
   }
 }

@@ -147,6 +147,7 @@ Expected<RuntimeLayout> resolveLayout(const DataDescriptor& d) {
   l.chunk = {r.size("MethodDescChunk"), r.offset("MethodDescChunk", "MethodTable"),
              r.offset("MethodDescChunk", "FlagsAndTokenRange")};
   l.methodTableModule = r.offset("MethodTable", "Module");
+  l.dynamicMethodName = r.optionalOffset("DynamicMethodDesc", "MethodName");
   l.module = {r.offset("Module", "Path"), r.offset("Module", "Base")};
   l.codeData = {r.offset("MethodDescCodeData", "VersioningState"),
                 r.optionalOffset("MethodDescCodeData", "OptimizationTier")};

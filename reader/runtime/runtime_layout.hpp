@@ -41,6 +41,7 @@ struct RuntimeLayout {
     std::uint32_t size, methodTable, flagsAndTokenRange;
   } chunk{};
   std::uint32_t methodTableModule = 0;
+  std::optional<std::uint32_t> dynamicMethodName;  // DynamicMethodDesc.MethodName: a UTF-8 string's address
   struct {
     std::uint32_t path, base;
   } module{};

@@ -38,6 +38,8 @@ struct RuntimeCode::State {
   Expected<JitBody> readBody(std::uint64_t start, std::uint64_t unwindBase) const;
   Expected<const MethodVersions*> methodVersions(std::uint64_t methodDesc) const;
   Status labelVersion(JitBody& body) const;
+  // A NUL-terminated UTF-8 string, at most kMaxNameBytes.
+  Expected<std::string> readString(std::uint64_t address, const std::string& what) const;
 };
 
 // What a reader limit-checks a target's counts against: far above what a
@@ -50,6 +52,7 @@ inline constexpr std::uint32_t kMaxUnwindInfos = 1u << 16;    // a body and its 
 inline constexpr std::size_t kMaxVersionNodes = 1u << 16;     // one method's explicit versions
 inline constexpr std::uint32_t kMaxDebugInfoPart = 1u << 26;  // 64 MiB: one part of a debug-info blob
 inline constexpr std::size_t kMaxPathChars = 1u << 15;        // a module's path, in UTF-16 units
+inline constexpr std::size_t kMaxNameBytes = 1u << 12;        // a dynamic method's name
 
 Error dataInvalid(std::uint64_t at, const std::string& message);
 

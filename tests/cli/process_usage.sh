@@ -15,8 +15,8 @@ expect 2 "$gdmap" il extract --pid $$ "$image"
 has err "--pid reads a process: give no IMAGE with it"
 expect 2 "$gdmap" il extract --pid 12x
 has err "--pid '12x': not a process id"
-expect 2 "$gdmap" il extract --pid $$ --names
-has err "--names is for a ReadyToRun image; a process (--pid or a core dump) does not take it"
+expect 2 "$gdmap" il extract --pid $$ --composite x.r2r.dll
+has err "--composite is for a ReadyToRun image; a process (--pid or a core dump) does not take it"
 expect 2 "$gdmap" il extract --pid $$ --component A
 has err "--component is for a ReadyToRun image"
 expect 2 "$gdmap" il extract "$image" --api

@@ -56,6 +56,15 @@ expect 0 "$gdmap" il locate --pid "$pid" "$address"
 has out "$address: jit method $token of $work/bin/live.dll [tier0"
 expect 0 "$gdmap" il locate --pid "$pid" "$address" --json
 has out '"kind": "jit"'
+# --names: each method named from its module's metadata.
+expect 0 "$gdmap" il extract --pid "$pid" --jit-only --names -o "$work/named.json"
+python3 - "$work/named.json" "$work/bin/live.dll" <<'PY' || fail "the child's methods are not named"
+import json, sys
+names = {m.get("name") for m in json.load(open(sys.argv[1]))["methods"] if m.get("module") == sys.argv[2]}
+assert {"Live::Loop", "Live::Guarded", "Live::Main"} <= names, names
+PY
+expect 0 "$gdmap" il locate --pid "$pid" "$address" --names
+has out "$address: jit method $token Live::"
 
 # The runtime's own createdump, beside its libcoreclr.so.
 coreclr=$(awk '/libcoreclr\.so/ {print $6; exit}' "/proc/$pid/maps")

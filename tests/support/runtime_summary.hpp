@@ -9,7 +9,7 @@
 
 namespace gdmap::testing {
 
-// "START SIZE TOKEN TIER explicit|default active|- ILVERSION BOUNDS[:LAST] MODULE\n" per body;
+// "START SIZE TOKEN TIER explicit|default active|- ILVERSION BOUNDS[:LAST] [dynamic:NAME] MODULE\n" per body;
 // an error stops it with "error RULE MESSAGE\n".
 inline std::string runtimeSummary(const runtime::RuntimeCode& code) {
   std::string out = "version ";
@@ -51,6 +51,10 @@ inline std::string runtimeSummary(const runtime::RuntimeCode& code) {
         out += '/';
         out += std::to_string(info->bounds.back().ilOffset);
       }
+    }
+    if (!m->dynamicName.empty()) {
+      out += " dynamic:";
+      out += m->dynamicName;
     }
     out += ' ';
     if (module) {

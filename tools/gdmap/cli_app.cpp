@@ -448,7 +448,8 @@ void addIlExtractCommand(CLI::App& il, int& status) {
   // Unlike --names elsewhere, a flag: the image names itself.
   command.add_flag("--names", options.names,
                    "Name each method (`\"name\": \"Ns.Type::Method\"`) and the instantiations' types from the "
-                   "image's own metadata (a composite image's component: from the component's file beside it)");
+                   "image's own metadata (a composite image's component: from the component's file beside it; a "
+                   "process's method: from its module's file, a dynamic method by the name the runtime keeps)");
   command
       .add_option("--component", options.component,
                   "A composite image's component assembly whose methods to write (its name or index); without "
@@ -487,7 +488,7 @@ void addIlLocateCommand(CLI::App& il, int& status) {
       ->type_name("PID");
   command.add_flag("--names", options.names,
                    "Name each method from the image's own metadata (a composite image's component: from the "
-                   "component's file beside it)");
+                   "component's file beside it; a process's method: from its module's file)");
   addStrictFlag(command, options.strict,
                 "Refuse an image whose ReadyToRun version is newer than the newest gdmap knows (by default it is "
                 "read with the newest rules and a warning)");

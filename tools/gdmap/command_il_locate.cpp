@@ -132,10 +132,9 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
   auto input = process ? std::optional<InputBytes>() : openInput(options.image, report);
   if (!process && !input) return kUsageOrIo;
   if (process || isCoreDump(input->bytes())) {
-    if (options.names || options.strict) {
+    if (options.strict) {
       return report.fail(kUsageOrIo, rules::kUsage,
-                         std::string(options.names ? "--names" : "--strict") +
-                             " is for a ReadyToRun image; a process (--pid or a core dump) does not take it");
+                         "--strict is for a ReadyToRun image; a process (--pid or a core dump) does not take it");
     }
     return locateProcess(options, std::move(input), report);
   }

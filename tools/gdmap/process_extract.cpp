@@ -8,6 +8,7 @@
 #include "exit_status.hpp"
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
+#include "module_names.hpp"
 #include "r2r_components.hpp"
 #include "runtime_target.hpp"
 
@@ -61,8 +62,8 @@ void warnBody(Report& report, const std::string& target, const Error& e) {
   report.add(std::move(d));
 }
 
-bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ProcessCounts& c, std::vector<il::Method>& out,
-                Report& report) {
+bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ModuleNames* names, ProcessCounts& c,
+                std::vector<il::Method>& out, Report& report) {
   const runtime::RuntimeCode& code = *t.code;
   Expected<std::vector<runtime::JitBody>> bodies = code.jitBodies();
   if (!bodies) {
@@ -108,6 +109,7 @@ bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, Process
     m.token = id->token;
     m.methodDesc = b.methodDesc;
     m.dynamicMethod = id->dynamic;
+    if (names) m.name = id->dynamic ? id->dynamicName : names->methodName(m.module, m.token);
     il::CodeVersion v;
     v.kind = il::CodeKind::Jit;
     v.tier = b.version.tier;
@@ -129,7 +131,7 @@ bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, Process
 // Every body of every ReadyToRun image the runtime mapped, from the
 // image's file (the mapped image is the file, laid out by sections: the
 // R2R reader reads the file).
-void extractReadyToRun(const RuntimeTarget& t, const IlExtractOptions& options, ProcessCounts& c,
+void extractReadyToRun(const RuntimeTarget& t, const IlExtractOptions& options, ModuleNames* names, ProcessCounts& c,
                        std::vector<il::Method>& out, Report& report) {
   const runtime::RuntimeCode& code = *t.code;
   const std::optional<std::uint32_t> only = optionalU32(options.method);
@@ -166,6 +168,7 @@ void extractReadyToRun(const RuntimeTarget& t, const IlExtractOptions& options, 
       m.module = module->path;
       m.token = body.token;
       m.instantiation = bodyInstantiation(body);
+      if (names && image->components.empty()) m.name = names->methodName(m.module, m.token);
       if (!image->components.empty() && body.component < image->components.size()) {
         m.component = std::to_string(body.component);
       }
@@ -238,8 +241,7 @@ void summarize(const RuntimeTarget& t, const ProcessCounts& c, const IlExtractOp
 }  // namespace
 
 bool checkProcessOptions(const IlExtractOptions& options, Report& report) {
-  const char* given = options.names               ? "--names"
-                      : !options.component.empty() ? "--component"
+  const char* given = !options.component.empty() ? "--component"
                       : !options.composite.empty() ? "--composite"
                       : options.strict             ? "--strict"
                                                    : nullptr;
@@ -256,8 +258,11 @@ int extractProcess(const IlExtractOptions& options, std::optional<InputBytes> co
   if (!t) return status;
   ProcessCounts counts;
   std::vector<il::Method> methods;
-  if (!extractJit(*t, options, counts, methods, report)) return kInvalid;
-  if (!options.jitOnly) extractReadyToRun(*t, options, counts, methods, report);
+  std::optional<ModuleNames> names;
+  if (options.names) names.emplace(report, t->name);
+  ModuleNames* named = names ? &*names : nullptr;
+  if (!extractJit(*t, options, named, counts, methods, report)) return kInvalid;
+  if (!options.jitOnly) extractReadyToRun(*t, options, named, counts, methods, report);
   // One order on every machine: by the code's address.
   std::stable_sort(methods.begin(), methods.end(), [](const il::Method& a, const il::Method& b) {
     return a.code.front().start < b.code.front().start;

@@ -11,6 +11,7 @@
 #include "il_arguments.hpp"
 #include "il_entry_json.hpp"
 #include "json_object.hpp"
+#include "module_names.hpp"
 #include "r2r_locate.hpp"
 #include "runtime_target.hpp"
 
@@ -62,6 +63,7 @@ struct Answer {
   std::uint32_t offset = 0;
   std::vector<il::ApiEntry> entries;
   bool noBounds = false;
+  std::string name;   // --names: the method's, from its module's metadata (or a dynamic method's own)
   std::string error;  // the method or image could not be read
   bool found() const { return error.empty() && (body != nullptr || located.method != nullptr); }
 };
@@ -106,7 +108,8 @@ std::string text(const Answer& a) {
       const runtime::JitBody& b = *a.body;
       if (!a.error.empty()) return out + "JIT-compiled code of the body at " + shortHex(b.start) + ": " + a.error;
       const char* tier = tierOf(b);
-      return out + "jit method " + hex32(a.jit->method.token) + (a.jit->method.dynamic ? " (dynamic)" : "") + " of " +
+      return out + "jit method " + hex32(a.jit->method.token) + (a.name.empty() ? "" : " " + a.name) +
+             (a.jit->method.dynamic ? " (dynamic)" : "") + " of " +
              (a.jit->module.empty() ? std::string("(no file)") : a.jit->module) + " [" +
              (tier ? tier : "tier unknown") +
              (b.version.ilVersion ? ", IL version " + std::to_string(b.version.ilVersion) : std::string()) +
@@ -120,7 +123,8 @@ std::string text(const Answer& a) {
       }
       const r2r::MethodBody& m = *a.located.method;
       const std::string inst = instantiationOf(m);
-      return out + "r2r method " + hex32(m.token) + (inst.empty() ? "" : " " + inst) + " of " + a.module->path +
+      return out + "r2r method " + hex32(m.token) + (a.name.empty() ? "" : " " + a.name) +
+             (inst.empty() ? "" : " " + inst) + " of " + a.module->path +
              ", " + partName(a.located.part) + " +" + shortHex(a.offset) + " of " + std::to_string(m.codeSize) +
              " bytes: " + entriesText(a);
     }
@@ -147,7 +151,12 @@ std::string json(const Answer& a) {
       const char* tier = tierOf(b);
       out += "\"method\": {\"module\": ";
       appendJsonString(a.jit->module, out);
-      out += ", \"token\": \"" + hex32(a.jit->method.token) + "\", \"methodDesc\": \"" + shortHex(b.methodDesc) +
+      out += ", \"token\": \"" + hex32(a.jit->method.token) + "\"";
+      if (!a.name.empty()) {
+        out += ", \"name\": ";
+        appendJsonString(a.name, out);
+      }
+      out += ", \"methodDesc\": \"" + shortHex(b.methodDesc) +
              "\", \"dynamic\": " + (a.jit->method.dynamic ? "true" : "false") +
              ", \"codeVersion\": {\"kind\": \"jit\"" + (tier ? std::string(", \"tier\": \"") + tier + "\"" : "") +
              ", \"ilVersion\": " + std::to_string(b.version.ilVersion) +
@@ -167,6 +176,10 @@ std::string json(const Answer& a) {
       if (!a.located.method) return out + "\"method\": null}";
       const r2r::MethodBody& m = *a.located.method;
       out += "\"method\": {\"token\": \"" + hex32(m.token) + "\"";
+      if (!a.name.empty()) {
+        out += ", \"name\": ";
+        appendJsonString(a.name, out);
+      }
       if (const std::string inst = instantiationOf(m); !inst.empty()) {
         out += ", \"instantiation\": ";
         appendJsonString(inst, out);
@@ -182,7 +195,9 @@ std::string json(const Answer& a) {
 
 class ProcessLocator {
  public:
-  ProcessLocator(const RuntimeTarget& t, Report& report) : t_(t), code_(*t.code), report_(report) {}
+  ProcessLocator(const RuntimeTarget& t, bool names, Report& report) : t_(t), code_(*t.code), report_(report) {
+    if (names) names_.emplace(report, t.name);
+  }
 
   Answer answer(std::uint64_t address) {
     Answer a;
@@ -225,6 +240,7 @@ class ProcessLocator {
       return;
     }
     a.offset = static_cast<std::uint32_t>(a.address - a.body->start);
+    if (names_) a.name = m.method.dynamic ? m.method.dynamicName : names_->methodName(m.module, m.method.token);
     a.noBounds = m.noBounds;
     for (const il::ApiEntry& e : m.api) {
       if (e.nativeStartOffset <= a.offset && a.offset < e.nativeEndOffset) a.entries.push_back(e);
@@ -269,6 +285,9 @@ class ProcessLocator {
       return;
     }
     a.located = locate(*m.image, m.owners, *m.tables, static_cast<std::uint32_t>(a.rva));
+    if (names_ && a.located.method && m.image->components.empty()) {
+      a.name = names_->methodName(m.path, a.located.method->token);
+    }
     a.offset = a.located.offset;
     a.entries = a.located.entries;
     a.noBounds = a.located.noBounds;
@@ -297,6 +316,7 @@ class ProcessLocator {
   const RuntimeTarget& t_;
   const runtime::RuntimeCode& code_;
   Report& report_;
+  std::optional<ModuleNames> names_;
   std::optional<std::vector<runtime::JitBody>> bodies_;
   std::vector<JitMethod> methods_;
   std::unordered_map<std::uint64_t, std::string> modules_;
@@ -320,7 +340,7 @@ int locateProcess(const IlLocateOptions& options, std::optional<InputBytes> core
   int status = kInvalid;
   std::unique_ptr<RuntimeTarget> t = openRuntimeTarget(options.pid, std::move(core), report, status);
   if (!t) return status;
-  ProcessLocator locator(*t, report);
+  ProcessLocator locator(*t, options.names, report);
   std::size_t unknown = 0;
   if (report.json()) report.object().beginArray("addresses");
   for (const std::uint64_t address : addresses) {

@@ -81,6 +81,7 @@ struct MethodIdentity {
   std::uint64_t module = 0;         // the Module (MethodDesc -> chunk -> MethodTable -> Module)
   std::uint8_t classification = 0;  // MethodDesc.Flags & 7: 0 IL, 5 instantiated, 7 dynamic...
   bool dynamic = false;             // no metadata: a DynamicMethod (LCG) or a stub's IL
+  std::string dynamicName;          // a dynamic method's own name (DynamicMethodDesc.MethodName), when published
   // Whether tiered compilation may replace its code (its first code is
   // then tier 0; otherwise its only code is fully optimized).
   bool eligibleForTiering = false;

@@ -1,0 +1,32 @@
+#pragma once
+// --names for a process (il extract --pid/CORE, il locate): each method
+// named from its module's own metadata (the module's file, read the first
+// time one of its methods is named), a dynamic method by the name the
+// runtime keeps for it.
+#include "report.hpp"
+
+#include <gdmap/metadata/assembly_type_names.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+namespace gdmap::cli {
+
+class ModuleNames {
+ public:
+  ModuleNames(Report& report, std::string target) : report_(report), target_(std::move(target)) {}
+
+  // `Ns.Type::Method` of `token` in the module file `path`; empty when the
+  // file cannot be read as an assembly (a warning names it, once) or has
+  // no such MethodDef.
+  std::string methodName(const std::string& path, std::uint32_t token);
+
+ private:
+  Report& report_;
+  std::string target_;
+  std::unordered_map<std::string, std::unique_ptr<metadata::AssemblyTypeNames>> byPath_;  // null: unreadable
+};
+
+}  // namespace gdmap::cli

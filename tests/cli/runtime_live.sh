@@ -56,6 +56,10 @@ expect 0 "$gdmap" il locate --pid "$pid" "$address"
 has out "$address: jit method $token of $work/bin/live.dll [tier0"
 expect 0 "$gdmap" il locate --pid "$pid" "$address" --json
 has out '"kind": "jit"'
+# Without an address on the command line: one per line of stdin.
+printf '%s\n\n%s\n' "$address" "$address" | "$gdmap" il locate --pid "$pid" >"$work/out" 2>"$work/err" ||
+  fail "il locate from stdin failed"
+[ "$(grep -c "^$address: jit method $token" "$work/out")" = 2 ] || fail "two answers from stdin expected"
 # --names: each method named from its module's metadata.
 expect 0 "$gdmap" il extract --pid "$pid" --jit-only --names -o "$work/named.json"
 python3 - "$work/named.json" "$work/bin/live.dll" <<'PY' || fail "the child's methods are not named"

@@ -479,10 +479,12 @@ void addIlLocateCommand(CLI::App& il, int& status) {
       "not (or the image is invalid). See docs/r2r.md.\n\n"
       "A process (--pid PID ADDRESS..., or CORE ADDRESS... for a core dump): each address, JIT-compiled code "
       "(its method, code version and IL offsets) or a ReadyToRun image's (the image's answer), or a stub.");
-  addOperand(command, "IMAGE", options.image,
-             "The ReadyToRun image (a .dll; '-' for stdin) or a core dump; with --pid, the first address");
+  command.add_option("IMAGE", options.image,
+                     "The ReadyToRun image (a .dll; '-' for stdin) or a core dump; with --pid, the first address");
   command
-      .add_option("RVA", options.rvas, "Code addresses: RVAs in an image, absolute in a process (decimal or 0x hex)")
+      .add_option("RVA", options.rvas,
+                  "Code addresses: RVAs in an image, absolute in a process (decimal or 0x hex); a process "
+                  "given none reads them from stdin, one per line, each answered as it comes")
       ->type_name("RVA");
   command.add_option("--pid", options.pid, "A live .NET process to read (needs the right to ptrace it)")
       ->type_name("PID");

@@ -129,6 +129,9 @@ std::string locatedJson(const Located& l, const MethodNames& methodNames) {
 
 int locateCommand(const IlLocateOptions& options, Report& report) {
   const bool process = !options.pid.empty();
+  if (!process && options.image.empty()) {
+    return report.fail(kUsageOrIo, rules::kUsage, "an IMAGE (a ReadyToRun image or a core dump) or --pid is needed");
+  }
   auto input = process ? std::optional<InputBytes>() : openInput(options.image, report);
   if (!process && !input) return kUsageOrIo;
   if (process || isCoreDump(input->bytes())) {

@@ -24,6 +24,10 @@
 #include <map>
 #include <unordered_map>
 
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+
 namespace gdmap::cli {
 namespace {
 
@@ -323,12 +327,43 @@ class ProcessLocator {
   std::map<std::uint64_t, R2RModule> images_;
 };
 
+// Calls `line` for each line of stdin (without its newline) and `idle`
+// before each wait for more input, so that a caller feeding addresses one
+// at a time gets each answer at once. A line longer than 4 KiB is cut.
+template <typename Line, typename Idle>
+void forEachStdinLine(Line&& line, Idle&& idle) {
+  std::vector<char> buffer(1 << 16);
+  std::size_t have = 0;
+  std::size_t number = 0;
+  for (;;) {
+    idle();
+    const ssize_t got = ::read(0, buffer.data() + have, buffer.size() - have);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    have += static_cast<std::size_t>(got);
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < have; ++i) {
+      if (buffer[i] != '\n') continue;
+      line(std::string_view(buffer.data() + start, i - start), ++number);
+      start = i + 1;
+    }
+    if (start == 0 && have == buffer.size()) {  // a line longer than the buffer: cut
+      line(std::string_view(buffer.data(), 4096), ++number);
+      have = 0;
+      continue;
+    }
+    std::memmove(buffer.data(), buffer.data() + start, have - start);
+    have -= start;
+  }
+  if (have > 0) line(std::string_view(buffer.data(), have), ++number);
+}
+
 }  // namespace
 
 int locateProcess(const IlLocateOptions& options, std::optional<InputBytes> core, Report& report) {
   // With --pid the operands are all addresses.
   std::vector<std::string> texts = options.rvas;
-  if (!options.pid.empty()) texts.insert(texts.begin(), options.image);
+  if (!options.pid.empty() && !options.image.empty()) texts.insert(texts.begin(), options.image);
   std::vector<std::uint64_t> addresses;
   addresses.reserve(texts.size());
   for (const std::string& t : texts) {
@@ -336,21 +371,42 @@ int locateProcess(const IlLocateOptions& options, std::optional<InputBytes> core
     if (!a) return report.fail(kUsageOrIo, rules::kUsage, "ADDRESS " + quoteInput(t) + ": " + addressProblem(t));
     addresses.push_back(*a);
   }
-  if (addresses.empty()) return report.fail(kUsageOrIo, rules::kUsage, "no ADDRESS to locate");
   int status = kInvalid;
   std::unique_ptr<RuntimeTarget> t = openRuntimeTarget(options.pid, std::move(core), report, status);
   if (!t) return status;
   ProcessLocator locator(*t, options.names, report);
   std::size_t unknown = 0;
   if (report.json()) report.object().beginArray("addresses");
-  for (const std::uint64_t address : addresses) {
-    const Answer a = locator.answer(address);
+  const auto say = [&](const Answer& a) {
     unknown += a.found() ? 0 : 1;
     if (report.json()) {
       report.object().arrayRaw(json(a));
     } else {
       std::cout << text(a) << '\n';
     }
+  };
+  for (const std::uint64_t address : addresses) say(locator.answer(address));
+  // No address given: one per line of stdin, each answered as it comes (a
+  // profiler's symbolizer keeps the process open and feeds it samples).
+  if (texts.empty()) {
+    const auto answerLine = [&](std::string_view line, std::size_t number) {
+      const std::size_t first = line.find_first_not_of(" \t\r");
+      if (first == std::string_view::npos) return;
+      const std::string word(line.substr(first, line.find_last_not_of(" \t\r") + 1 - first));
+      if (const std::optional<std::uint64_t> a = parseAddress(word)) {
+        say(locator.answer(*a));
+        return;
+      }
+      ++unknown;
+      Diagnostic d;
+      d.rule = rules::kUsage;
+      d.message = "stdin line " + std::to_string(number) + ": " + addressProblem(word);
+      d.file = t->name;
+      report.add(std::move(d));
+    };
+    forEachStdinLine(answerLine, [&] {
+      if (!report.json()) std::cout.flush();  // answered what came: flushed before waiting for more
+    });
   }
   if (report.json()) {
     report.object().endArray();

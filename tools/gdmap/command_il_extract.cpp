@@ -57,20 +57,6 @@ std::string methodPath(const r2r::MethodBody& body) {
 
 std::size_t fileOffsetOf(ByteSpan file, ByteSpan part) { return static_cast<std::size_t>(part.data() - file.data()); }
 
-// The body's code: its entry, its funclets, then its cold part.
-std::vector<il::CodeRange> codeRanges(const r2r::MethodBody& body, const r2r::R2RImage& image) {
-  std::vector<il::CodeRange> ranges;
-  ranges.reserve(body.runtimeFunctionCount + body.coldRuntimeFunctionCount);
-  const auto add = [&](std::uint32_t first, std::uint32_t count) {
-    for (std::uint32_t f = first; f < first + count; ++f) {
-      ranges.push_back({image.runtimeFunctions[f].begin, image.runtimeFunctions[f].size()});
-    }
-  };
-  add(body.firstRuntimeFunction, body.runtimeFunctionCount);
-  add(body.firstColdRuntimeFunction, body.coldRuntimeFunctionCount);
-  return ranges;
-}
-
 // The description's method for one body, or nothing (skipped or invalid;
 // an invalid blob is an error in `report`).
 std::optional<il::Method> extractMethod(const r2r::MethodBody& body, const r2r::R2RImage& image, il::BoundsForm form,
@@ -102,7 +88,7 @@ std::optional<il::Method> extractMethod(const r2r::MethodBody& body, const r2r::
   method.codeSize = body.codeSize;
   method.bounds = std::move(exact.method.bounds);
   method.layout = std::move(exact.method.layout);
-  method.code = codeRanges(body, image);
+  method.code = bodyCodeRanges(body, image);
   method.instantiation = bodyInstantiation(body);
   return method;
 }

@@ -176,14 +176,7 @@ void extractReadyToRun(const RuntimeTarget& t, const IlExtractOptions& options, 
       v.kind = il::CodeKind::ReadyToRun;
       m.codeVersion = v;
       m.codeSize = body.codeSize;
-      const auto add = [&](std::uint32_t first, std::uint32_t count) {
-        for (std::uint32_t f = first; f < first + count; ++f) {
-          const r2r::RuntimeFunction& rf = image->runtimeFunctions[f];
-          m.code.push_back({s.begin + rf.begin, rf.size(), true});
-        }
-      };
-      add(body.firstRuntimeFunction, body.runtimeFunctionCount);
-      add(body.firstColdRuntimeFunction, body.coldRuntimeFunctionCount);
+      m.code = bodyCodeRanges(body, *image, s.begin);
       setMap(m, view->toVector(), body.codeSize, options.api);
       ++c.r2rMethods;
       out.push_back(std::move(m));

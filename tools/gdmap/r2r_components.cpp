@@ -66,6 +66,21 @@ bool hasOwnMetadata(ByteSpan file) {
   return pe && pe->cliHeader();
 }
 
+std::vector<il::CodeRange> bodyCodeRanges(const r2r::MethodBody& body, const r2r::R2RImage& image,
+                                          std::optional<std::uint64_t> base) {
+  std::vector<il::CodeRange> ranges;
+  ranges.reserve(body.runtimeFunctionCount + body.coldRuntimeFunctionCount);
+  const auto add = [&](std::uint32_t first, std::uint32_t count) {
+    for (std::uint32_t f = first; f < first + count; ++f) {
+      const r2r::RuntimeFunction& rf = image.runtimeFunctions[f];
+      ranges.push_back({base.value_or(0) + rf.begin, rf.size(), base.has_value()});
+    }
+  };
+  add(body.firstRuntimeFunction, body.runtimeFunctionCount);
+  add(body.firstColdRuntimeFunction, body.coldRuntimeFunctionCount);
+  return ranges;
+}
+
 std::optional<il::Instantiation> bodyInstantiation(const r2r::MethodBody& body) {
   if (!body.instantiated && !body.asyncVariant && !body.resumptionStub) return std::nullopt;
   il::Instantiation inst;

@@ -59,6 +59,11 @@ bool hasOwnMetadata(ByteSpan file);
 // async's variant and resumption stub; nothing for a method's plain body.
 std::optional<il::Instantiation> bodyInstantiation(const r2r::MethodBody& body);
 
+// A body's code: its entry, its funclets, then its cold part; as RVAs, or
+// (an image mapped at `base` in a process) as absolute addresses.
+std::vector<il::CodeRange> bodyCodeRanges(const r2r::MethodBody& body, const r2r::R2RImage& image,
+                                          std::optional<std::uint64_t> base = std::nullopt);
+
 // The reader's warnings (a ReadyToRun version newer than the newest known)
 // into `report`, at `file`; with `strict` they are errors and false is
 // returned: the image is refused.

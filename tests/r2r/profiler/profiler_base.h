@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace prof {
 
@@ -68,6 +69,42 @@ inline std::string hex8(std::uint32_t v) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "\"0x%08x\"", v);
   return buf;
+}
+
+// A type as the records write it: {"module": FILE, "typeDef": "0x02...",
+// "args": [TYPE...]} or {"array": ELEMENT_TYPE, "rank": N, "of": TYPE};
+// "?" when the runtime cannot say. Nesting is bounded.
+inline std::string typeJson(ICorProfilerInfo9* info, ClassID cls, int depth = 0) {
+  if (cls == 0 || depth > 8) return "\"?\"";
+  int elementType = 0;
+  ClassID element = 0;
+  ULONG rank = 0;
+  if (info->IsArrayClass(cls, &elementType, &element, &rank) == S_OK)
+    return "{\"array\":" + std::to_string(elementType) + ",\"rank\":" + std::to_string(rank) +
+           ",\"of\":" + typeJson(info, element, depth + 1) + "}";
+  ModuleID mod = 0;
+  mdToken typeDef = 0;
+  ClassID parent = 0;
+  ULONG32 n = 0;
+  if (info->GetClassIDInfo2(cls, &mod, &typeDef, &parent, 0, &n, nullptr) != S_OK) return "\"?\"";
+  std::vector<ClassID> args(n);
+  if (n && info->GetClassIDInfo2(cls, &mod, &typeDef, &parent, n, &n, args.data()) != S_OK) return "\"?\"";
+  WCHAR name[4096];
+  ULONG length = 0;
+  AssemblyID assembly = 0;
+  DWORD flags = 0;
+  const std::uint8_t* moduleBase = nullptr;
+  std::string file;
+  if (info->GetModuleInfo2(mod, &moduleBase, 4096, &length, name, &assembly, &flags) == S_OK) file = utf8(name, length);
+  const std::size_t slash = file.find_last_of('/');
+  if (slash != std::string::npos) file = file.substr(slash + 1);
+  std::string out = "{\"module\":" + quoted(file) + ",\"typeDef\":" + hex8(typeDef);
+  if (n) {
+    out += ",\"args\":[";
+    for (ULONG32 i = 0; i < n; ++i) out += (i ? "," : "") + typeJson(info, args[i], depth + 1);
+    out += "]";
+  }
+  return out + "}";
 }
 
 // Every callback of ICorProfilerCallback9, each S_OK (caching and

@@ -193,32 +193,6 @@ class Profiler final : public CallbackBase {
     return m;
   }
 
-  std::string type(ClassID cls, int depth) {
-    if (cls == 0 || depth > 8) return "\"?\"";
-    int elementType = 0;
-    ClassID element = 0;
-    ULONG rank = 0;
-    if (info_->IsArrayClass(cls, &elementType, &element, &rank) == S_OK)
-      return "{\"array\":" + std::to_string(elementType) + ",\"rank\":" + std::to_string(rank) +
-             ",\"of\":" + type(element, depth + 1) + "}";
-    ModuleID mod = 0;
-    mdToken typeDef = 0;
-    ClassID parent = 0;
-    ULONG32 n = 0;
-    if (info_->GetClassIDInfo2(cls, &mod, &typeDef, &parent, 0, &n, nullptr) != S_OK) return "\"?\"";
-    std::vector<ClassID> args(n);
-    if (n && info_->GetClassIDInfo2(cls, &mod, &typeDef, &parent, n, &n, args.data()) != S_OK) return "\"?\"";
-    std::string file = module(mod).path;
-    std::size_t slash = file.find_last_of('/');
-    if (slash != std::string::npos) file = file.substr(slash + 1);
-    std::string out = "{\"module\":" + quoted(file) + ",\"typeDef\":" + hex8(typeDef);
-    if (n) {
-      out += ",\"args\":[";
-      for (ULONG32 i = 0; i < n; ++i) out += (i ? "," : "") + type(args[i], depth + 1);
-      out += "]";
-    }
-    return out + "}";
-  }
 
   std::vector<COR_DEBUG_IL_TO_NATIVE_MAP> mapping3(UINT_PTR start, HRESULT& hr) {
     ULONG32 n = 0;
@@ -281,10 +255,10 @@ class Profiler final : public CallbackBase {
     } else {
       std::vector<ClassID> args(nArgs);
       if (nArgs) info_->GetFunctionInfo2(fn, 0, &cls, &mod, &token, nArgs, &nArgs, args.data());
-      out += ",\"image\":" + quoted(module(mod).path) + ",\"token\":" + hex8(token) + ",\"class\":" + type(cls, 0);
+      out += ",\"image\":" + quoted(module(mod).path) + ",\"token\":" + hex8(token) + ",\"class\":" + typeJson(info_, cls);
       if (nArgs) {
         out += ",\"methodArgs\":[";
-        for (ULONG32 i = 0; i < nArgs; ++i) out += (i ? "," : "") + type(args[i], 0);
+        for (ULONG32 i = 0; i < nArgs; ++i) out += (i ? "," : "") + typeJson(info_, args[i]);
         out += "]";
       }
       out += ",\"tokenFunction\":" + tokenFunction(fn, mod, token);
@@ -472,10 +446,10 @@ class Profiler final : public CallbackBase {
     starts.resize(hr == S_OK ? nStarts : 0);
 
     std::string out = "{\"image\":" + quoted(m.path) + ",\"token\":" + hex8(token);
-    out += ",\"class\":" + type(cls, 0);
+    out += ",\"class\":" + typeJson(info_, cls);
     if (nArgs) {
       out += ",\"methodArgs\":[";
-      for (ULONG32 i = 0; i < nArgs; ++i) out += (i ? "," : "") + type(args[i], 0);
+      for (ULONG32 i = 0; i < nArgs; ++i) out += (i ? "," : "") + typeJson(info_, args[i]);
       out += "]";
     }
     out += ",\"fn\":" + hex(fn) + ",\"tokenFunction\":" + tokenFunction(fn, mod, token);

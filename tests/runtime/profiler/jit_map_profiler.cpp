@@ -276,32 +276,6 @@ class Profiler final : public CallbackBase {
     return m;
   }
 
-  std::string type(ClassID cls, int depth) {
-    if (cls == 0 || depth > 8) return "\"?\"";
-    int elementType = 0;
-    ClassID element = 0;
-    ULONG rank = 0;
-    if (info_->IsArrayClass(cls, &elementType, &element, &rank) == S_OK)
-      return "{\"array\":" + std::to_string(elementType) + ",\"rank\":" + std::to_string(rank) +
-             ",\"of\":" + type(element, depth + 1) + "}";
-    ModuleID mod = 0;
-    mdToken typeDef = 0;
-    ClassID parent = 0;
-    ULONG32 n = 0;
-    if (info_->GetClassIDInfo2(cls, &mod, &typeDef, &parent, 0, &n, nullptr) != S_OK) return "\"?\"";
-    std::vector<ClassID> args(n);
-    if (n && info_->GetClassIDInfo2(cls, &mod, &typeDef, &parent, n, &n, args.data()) != S_OK) return "\"?\"";
-    std::string file = module(mod).path;
-    std::size_t slash = file.find_last_of('/');
-    if (slash != std::string::npos) file = file.substr(slash + 1);
-    std::string out = "{\"module\":" + quoted(file) + ",\"typeDef\":" + hex8(typeDef);
-    if (n) {
-      out += ",\"args\":[";
-      for (ULONG32 i = 0; i < n; ++i) out += (i ? "," : "") + type(args[i], depth + 1);
-      out += "]";
-    }
-    return out + "}";
-  }
 
   Identity identity(FunctionID fn) {
     Identity id;
@@ -319,10 +293,10 @@ class Profiler final : public CallbackBase {
       if (id.module.hr == S_OK) id.json += ",\"module\":" + quoted(id.module.path);
       else id.json += ",\"moduleError\":" + hr_json(id.module.hr);
       id.json += ",\"token\":" + hex8(token);
-      if (cls) id.json += ",\"class\":" + type(cls, 0);
+      if (cls) id.json += ",\"class\":" + typeJson(info_, cls);
       if (nArgs) {
         id.json += ",\"methodArgs\":[";
-        for (ULONG32 i = 0; i < nArgs; ++i) id.json += (i ? "," : "") + type(args[i], 0);
+        for (ULONG32 i = 0; i < nArgs; ++i) id.json += (i ? "," : "") + typeJson(info_, args[i]);
         id.json += "]";
       }
     }

@@ -31,6 +31,8 @@ expect 2 "$gdmap" il locate "$image"
 has err "no RVA to locate"
 expect 2 "$gdmap" il locate
 has err "an IMAGE (a ReadyToRun image or a core dump) or --pid is needed"
+expect 2 "$gdmap" il locate --pid $$ --json
+has out "--json needs the addresses on the command line"
 expect 2 "$gdmap" il locate "$image" 0x100000000
 has err "RVA '0x100000000'"
 

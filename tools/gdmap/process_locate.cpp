@@ -371,6 +371,12 @@ int locateProcess(const IlLocateOptions& options, std::optional<InputBytes> core
     if (!a) return report.fail(kUsageOrIo, rules::kUsage, "ADDRESS " + quoteInput(t) + ": " + addressProblem(t));
     addresses.push_back(*a);
   }
+  // --json is one object, written at the end: stdin may never end.
+  if (texts.empty() && report.json()) {
+    return report.fail(kUsageOrIo, rules::kUsage,
+                       "--json needs the addresses on the command line (from stdin each answer is a line of text, "
+                       "written as it comes)");
+  }
   int status = kInvalid;
   std::unique_ptr<RuntimeTarget> t = openRuntimeTarget(options.pid, std::move(core), report, status);
   if (!t) return status;

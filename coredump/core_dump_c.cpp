@@ -6,7 +6,7 @@
 #include <gdmap/schema/rules.hpp>
 
 extern "C" gdmap_target* gdmap_target_open_core(const uint8_t* bytes, size_t size, const char* name,
-                                               gdmap_error* error) {
+                                                gdmap_error* error) {
   try {
     if (bytes == nullptr && size != 0) {
       gdmap::internal::describe(error, gdmap::rules::kCoreDumpInvalid, 0, "no bytes given");

@@ -2,8 +2,10 @@
 // Every public header of every gdmap library: for programs that link gdmap::gdmap
 // and want it all. A program that needs less includes the headers of the
 // components it links (docs/library.md).
-#include <gdmap/reader/il_to_native_map.h>
 #include <gdmap/coredump/core_dump.h>
+#include <gdmap/process/process_memory.h>
+#include <gdmap/reader/il_to_native_map.h>
+#include <gdmap/reader/runtime_code.h>
 #include <gdmap/coredump/core_dump.hpp>
 #include <gdmap/description/description_json.hpp>
 #include <gdmap/description/il_description_exact.hpp>
@@ -17,7 +19,6 @@
 #include <gdmap/metadata/assembly_refs.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/metadata/method_bodies.hpp>
-#include <gdmap/process/process_memory.h>
 #include <gdmap/process/process_memory.hpp>
 #include <gdmap/reader/bounds_annotate.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
@@ -34,7 +35,6 @@
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/reader/pe_image.hpp>
 #include <gdmap/reader/r2r_image.hpp>
-#include <gdmap/reader/runtime_code.h>
 #include <gdmap/reader/runtime_code.hpp>
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/bounds_to_api.hpp>

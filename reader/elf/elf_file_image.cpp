@@ -64,8 +64,8 @@ std::optional<std::vector<std::uint8_t>> buildId(const ReadElfBytes& read, bool 
 ReadElfBytes fileReader(ByteSpan file) {
   return [file](std::uint64_t at, MutableByteSpan out) -> Status {
     if (at > file.size() || out.size() > file.size() - at) {
-      return Error(static_cast<std::size_t>(at), std::to_string(out.size()) + " bytes at " + shortHex(at) +
-                   " run past the file", rules::kElfInvalid);
+      return Error(static_cast<std::size_t>(at),
+                   std::to_string(out.size()) + " bytes at " + shortHex(at) + " run past the file", rules::kElfInvalid);
     }
     std::memcpy(out.data(), file.data() + at, out.size());
     return Success{};

@@ -11,7 +11,10 @@ namespace gdmap::elf {
 Expected<std::vector<ProgramHeader>> readProgramHeaders(const ReadElfBytes& read, std::uint64_t base) {
   std::uint8_t header[64] = {};
   if (Status s = read(0, MutableByteSpan(header, sizeof header)); !s) return s.error();
-  if (std::memcmp(header, "\x7f" "ELF", 4) != 0) {
+  if (std::memcmp(header,
+                  "\x7f"
+                  "ELF",
+                  4) != 0) {
     return Error(static_cast<std::size_t>(base), "no ELF signature at " + shortHex(base), rules::kElfInvalid);
   }
   if (header[4] != 2 || header[5] != 1) {

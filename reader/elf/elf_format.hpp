@@ -26,7 +26,7 @@ inline constexpr std::int64_t kDtRelaEntry = 9;
 inline constexpr std::int64_t kDtStrsz = 10;
 inline constexpr std::int64_t kDtSyment = 11;
 inline constexpr std::int64_t kDtGnuHash = 0x6ffffef5;
-inline constexpr std::uint64_t kDynamicEntrySize = 16;  // Elf64_Dyn
+inline constexpr std::uint64_t kDynamicEntrySize = 16;   // Elf64_Dyn
 inline constexpr std::uint64_t kProgramHeaderSize = 56;  // Elf64_Phdr
 // Real modules have a few dozen program headers, within their first page.
 inline constexpr std::uint64_t kMaxProgramHeaderOffset = 1u << 20;

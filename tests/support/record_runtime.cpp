@@ -48,7 +48,8 @@ class Exact final : public gdmap::TargetMemory {
       : used_(used), target_(pages.target("pages")) {}
   gdmap::Status read(std::uint64_t address, gdmap::MutableByteSpan out) const override {
     if (out.size() == 4096 && address % 4096 == 0) {
-      return gdmap::Error(static_cast<std::size_t>(address), "whole pages are refused", gdmap::rules::kTargetUnreadable);
+      return gdmap::Error(static_cast<std::size_t>(address), "whole pages are refused",
+                          gdmap::rules::kTargetUnreadable);
     }
     gdmap::Status s = target_.read(address, out);
     if (s) used_.add(address, out);
@@ -109,8 +110,8 @@ int main(int argc, char** argv) {
   }
   records = std::move(used);
   const gdmap::Bytes bytes = records.serialize();
-  std::ofstream(argv[2], std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                                 static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(argv[2], std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   std::ofstream(argv[3], std::ios::binary) << *summary;
   std::fprintf(stderr, "%zu bytes in %zu records; %s", bytes.size(), records.ranges.size(),
                summary->substr(0, summary->find('\n') + 1).c_str());

@@ -415,15 +415,18 @@ TEST_CASE("target memory: an ELF file as its loader maps it, relocated, under a 
   const auto put = [&](std::size_t at, std::uint64_t v, unsigned width) {
     for (unsigned i = 0; i < width; ++i) file[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
   };
-  std::memcpy(file.data(), "\x7f" "ELF\x02\x01\x01", 7);
+  std::memcpy(file.data(),
+              "\x7f"
+              "ELF\x02\x01\x01",
+              7);
   put(16, 3, 2);  // ET_DYN
   put(32, 64, 8);
   put(54, 56, 2);
   put(56, 2, 2);
-  put(64, 1, 4);                       // PT_LOAD
-  put(64 + 32, file.size(), 8);        // p_filesz
+  put(64, 1, 4);                         // PT_LOAD
+  put(64 + 32, file.size(), 8);          // p_filesz
   put(64 + 40, file.size() + 0x100, 8);  // p_memsz
-  put(120, 2, 4);                      // PT_DYNAMIC
+  put(120, 2, 4);                        // PT_DYNAMIC
   put(120 + 8, 0x100, 8);
   put(120 + 16, 0x100, 8);
   put(120 + 32, 0x40, 8);
@@ -437,8 +440,8 @@ TEST_CASE("target memory: an ELF file as its loader maps it, relocated, under a 
   CHECK(image->relocationCount() == 1);
   CHECK(image->regions().size() == 1);
   CHECK(*gdmap::readTargetUnsigned(*image, kBase + 0x1a0, 8) == kBase + 0x1234);  // relocated
-  CHECK(*gdmap::readTargetUnsigned(*image, kBase + 0x1a4, 4) == (kBase >> 32));     // its upper half alone
-  CHECK(*gdmap::readTargetUnsigned(*image, kBase + 0x1a8 + 8, 8) == 0);             // bss
+  CHECK(*gdmap::readTargetUnsigned(*image, kBase + 0x1a4, 4) == (kBase >> 32));   // its upper half alone
+  CHECK(*gdmap::readTargetUnsigned(*image, kBase + 0x1a8 + 8, 8) == 0);           // bss
   const gdmap::Expected<std::uint64_t> past = gdmap::readTargetUnsigned(*image, kBase + 0x1a8 + 0x100, 1);
   REQUIRE_FALSE(past.ok());
   CHECK(past.error().rule == "target-unreadable");

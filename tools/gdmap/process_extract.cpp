@@ -234,7 +234,7 @@ void summarize(const RuntimeTarget& t, const ProcessCounts& c, const IlExtractOp
 }  // namespace
 
 bool checkProcessOptions(const IlExtractOptions& options, Report& report) {
-  const char* given = !options.component.empty() ? "--component"
+  const char* given = !options.component.empty()   ? "--component"
                       : !options.composite.empty() ? "--composite"
                       : options.strict             ? "--strict"
                                                    : nullptr;

@@ -24,9 +24,9 @@
 #include <map>
 #include <unordered_map>
 
+#include <unistd.h>
 #include <cerrno>
 #include <cstring>
-#include <unistd.h>
 
 namespace gdmap::cli {
 namespace {
@@ -128,9 +128,8 @@ std::string text(const Answer& a) {
       const r2r::MethodBody& m = *a.located.method;
       const std::string inst = instantiationOf(m);
       return out + "r2r method " + hex32(m.token) + (a.name.empty() ? "" : " " + a.name) +
-             (inst.empty() ? "" : " " + inst) + " of " + a.module->path +
-             ", " + partName(a.located.part) + " +" + shortHex(a.offset) + " of " + std::to_string(m.codeSize) +
-             " bytes: " + entriesText(a);
+             (inst.empty() ? "" : " " + inst) + " of " + a.module->path + ", " + partName(a.located.part) + " +" +
+             shortHex(a.offset) + " of " + std::to_string(m.codeSize) + " bytes: " + entriesText(a);
     }
   }
   return out;

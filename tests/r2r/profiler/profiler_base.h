@@ -117,11 +117,10 @@ class CallbackBase : public ICorProfilerCallback9 {
   virtual ~CallbackBase() = default;
 
   HRESULT QueryInterface(REFIID riid, void** ppv) override {
-    static const GUID* const kVersions[] = {&IID_ICorProfilerCallback,  &IID_ICorProfilerCallback2,
-                                            &IID_ICorProfilerCallback3, &IID_ICorProfilerCallback4,
-                                            &IID_ICorProfilerCallback5, &IID_ICorProfilerCallback6,
-                                            &IID_ICorProfilerCallback7, &IID_ICorProfilerCallback8,
-                                            &IID_ICorProfilerCallback9};
+    static const GUID* const kVersions[] = {
+        &IID_ICorProfilerCallback,  &IID_ICorProfilerCallback2, &IID_ICorProfilerCallback3,
+        &IID_ICorProfilerCallback4, &IID_ICorProfilerCallback5, &IID_ICorProfilerCallback6,
+        &IID_ICorProfilerCallback7, &IID_ICorProfilerCallback8, &IID_ICorProfilerCallback9};
     bool known = riid == IID_IUnknown;
     for (int v = 0; v < highest_ && v < 9; ++v) known = known || riid == *kVersions[v];
     if (!known) {

@@ -75,10 +75,6 @@ namespace {
 // {6D1B2F3A-8C4E-4E2B-9A7D-1F0C5E3B2A91}: this profiler's own CLSID.
 constexpr GUID CLSID_R2RMapProfiler = {0x6D1B2F3A, 0x8C4E, 0x4E2B, {0x9A, 0x7D, 0x1F, 0x0C, 0x5E, 0x3B, 0x2A, 0x91}};
 
-
-
-
-
 std::string map_json(const std::vector<COR_DEBUG_IL_TO_NATIVE_MAP>& map) {
   std::string out = "[";
   for (std::size_t i = 0; i < map.size(); ++i) {
@@ -170,7 +166,6 @@ class Profiler final : public CallbackBase {
     return S_OK;
   }
 
-
  private:
   ModuleFacts module(ModuleID mod) {
     ModuleFacts m;
@@ -192,7 +187,6 @@ class Profiler final : public CallbackBase {
     }
     return m;
   }
-
 
   std::vector<COR_DEBUG_IL_TO_NATIVE_MAP> mapping3(UINT_PTR start, HRESULT& hr) {
     ULONG32 n = 0;
@@ -255,7 +249,8 @@ class Profiler final : public CallbackBase {
     } else {
       std::vector<ClassID> args(nArgs);
       if (nArgs) info_->GetFunctionInfo2(fn, 0, &cls, &mod, &token, nArgs, &nArgs, args.data());
-      out += ",\"image\":" + quoted(module(mod).path) + ",\"token\":" + hex8(token) + ",\"class\":" + typeJson(info_, cls);
+      out +=
+          ",\"image\":" + quoted(module(mod).path) + ",\"token\":" + hex8(token) + ",\"class\":" + typeJson(info_, cls);
       if (nArgs) {
         out += ",\"methodArgs\":[";
         for (ULONG32 i = 0; i < nArgs; ++i) out += (i ? "," : "") + typeJson(info_, args[i]);

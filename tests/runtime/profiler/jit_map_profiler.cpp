@@ -88,10 +88,6 @@ namespace {
 // {3C8E5A71-94D2-4F6B-B1E8-7A20D49C6F35}: this profiler's own CLSID.
 constexpr GUID CLSID_JitMapProfiler = {0x3C8E5A71, 0x94D2, 0x4F6B, {0xB1, 0xE8, 0x7A, 0x20, 0xD4, 0x9C, 0x6F, 0x35}};
 
-
-
-
-
 std::string hr_json(HRESULT hr) { return hex8(static_cast<std::uint32_t>(hr)); }
 
 struct ModuleFacts {
@@ -231,7 +227,6 @@ class Profiler final : public CallbackBase {
     return static_cast<int>(records);
   }
 
-
  private:
   struct Identity {
     std::string json;  // ,"module":...,"token":...,"dynamic":... (leading comma)
@@ -275,7 +270,6 @@ class Profiler final : public CallbackBase {
     }
     return m;
   }
-
 
   Identity identity(FunctionID fn) {
     Identity id;

@@ -1,8 +1,8 @@
 #pragma once
 // What the C calls of the target's sources and of reader/runtime share:
 // the C handle of a target, and an Error copied into a gdmap_error.
-#include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/target_memory.h>
+#include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/target_memory.hpp>
 
 #include <algorithm>

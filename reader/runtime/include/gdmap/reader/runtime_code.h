@@ -35,10 +35,11 @@ extern "C" {
 typedef struct gdmap_runtime gdmap_runtime;
 
 /* gdmap_jit_code.flags */
-#define GDMAP_JIT_CODE_EXPLICIT_VERSION 0x1u /* a NativeCodeVersionNode's (tier-up, OSR, ReJIT); else the method's default */
-#define GDMAP_JIT_CODE_ACTIVE 0x2u           /* the version the runtime calls now */
-#define GDMAP_JIT_CODE_DYNAMIC 0x4u          /* a dynamic method: no metadata, token 0x06000000 */
-#define GDMAP_JIT_CODE_VERSION_UNKNOWN 0x8u  /* its versions could not be read: tier, flags and IL version unknown */
+#define GDMAP_JIT_CODE_EXPLICIT_VERSION \
+  0x1u                              /* a NativeCodeVersionNode's (tier-up, OSR, ReJIT); else the method's default */
+#define GDMAP_JIT_CODE_ACTIVE 0x2u  /* the version the runtime calls now */
+#define GDMAP_JIT_CODE_DYNAMIC 0x4u /* a dynamic method: no metadata, token 0x06000000 */
+#define GDMAP_JIT_CODE_VERSION_UNKNOWN 0x8u /* its versions could not be read: tier, flags and IL version unknown */
 
 /* One JIT-compiled body: one native code version of a method. */
 typedef struct gdmap_jit_code {

@@ -99,10 +99,10 @@ struct NativeCodeVersion {
   // An explicit version (a NativeCodeVersionNode: tier-up, OSR, ReJIT), or
   // the method's default one (its first code).
   bool explicitVersion = false;
-  std::uint64_t node = 0;       // the NativeCodeVersionNode (explicit only)
+  std::uint64_t node = 0;                    // the NativeCodeVersionNode (explicit only)
   std::optional<il::OptimizationTier> tier;  // absent: the runtime does not say
-  std::uint64_t ilVersion = 0;  // 0: the original IL
-  bool active = false;          // the version the runtime calls now
+  std::uint64_t ilVersion = 0;               // 0: the original IL
+  bool active = false;                       // the version the runtime calls now
   // False when the method's versions could not be read (a MethodDesc not
   // in the dump): the body is listed, its version unknown.
   bool known = true;

@@ -107,6 +107,14 @@ class Resolver {
 
 Expected<RuntimeLayout> resolveLayout(const DataDescriptor& d) {
   if (Status s = checkContracts(d); !s) return s.error();
+  // Checked on x64 only: ARM64's code headers keep a function's length in
+  // its unwind data (no RuntimeFunction.EndAddress), which is not read.
+  if (const auto arch = d.globals.find("Architecture"); arch != d.globals.end() && arch->second.text != "x64") {
+    return Error(0,
+                 "the runtime is built for " + arch->second.text +
+                     "; gdmap reads the code of x64 runtimes (.NET 10 and 11 on Linux were checked)",
+                 rules::kRuntimeContractUnsupported);
+  }
   const bool net10 = !d.contract("DebugInfo");
   RuntimeLayout l;
   l.debugInfoForm = net10 ? JitDebugInfoForm::FlagByte : JitDebugInfoForm::FatHeader;

@@ -63,6 +63,7 @@ const char* kTypes = R"("types": {
 // A target of sparse blocks, and the synthetic runtime written into it.
 struct Synthetic {
   std::map<std::uint64_t, Bytes> blocks;
+  std::string architecture = "x64";
   std::string contracts =
       R"({"ExecutionManager": "c1", "CodeVersions": "c1", "RuntimeTypeSystem": "c1", "Loader": "c1", "DebugInfo": "c1"})";
   std::vector<il::Bound> bounds = {{0, 0xFFFFFFFE, 2}, {5, 0, 0}, {0x20, 4, 0x10}, {0x3a, 0xFFFFFFFD, 0}};
@@ -93,7 +94,8 @@ struct Synthetic {
     const std::string json = std::string(R"({"version": 2, "baseline": "empty", )") + kTypes +
                              R"(, "globals": {"ExecutionManagerCodeRangeMapAddress": [[1], "pointer"],
       "StubCodeBlockLast": "0xf", "MethodDescAlignment": "0x8", "MethodDescTokenRemainderBitCount": "0xc",
-      "RuntimeProductVersionString": ["11.0.0", "string"]}, "contracts": )" +
+      "RuntimeProductVersionString": ["11.0.0", "string"], "Architecture": [")" +
+                             architecture + R"(", "string"]}, "contracts": )" +
                              contracts + "}";
     put(kDescriptor, kContractDescriptorMagic, 8);
     put(kDescriptor + 8, 1, 4);
@@ -243,6 +245,17 @@ TEST_CASE("runtime code: a contract version gdmap does not know is named") {
   REQUIRE(!code);
   CHECK(code.error().rule == "runtime-contract-unsupported");
   CHECK(code.error().message.find("ExecutionManager contract is version c9") != std::string::npos);
+}
+
+TEST_CASE("runtime code: a runtime for another architecture is named, not misread") {
+  Synthetic s;
+  s.architecture = "arm64";
+  s.build();
+  const CallbackMemory target = s.target();
+  Expected<RuntimeCode> code = openSynthetic(s, target);
+  REQUIRE(!code);
+  CHECK(code.error().rule == "runtime-contract-unsupported");
+  CHECK(code.error().message.find("built for arm64") != std::string::npos);
 }
 
 TEST_CASE("runtime code: a fragment list that loops is runtime-data-invalid") {

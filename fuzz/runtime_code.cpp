@@ -61,6 +61,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(module.error());
     }
     if (const gdmap::Expected<gdmap::runtime::JitDebugInfo> info = code->debugInfo(b); !info) check(info.error());
+    if (const gdmap::Expected<gdmap::runtime::MethodInstantiation> inst = code->instantiation(b.methodDesc); !inst) {
+      check(inst.error());
+    }
     const gdmap::Expected<std::optional<gdmap::runtime::JitBody>> again = code->jitBodyAt(b.start + b.size / 2);
     if (again && *again) FUZZ_CHECK((*again)->start <= b.start + b.size / 2, "a body found after the address");
   }

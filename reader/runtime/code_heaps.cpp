@@ -274,6 +274,11 @@ Expected<RuntimeCode> RuntimeCode::open(const TargetMemory& target, ContractDesc
   if (!layout) return layout.error();
   state->layout = *layout;
   if (Status s = state->readRangeSections(); !s) return s.error();
+  // The __Canon MethodTable (.NET 11): the global holds where its pointer is.
+  if (state->layout.generics.canon) {
+    Expected<std::uint64_t> canon = state->pages.u64(*state->layout.generics.canon, "the CanonMethodTable pointer");
+    if (canon && *canon != 0) state->canonMethodTable = *canon;
+  }
   return RuntimeCode(std::move(state));
 }
 

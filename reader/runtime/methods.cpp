@@ -109,6 +109,142 @@ Expected<MethodIdentity> RuntimeCode::method(std::uint64_t methodDesc) const {
   return m;
 }
 
+namespace {
+
+// MethodTable flags (RuntimeTypeSystem, version 1): the low 16 bits hold
+// the generics kind unless the type has a component size (a string or an
+// array); the category bits say array, value type or interface.
+constexpr std::uint32_t kHasComponentSize = 0x80000000u;
+constexpr std::uint32_t kGenericsMask = 0x30u;
+constexpr std::uint32_t kCategoryArrayMask = 0x000C0000u;
+constexpr std::uint32_t kCategoryArray = 0x00080000u;
+constexpr std::uint32_t kCategoryValueType = 0x00040000u;
+constexpr std::uint32_t kIfArrayThenSzArray = 0x00020000u;
+constexpr unsigned kTypeDefRidShift = 8;  // of MTFlags2
+constexpr std::uint64_t kTypeDescBit = 0x2;
+constexpr std::uint8_t kElementPointer = 0x0F;
+constexpr std::uint8_t kElementByRef = 0x10;
+constexpr int kMaxTypeDepth = 8;
+constexpr std::uint32_t kMaxGenericArgs = 64;
+constexpr std::uint16_t kInstantiatedKindMask = 0x7;  // InstantiatedMethodDesc.Flags2
+constexpr std::uint16_t kGenericMethodDefinition = 0;
+constexpr std::uint8_t kInstantiatedClassification = 5;
+
+// The TypeHandles of a dictionary.
+Expected<std::vector<std::uint64_t>> dictionaryArguments(const TargetPages& pages, std::uint64_t dictionary,
+                                                         std::uint32_t count, const std::string& what) {
+  if (count > kMaxGenericArgs) return dataInvalid(dictionary, what + ": " + std::to_string(count) + " generic arguments");
+  std::vector<std::uint64_t> out;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    Expected<std::uint64_t> handle = pages.u64(dictionary + 8ull * i, what + " argument " + std::to_string(i));
+    if (!handle) return handle.error();
+    out.push_back(*handle);
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<RuntimeType> RuntimeCode::State::readType(std::uint64_t handle, int depth) const {
+  const auto& g = layout.generics;
+  RuntimeType t;
+  if (handle == 0 || depth > kMaxTypeDepth) return t;
+  if (handle & kTypeDescBit) {
+    const std::uint64_t desc = handle & ~std::uint64_t{3};
+    const std::string what = "TypeDesc " + shortHex(desc);
+    Expected<std::uint32_t> typeAndFlags = pages.u32(desc + g.typeAndFlags, what + " TypeAndFlags");
+    if (!typeAndFlags) return typeAndFlags.error();
+    const auto element = static_cast<std::uint8_t>(*typeAndFlags & 0xFF);
+    if (element != kElementPointer && element != kElementByRef) return t;  // a generic parameter, a function pointer
+    Expected<std::uint64_t> inner = pages.u64(desc + g.typeArg, what + " TypeArg");
+    if (!inner) return inner.error();
+    Expected<RuntimeType> of = readType(*inner, depth + 1);
+    if (!of) return of.error();
+    t.kind = element == kElementPointer ? RuntimeType::Kind::Pointer : RuntimeType::Kind::ByRef;
+    t.arguments.push_back(std::move(*of));
+    return t;
+  }
+  const std::string what = "MethodTable " + shortHex(handle);
+  Expected<std::uint32_t> flags = pages.u32(handle + g.flags, what + " MTFlags");
+  if (!flags) return flags.error();
+  Expected<std::uint32_t> flags2 = pages.u32(handle + g.flags2, what + " MTFlags2");
+  if (!flags2) return flags2.error();
+  Expected<std::uint64_t> module = pages.u64(handle + layout.methodTableModule, what + " Module");
+  if (!module) return module.error();
+  Expected<std::uint64_t> perInstInfo = pages.u64(handle + g.perInstInfo, what + " PerInstInfo");
+  if (!perInstInfo) return perInstInfo.error();
+  const bool componentSize = (*flags & kHasComponentSize) != 0;
+  if (componentSize && (*flags & kCategoryArrayMask) == kCategoryArray) {
+    // An array: PerInstInfo is its element type.
+    Expected<RuntimeType> element = readType(*perInstInfo, depth + 1);
+    if (!element) return element.error();
+    t.kind = (*flags & kIfArrayThenSzArray) ? RuntimeType::Kind::SzArray : RuntimeType::Kind::Array;
+    t.arguments.push_back(std::move(*element));
+    return t;
+  }
+  t.module = *module;
+  t.typeDef = 0x02000000u | (*flags2 >> kTypeDefRidShift);
+  t.kind = (!componentSize && (*flags & kCategoryArrayMask) == kCategoryValueType) ? RuntimeType::Kind::ValueType
+                                                                                   : RuntimeType::Kind::Class;
+  if (canonMethodTable && handle == *canonMethodTable) t.kind = RuntimeType::Kind::Canon;
+  if (componentSize || (*flags & kGenericsMask) == 0 || *perInstInfo == 0) return t;
+  // Generic: the last of the dictionaries PerInstInfo points at is this
+  // type's, its first NumTypeArgs entries the arguments.
+  const std::uint64_t info = *perInstInfo - 8;
+  Expected<std::uint16_t> dicts = pages.u16(info + g.numDicts, what + " GenericsDictInfo.NumDicts");
+  if (!dicts) return dicts.error();
+  Expected<std::uint16_t> count = pages.u16(info + g.numTypeArgs, what + " GenericsDictInfo.NumTypeArgs");
+  if (!count) return count.error();
+  if (*dicts == 0) return dataInvalid(info, what + ": generic, with no dictionary");
+  Expected<std::uint64_t> dictionary = pages.u64(*perInstInfo + 8ull * (*dicts - 1u), what + " dictionary");
+  if (!dictionary) return dictionary.error();
+  Expected<std::vector<std::uint64_t>> handles = dictionaryArguments(pages, *dictionary, *count, what);
+  if (!handles) return handles.error();
+  for (const std::uint64_t h : *handles) {
+    Expected<RuntimeType> arg = readType(h, depth + 1);
+    if (!arg) return arg.error();
+    t.arguments.push_back(std::move(*arg));
+  }
+  return t;
+}
+
+Expected<MethodInstantiation> RuntimeCode::instantiation(std::uint64_t methodDesc) const {
+  const State& s = *state_;
+  const RuntimeLayout& l = s.layout;
+  MethodInstantiation out;
+  if (!l.hasGenerics) return out;
+  const std::string what = "MethodDesc " + shortHex(methodDesc);
+  Expected<std::uint8_t> chunkIndex = s.pages.u8(methodDesc + l.methodDesc.chunkIndex, what + " ChunkIndex");
+  if (!chunkIndex) return chunkIndex.error();
+  Expected<std::uint16_t> flags = s.pages.u16(methodDesc + l.methodDesc.flags, what + " Flags");
+  if (!flags) return flags.error();
+  const std::uint64_t back = std::uint64_t{*chunkIndex} * l.methodDescAlignment + l.chunk.size;
+  if (back > methodDesc) return dataInvalid(methodDesc, what + ": its chunk would start below address 0");
+  Expected<std::uint64_t> methodTable = s.pages.u64(methodDesc - back + l.chunk.methodTable, what + " MethodTable");
+  if (!methodTable) return methodTable.error();
+  Expected<RuntimeType> owner = s.readType(*methodTable, 0);
+  if (!owner) return owner.error();
+  out.typeArguments = std::move(owner->arguments);
+  if ((*flags & kClassificationMask) != kInstantiatedClassification) return out;
+  const auto& g = l.generics;
+  Expected<std::uint16_t> kind = s.pages.u16(methodDesc + g.methodFlags2, what + " Flags2");
+  if (!kind) return kind.error();
+  if ((*kind & kInstantiatedKindMask) == kGenericMethodDefinition) return out;
+  Expected<std::uint64_t> dictionary = s.pages.u64(methodDesc + g.methodPerInstInfo, what + " PerInstInfo");
+  if (!dictionary) return dictionary.error();
+  Expected<std::uint16_t> count = s.pages.u16(methodDesc + g.numArgs, what + " NumGenericArgs");
+  if (!count) return count.error();
+  if (*dictionary == 0) return out;
+  Expected<std::vector<std::uint64_t>> handles = dictionaryArguments(s.pages, *dictionary, *count, what);
+  if (!handles) return handles.error();
+  for (const std::uint64_t h : *handles) {
+    Expected<RuntimeType> arg = s.readType(h, 0);
+    if (!arg) return arg.error();
+    out.methodArguments.push_back(std::move(*arg));
+  }
+  return out;
+}
+
 Expected<ManagedModule> RuntimeCode::module(std::uint64_t moduleAddress) const {
   const State& s = *state_;
   const std::string what = "Module " + shortHex(moduleAddress);

@@ -156,6 +156,23 @@ Expected<RuntimeLayout> resolveLayout(const DataDescriptor& d) {
              r.offset("MethodDescChunk", "FlagsAndTokenRange")};
   l.methodTableModule = r.offset("MethodTable", "Module");
   l.dynamicMethodName = r.optionalOffset("DynamicMethodDesc", "MethodName");
+  {
+    // Optional as a whole: without them a method's instantiation is not read.
+    Resolver g(d);
+    l.generics = {g.offset("MethodTable", "MTFlags"),
+                  g.offset("MethodTable", "MTFlags2"),
+                  g.offset("MethodTable", "PerInstInfo"),
+                  g.offset("GenericsDictInfo", "NumDicts"),
+                  g.offset("GenericsDictInfo", "NumTypeArgs"),
+                  g.offset("InstantiatedMethodDesc", "PerInstInfo"),
+                  g.offset("InstantiatedMethodDesc", "Flags2"),
+                  g.offset("InstantiatedMethodDesc", "NumGenericArgs"),
+                  g.offset("TypeDesc", "TypeAndFlags"),
+                  g.offset("ParamTypeDesc", "TypeArg"),
+                  std::nullopt};
+    l.hasGenerics = !g.error;
+    if (const Expected<std::uint64_t> canon = d.global("CanonMethodTable")) l.generics.canon = *canon;
+  }
   l.module = {r.offset("Module", "Path"), r.offset("Module", "Base")};
   l.codeData = {r.offset("MethodDescCodeData", "VersioningState"),
                 r.optionalOffset("MethodDescCodeData", "OptimizationTier")};

@@ -38,6 +38,9 @@ struct RuntimeCode::State {
   Expected<JitBody> readBody(std::uint64_t start, std::uint64_t unwindBase) const;
   Expected<const MethodVersions*> methodVersions(std::uint64_t methodDesc) const;
   Status labelVersion(JitBody& body) const;
+  // A TypeHandle, named as far as gdmap names types (depth-bounded).
+  Expected<RuntimeType> readType(std::uint64_t handle, int depth) const;
+  std::optional<std::uint64_t> canonMethodTable;  // read at open, when the runtime says where
   // A NUL-terminated UTF-8 string, at most kMaxNameBytes.
   Expected<std::string> readString(std::uint64_t address, const std::string& what) const;
 };

@@ -47,6 +47,8 @@ assert all(m["codeVersion"]["kind"] == "jit" and m["codeVersion"]["tier"] == "ti
 assert all(m["code"][0]["address"].startswith("0x") and m["bounds"] for m in mine), mine
 picks = [m for m in mine if len([n for n in mine if n["token"] == m["token"]]) == 2]
 assert len({m["methodDesc"] for m in picks}) == 2, picks  # two instantiations, two MethodDescs
+# ... named as the R2R reader names them: Pick<int32> and the shared Pick<__Canon>.
+assert sorted(m["instantiation"]["method"][0] for m in picks) == ["__Canon", "int32"], picks
 first = mine[0]
 print(hex(int(first["code"][0]["address"], 16) + first["codeSize"] // 2), first["token"])
 PY

@@ -9,6 +9,32 @@
 
 namespace gdmap::testing {
 
+// A type as the reader gives it, compactly: C/V (class, value type) and
+// the typedef with its module's address dropped (addresses differ between
+// runs of one program), ! for __Canon, [] * & for arrays, pointers, byrefs,
+// ? for other, generic arguments in <>.
+inline void appendType(const runtime::RuntimeType& t, std::string& out) {
+  using Kind = runtime::RuntimeType::Kind;
+  switch (t.kind) {
+    case Kind::Class: out += 'C'; break;
+    case Kind::ValueType: out += 'V'; break;
+    case Kind::Canon: out += '!'; break;
+    case Kind::SzArray: out += "[]"; break;
+    case Kind::Array: out += "[,]"; break;
+    case Kind::Pointer: out += '*'; break;
+    case Kind::ByRef: out += '&'; break;
+    case Kind::Other: out += '?'; break;
+  }
+  if (t.kind == Kind::Class || t.kind == Kind::ValueType) out += hex32(t.typeDef);
+  if (t.arguments.empty()) return;
+  out += '<';
+  for (std::size_t i = 0; i < t.arguments.size(); ++i) {
+    if (i) out += ',';
+    appendType(t.arguments[i], out);
+  }
+  out += '>';
+}
+
 // "START SIZE TOKEN TIER explicit|default active|- ILVERSION BOUNDS[:LAST] [dynamic:NAME] MODULE\n" per body;
 // an error stops it with "error RULE MESSAGE\n".
 inline std::string runtimeSummary(const runtime::RuntimeCode& code) {
@@ -51,6 +77,15 @@ inline std::string runtimeSummary(const runtime::RuntimeCode& code) {
         out += '/';
         out += std::to_string(info->bounds.back().ilOffset);
       }
+    }
+    if (const Expected<runtime::MethodInstantiation> inst = code.instantiation(b.methodDesc); !inst) {
+      out += " inst:error ";
+      out += inst.error().rule;
+    } else if (!inst->typeArguments.empty() || !inst->methodArguments.empty()) {
+      out += " inst:";
+      for (const runtime::RuntimeType& t : inst->typeArguments) appendType(t, out);
+      out += "::";
+      for (const runtime::RuntimeType& t : inst->methodArguments) appendType(t, out);
     }
     if (!m->dynamicName.empty()) {
       out += " dynamic:";

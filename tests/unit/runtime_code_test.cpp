@@ -53,7 +53,11 @@ const char* kTypes = R"("types": {
   "RuntimeFunction": {"!": 12, "BeginAddress": 0, "EndAddress": 4},
   "MethodDesc": {"!": 16, "Flags3AndTokenRemainder": 0, "ChunkIndex": 2, "Flags": 6, "CodeData": 8},
   "MethodDescChunk": {"!": 24, "MethodTable": 0, "FlagsAndTokenRange": 18},
-  "MethodTable": {"Module": 24},
+  "MethodTable": {"MTFlags": 0, "MTFlags2": 8, "Module": 24, "PerInstInfo": 48},
+  "GenericsDictInfo": {"NumDicts": 4, "NumTypeArgs": 6},
+  "InstantiatedMethodDesc": {"PerInstInfo": 24, "Flags2": 32, "NumGenericArgs": 34},
+  "TypeDesc": {"TypeAndFlags": 0},
+  "ParamTypeDesc": {"TypeArg": 16},
   "Module": {"Path": 200, "Base": 224},
   "MethodDescCodeData": {"VersioningState": 0, "OptimizationTier": 8},
   "MethodDescVersioningState": {"Flags": 8, "NativeCodeVersionNode": 16},
@@ -233,6 +237,61 @@ TEST_CASE("runtime code: a synthetic runtime's heap, method, versions and debug 
   Expected<std::optional<JitBody>> before = code->jitBodyAt(kCode + 0x10);
   REQUIRE(before);
   CHECK(!before->has_value());
+}
+
+TEST_CASE("runtime code: a generic method of a generic type, its arguments read from the dictionaries") {
+  Synthetic s;
+  s.build();
+  constexpr std::uint64_t kElement = 0x610000;    // a class, TypeDef row 7
+  constexpr std::uint64_t kArray = 0x620000;      // its SzArray
+  constexpr std::uint64_t kValue = 0x630000;      // a value type, row 5
+  constexpr std::uint64_t kOwnerInfo = 0x640000;  // the owner's GenericsDictInfo, then PerInstInfo
+  constexpr std::uint64_t kOwnerDict = 0x650000;
+  constexpr std::uint64_t kMethodDict = 0x660000;
+  // The owner type: generic (shared instantiation), one dictionary, one argument: Element[].
+  s.put(kMethodTable, 0x20, 4);
+  s.put(kMethodTable + 48, kOwnerInfo + 8, 8);
+  s.put(kOwnerInfo + 4, 1, 2);
+  s.put(kOwnerInfo + 6, 1, 2);
+  s.put(kOwnerInfo + 8, kOwnerDict, 8);
+  s.put(kOwnerDict, kArray, 8);
+  s.put(kArray, 0x80000000u | 0x00080000u | 0x00020000u | 8, 4);  // component size 8, an SzArray
+  s.put(kArray + 48, kElement, 8);
+  s.put(kElement, 0, 4);
+  s.put(kElement + 8, 7u << 8, 4);
+  s.put(kElement + 24, kModule, 8);
+  // The method: instantiated (classification 5, an unshared instantiation), one argument: Value.
+  s.put(kMethodDesc + 6, 5, 2);
+  s.put(kMethodDesc + 24, kMethodDict, 8);
+  s.put(kMethodDesc + 32, 1, 2);
+  s.put(kMethodDesc + 34, 1, 2);
+  s.put(kMethodDict, kValue, 8);
+  s.put(kValue, 0x00040000u, 4);
+  s.put(kValue + 8, 5u << 8, 4);
+  s.put(kValue + 24, kModule, 8);
+  const CallbackMemory target = s.target();
+  Expected<RuntimeCode> code = openSynthetic(s, target);
+  REQUIRE(code);
+  Expected<MethodInstantiation> inst = code->instantiation(kMethodDesc);
+  REQUIRE_MESSAGE(inst, (inst ? "" : inst.error().message));
+  REQUIRE(inst->typeArguments.size() == 1);
+  CHECK(inst->typeArguments[0].kind == RuntimeType::Kind::SzArray);
+  REQUIRE(inst->typeArguments[0].arguments.size() == 1);
+  CHECK(inst->typeArguments[0].arguments[0].kind == RuntimeType::Kind::Class);
+  CHECK(inst->typeArguments[0].arguments[0].typeDef == 0x02000007);
+  CHECK(inst->typeArguments[0].arguments[0].module == kModule);
+  REQUIRE(inst->methodArguments.size() == 1);
+  CHECK(inst->methodArguments[0].kind == RuntimeType::Kind::ValueType);
+  CHECK(inst->methodArguments[0].typeDef == 0x02000005);
+
+  // A dictionary that claims a thousand arguments: runtime-data-invalid, not a long read.
+  s.put(kMethodDesc + 34, 1000, 2);
+  const CallbackMemory absurd = s.target();
+  Expected<RuntimeCode> again = openSynthetic(s, absurd);
+  REQUIRE(again);
+  Expected<MethodInstantiation> bad = again->instantiation(kMethodDesc);
+  REQUIRE(!bad);
+  CHECK(bad.error().rule == "runtime-data-invalid");
 }
 
 TEST_CASE("runtime code: a contract version gdmap does not know is named") {

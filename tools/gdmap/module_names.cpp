@@ -6,8 +6,8 @@
 
 namespace gdmap::cli {
 
-std::string ModuleNames::methodName(const std::string& path, std::uint32_t token) {
-  if (path.empty()) return {};
+const metadata::AssemblyTypeNames* ModuleNames::namesOf(const std::string& path) {
+  if (path.empty()) return nullptr;
   auto it = byPath_.find(path);
   if (it == byPath_.end()) {
     std::unique_ptr<metadata::AssemblyTypeNames> names;
@@ -20,13 +20,23 @@ std::string ModuleNames::methodName(const std::string& path, std::uint32_t token
       Diagnostic d;
       d.severity = Severity::Warning;
       d.rule = read.error().rule;
-      d.message = "--names: the module " + path + " cannot be read for its names: " + read.error().message;
+      d.message = "the module " + path + " cannot be read for its names: " + read.error().message;
       d.file = target_;
       report_.add(std::move(d));
     }
     it = byPath_.emplace(path, std::move(names)).first;
   }
-  return it->second ? it->second->methodName(token) : std::string();
+  return it->second.get();
+}
+
+std::string ModuleNames::methodName(const std::string& path, std::uint32_t token) {
+  const metadata::AssemblyTypeNames* names = namesOf(path);
+  return names ? names->methodName(token) : std::string();
+}
+
+std::string ModuleNames::typeName(const std::string& path, std::uint32_t typeDef) {
+  const metadata::AssemblyTypeNames* names = namesOf(path);
+  return names ? names->nameOf(Token{typeDef}) : std::string();
 }
 
 }  // namespace gdmap::cli

@@ -1,8 +1,7 @@
 #pragma once
-// --names for a process (il extract --pid/CORE, il locate): each method
-// named from its module's own metadata (the module's file, read the first
-// time one of its methods is named), a dynamic method by the name the
-// runtime keeps for it.
+// The names a process's modules give (the module's file, read the first
+// time one of its names is asked): --names for its methods, and the types
+// of generic instantiations (il extract --pid/CORE, il locate).
 #include "report.hpp"
 
 #include <gdmap/metadata/assembly_type_names.hpp>
@@ -22,8 +21,12 @@ class ModuleNames {
   // file cannot be read as an assembly (a warning names it, once) or has
   // no such MethodDef.
   std::string methodName(const std::string& path, std::uint32_t token);
+  // `Ns.Name` (nested: `Ns.Outer/Inner`) of a TypeDef; empty as above.
+  std::string typeName(const std::string& path, std::uint32_t typeDef);
+
 
  private:
+  const metadata::AssemblyTypeNames* namesOf(const std::string& path);
   Report& report_;
   std::string target_;
   std::unordered_map<std::string, std::unique_ptr<metadata::AssemblyTypeNames>> byPath_;  // null: unreadable

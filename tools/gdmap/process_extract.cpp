@@ -9,6 +9,7 @@
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
 #include "module_names.hpp"
+#include "runtime_type_text.hpp"
 #include "r2r_components.hpp"
 #include "runtime_target.hpp"
 
@@ -31,6 +32,8 @@ struct ProcessCounts {
   std::size_t jitBodies = 0;
   std::size_t jitMethods = 0;  // written
   std::size_t dynamicMethods = 0;
+  std::size_t instantiations = 0;         // JIT bodies of generic instantiations, named
+  std::size_t unnamedInstantiations = 0;  // ... whose types could not all be named
   std::size_t explicitVersions = 0;
   std::map<std::string, std::size_t> tiers;  // written JIT bodies by tier name
   std::size_t r2rModules = 0;
@@ -62,8 +65,12 @@ void warnBody(Report& report, const std::string& target, const Error& e) {
   report.add(std::move(d));
 }
 
-bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ModuleNames* names, ProcessCounts& c,
+// `modules` names the types of instantiations always, and the methods
+// themselves with --names.
+bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ModuleNames& modules, ProcessCounts& c,
                 std::vector<il::Method>& out, Report& report) {
+  ModuleNames* names = options.names ? &modules : nullptr;
+  RuntimeTypeText types(*t.code, modules);
   const runtime::RuntimeCode& code = *t.code;
   Expected<std::vector<runtime::JitBody>> bodies = code.jitBodies();
   if (!bodies) {
@@ -110,6 +117,17 @@ bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ModuleN
     m.methodDesc = b.methodDesc;
     m.dynamicMethod = id->dynamic;
     if (names) m.name = id->dynamic ? id->dynamicName : names->methodName(m.module, m.token);
+    // Its generic arguments, when its types can all be named (a method of
+    // a generic type or a generic method; methodDesc tells the others apart).
+    if (Expected<runtime::MethodInstantiation> inst = code.instantiation(b.methodDesc)) {
+      m.instantiation = types.instantiation(*inst);
+      if (!m.instantiation && !(inst->typeArguments.empty() && inst->methodArguments.empty())) {
+        ++c.unnamedInstantiations;
+      }
+    } else {
+      warnBody(report, t.name, inst.error());
+    }
+    c.instantiations += m.instantiation ? 1 : 0;
     il::CodeVersion v;
     v.kind = il::CodeKind::Jit;
     v.tier = b.version.tier;
@@ -198,6 +216,8 @@ void summarize(const RuntimeTarget& t, const ProcessCounts& c, const IlExtractOp
     o.number("jitBodies", c.jitBodies);
     o.number("jitMethods", c.jitMethods);
     o.number("dynamicMethods", c.dynamicMethods);
+    o.number("instantiations", c.instantiations);
+    o.number("unnamedInstantiations", c.unnamedInstantiations);
     o.number("explicitVersions", c.explicitVersions);
     std::string tiers = "{";
     for (const auto& [name, n] : c.tiers)
@@ -215,7 +235,9 @@ void summarize(const RuntimeTarget& t, const ProcessCounts& c, const IlExtractOp
                      (version.empty() ? std::string() : " (" + version + ")") + ", " + form +
                      (t.descriptorFromFile ? ", descriptor read from the runtime's file" : "") + ": " +
                      std::to_string(c.jitMethods) + " JIT-compiled bodies (" + std::to_string(c.explicitVersions) +
-                     " explicit code versions, " + std::to_string(c.dynamicMethods) + " dynamic methods; ";
+                     " explicit code versions, " + std::to_string(c.dynamicMethods) + " dynamic methods, " +
+                     std::to_string(c.instantiations) + " generic instantiations" +
+                     (c.unnamedInstantiations ? " (" + std::to_string(c.unnamedInstantiations) + " more unnamed)" : "") + "; ";
   bool first = true;
   for (const auto& [name, n] : c.tiers) {
     line += (first ? "" : ", ") + name + " " + std::to_string(n);
@@ -251,11 +273,9 @@ int extractProcess(const IlExtractOptions& options, std::optional<InputBytes> co
   if (!t) return status;
   ProcessCounts counts;
   std::vector<il::Method> methods;
-  std::optional<ModuleNames> names;
-  if (options.names) names.emplace(report, t->name);
-  ModuleNames* named = names ? &*names : nullptr;
-  if (!extractJit(*t, options, named, counts, methods, report)) return kInvalid;
-  if (!options.jitOnly) extractReadyToRun(*t, options, named, counts, methods, report);
+  ModuleNames modules(report, t->name);
+  if (!extractJit(*t, options, modules, counts, methods, report)) return kInvalid;
+  if (!options.jitOnly) extractReadyToRun(*t, options, options.names ? &modules : nullptr, counts, methods, report);
   // One order on every machine: by the code's address.
   std::stable_sort(methods.begin(), methods.end(), [](const il::Method& a, const il::Method& b) {
     return a.code.front().start < b.code.front().start;

@@ -12,6 +12,7 @@
 #include "il_entry_json.hpp"
 #include "json_object.hpp"
 #include "module_names.hpp"
+#include "runtime_type_text.hpp"
 #include "r2r_locate.hpp"
 #include "runtime_target.hpp"
 
@@ -36,6 +37,7 @@ struct JitMethod {
   bool read = false;
   std::optional<Error> error;  // its method or debug info could not be read
   runtime::MethodIdentity method;
+  std::optional<il::Instantiation> instantiation;
   std::string module;
   std::vector<il::ApiEntry> api;
   bool noBounds = false;
@@ -112,7 +114,8 @@ std::string text(const Answer& a) {
       const runtime::JitBody& b = *a.body;
       if (!a.error.empty()) return out + "JIT-compiled code of the body at " + shortHex(b.start) + ": " + a.error;
       const char* tier = tierOf(b);
-      return out + "jit method " + hex32(a.jit->method.token) + (a.name.empty() ? "" : " " + a.name) +
+      const std::string inst = a.jit->instantiation ? " " + il::instantiationText(a.jit->instantiation) : "";
+      return out + "jit method " + hex32(a.jit->method.token) + (a.name.empty() ? "" : " " + a.name) + inst +
              (a.jit->method.dynamic ? " (dynamic)" : "") + " of " +
              (a.jit->module.empty() ? std::string("(no file)") : a.jit->module) + " [" +
              (tier ? tier : "tier unknown") +
@@ -159,6 +162,10 @@ std::string json(const Answer& a) {
         out += ", \"name\": ";
         appendJsonString(a.name, out);
       }
+      if (const std::optional<il::Instantiation>& inst = a.jit->instantiation) {
+        out += ", \"instantiation\": {\"type\": " + stringArrayJson(inst->typeArguments) +
+               ", \"method\": " + stringArrayJson(inst->methodArguments) + "}";
+      }
       out += ", \"methodDesc\": \"" + shortHex(b.methodDesc) +
              "\", \"dynamic\": " + (a.jit->method.dynamic ? "true" : "false") +
              ", \"codeVersion\": {\"kind\": \"jit\"" + (tier ? std::string(", \"tier\": \"") + tier + "\"" : "") +
@@ -198,9 +205,8 @@ std::string json(const Answer& a) {
 
 class ProcessLocator {
  public:
-  ProcessLocator(const RuntimeTarget& t, bool names, Report& report) : t_(t), code_(*t.code), report_(report) {
-    if (names) names_.emplace(report, t.name);
-  }
+  ProcessLocator(const RuntimeTarget& t, bool names, Report& report)
+      : t_(t), code_(*t.code), report_(report), modules_(report, t.name), types_(code_, modules_), names_(names) {}
 
   Answer answer(std::uint64_t address) {
     Answer a;
@@ -243,7 +249,7 @@ class ProcessLocator {
       return;
     }
     a.offset = static_cast<std::uint32_t>(a.address - a.body->start);
-    if (names_) a.name = m.method.dynamic ? m.method.dynamicName : names_->methodName(m.module, m.method.token);
+    if (names_) a.name = m.method.dynamic ? m.method.dynamicName : modules_.methodName(m.module, m.method.token);
     a.noBounds = m.noBounds;
     for (const il::ApiEntry& e : m.api) {
       if (e.nativeStartOffset <= a.offset && a.offset < e.nativeEndOffset) a.entries.push_back(e);
@@ -258,10 +264,13 @@ class ProcessLocator {
       return;
     }
     m.method = *id;
-    auto path = modules_.find(id->module);
-    if (path == modules_.end()) {
+    if (Expected<runtime::MethodInstantiation> inst = code_.instantiation(body.methodDesc)) {
+      m.instantiation = types_.instantiation(*inst);
+    }
+    auto path = modulePaths_.find(id->module);
+    if (path == modulePaths_.end()) {
       Expected<runtime::ManagedModule> module = code_.module(id->module);
-      path = modules_.emplace(id->module, module ? module->path : std::string()).first;
+      path = modulePaths_.emplace(id->module, module ? module->path : std::string()).first;
     }
     m.module = path->second;
     if (body.debugInfo == 0) {
@@ -289,7 +298,7 @@ class ProcessLocator {
     }
     a.located = locate(*m.image, m.owners, *m.tables, static_cast<std::uint32_t>(a.rva));
     if (names_ && a.located.method && m.image->components.empty()) {
-      a.name = names_->methodName(m.path, a.located.method->token);
+      a.name = modules_.methodName(m.path, a.located.method->token);
     }
     a.offset = a.located.offset;
     a.entries = a.located.entries;
@@ -319,10 +328,12 @@ class ProcessLocator {
   const RuntimeTarget& t_;
   const runtime::RuntimeCode& code_;
   Report& report_;
-  std::optional<ModuleNames> names_;
+  ModuleNames modules_;    // names the types of instantiations, and with --names the methods
+  RuntimeTypeText types_;
+  bool names_;
   std::optional<std::vector<runtime::JitBody>> bodies_;
   std::vector<JitMethod> methods_;
-  std::unordered_map<std::uint64_t, std::string> modules_;
+  std::unordered_map<std::uint64_t, std::string> modulePaths_;
   std::map<std::uint64_t, R2RModule> images_;
 };
 

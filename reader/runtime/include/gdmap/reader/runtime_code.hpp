@@ -87,6 +87,31 @@ struct MethodIdentity {
   bool eligibleForTiering = false;
 };
 
+// A type as the runtime holds it (a TypeHandle: a MethodTable or a
+// TypeDesc), as far as naming it needs.
+struct RuntimeType {
+  enum class Kind : std::uint8_t {
+    Class,      // a reference type: module + typeDef (+ arguments when generic)
+    ValueType,  // a value type: the same
+    Canon,      // System.__Canon, the placeholder of shared generic code (.NET 11 says which it is)
+    SzArray,    // arguments[0][]
+    Array,      // a multi-dimensional array of arguments[0]
+    Pointer,    // arguments[0]*
+    ByRef,      // arguments[0]&
+    Other,      // a type gdmap does not name (a generic parameter, a function pointer...)
+  };
+  Kind kind = Kind::Other;
+  std::uint64_t module = 0;   // the Module defining it (Class, ValueType, Canon)
+  std::uint32_t typeDef = 0;  // 0x02xxxxxx (Class, ValueType, Canon)
+  std::vector<RuntimeType> arguments;
+};
+
+// A method's generic instantiation: its owner type's arguments and its own.
+struct MethodInstantiation {
+  std::vector<RuntimeType> typeArguments;
+  std::vector<RuntimeType> methodArguments;
+};
+
 // A block of code at an absolute address.
 struct CodeBlock {
   std::uint64_t start = 0;
@@ -163,6 +188,9 @@ class RuntimeCode {
   Expected<std::optional<JitBody>> jitBodyAt(std::uint64_t address) const;
 
   Expected<MethodIdentity> method(std::uint64_t methodDesc) const;
+  // Its generic arguments (empty lists: not generic), read from the
+  // MethodTable's and the InstantiatedMethodDesc's dictionaries.
+  Expected<MethodInstantiation> instantiation(std::uint64_t methodDesc) const;
   Expected<ManagedModule> module(std::uint64_t moduleAddress) const;
   Expected<JitDebugInfo> debugInfo(const JitBody& body) const;
 

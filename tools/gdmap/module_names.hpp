@@ -23,10 +23,10 @@ class ModuleNames {
   std::string methodName(const std::string& path, std::uint32_t token);
   // `Ns.Name` (nested: `Ns.Outer/Inner`) of a TypeDef; empty as above.
   std::string typeName(const std::string& path, std::uint32_t typeDef);
-
+  // The module's names whole (null as above): the R2R reader's --names.
+  const metadata::AssemblyTypeNames* namesOf(const std::string& path);
 
  private:
-  const metadata::AssemblyTypeNames* namesOf(const std::string& path);
   Report& report_;
   std::string target_;
   std::unordered_map<std::string, std::unique_ptr<metadata::AssemblyTypeNames>> byPath_;  // null: unreadable

@@ -163,7 +163,8 @@ void extractReadyToRun(const RuntimeTarget& t, const IlExtractOptions& options, 
     }
     Expected<InputBytes> file = InputBytes::open(module->path);
     Expected<r2r::R2RImage> image =
-        file ? r2r::readR2RImage(file->bytes(), nullptr) : Expected<r2r::R2RImage>(file.error());
+        file ? r2r::readR2RImage(file->bytes(), names ? names->namesOf(module->path) : nullptr)
+             : Expected<r2r::R2RImage>(file.error());
     if (!image) {
       ++c.r2rModulesUnread;
       Diagnostic d;

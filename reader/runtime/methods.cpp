@@ -133,7 +133,8 @@ constexpr std::uint8_t kInstantiatedClassification = 5;
 // The TypeHandles of a dictionary.
 Expected<std::vector<std::uint64_t>> dictionaryArguments(const TargetPages& pages, std::uint64_t dictionary,
                                                          std::uint32_t count, const std::string& what) {
-  if (count > kMaxGenericArgs) return dataInvalid(dictionary, what + ": " + std::to_string(count) + " generic arguments");
+  if (count > kMaxGenericArgs)
+    return dataInvalid(dictionary, what + ": " + std::to_string(count) + " generic arguments");
   std::vector<std::uint64_t> out;
   for (std::uint32_t i = 0; i < count; ++i) {
     Expected<std::uint64_t> handle = pages.u64(dictionary + 8ull * i, what + " argument " + std::to_string(i));

@@ -44,11 +44,11 @@ struct RuntimeLayout {
   std::optional<std::uint32_t> dynamicMethodName;  // DynamicMethodDesc.MethodName: a UTF-8 string's address
   // Generic instantiations (RuntimeTypeSystem): absent when not published.
   struct {
-    std::uint32_t flags, flags2, perInstInfo;                 // MethodTable
-    std::uint32_t numDicts, numTypeArgs;                      // GenericsDictInfo
+    std::uint32_t flags, flags2, perInstInfo;                // MethodTable
+    std::uint32_t numDicts, numTypeArgs;                     // GenericsDictInfo
     std::uint32_t methodPerInstInfo, methodFlags2, numArgs;  // InstantiatedMethodDesc
-    std::uint32_t typeAndFlags, typeArg;                      // TypeDesc, ParamTypeDesc
-    std::optional<std::uint64_t> canon;                       // where the __Canon MethodTable pointer is
+    std::uint32_t typeAndFlags, typeArg;                     // TypeDesc, ParamTypeDesc
+    std::optional<std::uint64_t> canon;                      // where the __Canon MethodTable pointer is
   } generics{};
   bool hasGenerics = false;
   struct {

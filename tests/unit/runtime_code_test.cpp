@@ -99,8 +99,7 @@ struct Synthetic {
                              R"(, "globals": {"ExecutionManagerCodeRangeMapAddress": [[1], "pointer"],
       "StubCodeBlockLast": "0xf", "MethodDescAlignment": "0x8", "MethodDescTokenRemainderBitCount": "0xc",
       "RuntimeProductVersionString": ["11.0.0", "string"], "Architecture": [")" +
-                             architecture + R"(", "string"]}, "contracts": )" +
-                             contracts + "}";
+                             architecture + R"(", "string"]}, "contracts": )" + contracts + "}";
     put(kDescriptor, kContractDescriptorMagic, 8);
     put(kDescriptor + 8, 1, 4);
     put(kDescriptor + 12, json.size(), 4);

@@ -9,9 +9,9 @@
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
 #include "module_names.hpp"
-#include "runtime_type_text.hpp"
 #include "r2r_components.hpp"
 #include "runtime_target.hpp"
+#include "runtime_type_text.hpp"
 
 #include <gdmap/description/il_description_json.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
@@ -232,13 +232,13 @@ void summarize(const RuntimeTarget& t, const ProcessCounts& c, const IlExtractOp
                          ", \"r2rModulesUnread\": " + std::to_string(c.r2rModulesUnread) + "}");
     return;
   }
-  std::string line = t.name + ": " + code.contractDescriptor().runtimePath +
-                     (version.empty() ? std::string() : " (" + version + ")") + ", " + form +
-                     (t.descriptorFromFile ? ", descriptor read from the runtime's file" : "") + ": " +
-                     std::to_string(c.jitMethods) + " JIT-compiled bodies (" + std::to_string(c.explicitVersions) +
-                     " explicit code versions, " + std::to_string(c.dynamicMethods) + " dynamic methods, " +
-                     std::to_string(c.instantiations) + " generic instantiations" +
-                     (c.unnamedInstantiations ? " (" + std::to_string(c.unnamedInstantiations) + " more unnamed)" : "") + "; ";
+  std::string line =
+      t.name + ": " + code.contractDescriptor().runtimePath + (version.empty() ? std::string() : " (" + version + ")") +
+      ", " + form + (t.descriptorFromFile ? ", descriptor read from the runtime's file" : "") + ": " +
+      std::to_string(c.jitMethods) + " JIT-compiled bodies (" + std::to_string(c.explicitVersions) +
+      " explicit code versions, " + std::to_string(c.dynamicMethods) + " dynamic methods, " +
+      std::to_string(c.instantiations) + " generic instantiations" +
+      (c.unnamedInstantiations ? " (" + std::to_string(c.unnamedInstantiations) + " more unnamed)" : "") + "; ";
   bool first = true;
   for (const auto& [name, n] : c.tiers) {
     line += (first ? "" : ", ") + name + " " + std::to_string(n);

@@ -12,9 +12,9 @@
 #include "il_entry_json.hpp"
 #include "json_object.hpp"
 #include "module_names.hpp"
-#include "runtime_type_text.hpp"
 #include "r2r_locate.hpp"
 #include "runtime_target.hpp"
+#include "runtime_type_text.hpp"
 
 #include <gdmap/schema/bounds_to_api.hpp>
 #include <gdmap/schema/hex.hpp>
@@ -328,7 +328,7 @@ class ProcessLocator {
   const RuntimeTarget& t_;
   const runtime::RuntimeCode& code_;
   Report& report_;
-  ModuleNames modules_;    // names the types of instantiations, and with --names the methods
+  ModuleNames modules_;  // names the types of instantiations, and with --names the methods
   RuntimeTypeText types_;
   bool names_;
   std::optional<std::vector<runtime::JitBody>> bodies_;

@@ -10,14 +10,22 @@ namespace {
 // CoreLib's types ILAsm has a keyword for.
 std::optional<std::string_view> keyword(std::string_view name) {
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kKeywords{{
-      {"System.Boolean", "bool"},      {"System.Char", "char"},
-      {"System.SByte", "int8"},        {"System.Byte", "uint8"},
-      {"System.Int16", "int16"},       {"System.UInt16", "uint16"},
-      {"System.Int32", "int32"},       {"System.UInt32", "uint32"},
-      {"System.Int64", "int64"},       {"System.UInt64", "uint64"},
-      {"System.Single", "float32"},    {"System.Double", "float64"},
-      {"System.IntPtr", "native int"}, {"System.UIntPtr", "native uint"},
-      {"System.Object", "object"},     {"System.String", "string"},
+      {"System.Boolean", "bool"},
+      {"System.Char", "char"},
+      {"System.SByte", "int8"},
+      {"System.Byte", "uint8"},
+      {"System.Int16", "int16"},
+      {"System.UInt16", "uint16"},
+      {"System.Int32", "int32"},
+      {"System.UInt32", "uint32"},
+      {"System.Int64", "int64"},
+      {"System.UInt64", "uint64"},
+      {"System.Single", "float32"},
+      {"System.Double", "float64"},
+      {"System.IntPtr", "native int"},
+      {"System.UIntPtr", "native uint"},
+      {"System.Object", "object"},
+      {"System.String", "string"},
       {"System.__Canon", "__Canon"},
   }};
   for (const auto& [type, word] : kKeywords) {

@@ -97,13 +97,13 @@ Expected<MethodIdentity> RuntimeCode::method(std::uint64_t methodDesc) const {
   m.token = 0x06000000u | ((std::uint32_t{*range} & rangeMask) << bits) | (std::uint32_t{*remainder} & remainderMask);
   if (m.dynamic) m.token = 0x06000000u;  // no metadata: the bits are not a RID
   m.module = *module;
+  // A dynamic method's name is for people: a dump that left its string
+  // out (createdump --withheap keeps the MethodDesc, not always the name)
+  // costs the name, not the method.
   if (m.dynamic && l.dynamicMethodName) {
     Expected<std::uint64_t> name = s.pages.u64(methodDesc + *l.dynamicMethodName, what + " MethodName");
-    if (!name) return name.error();
-    if (*name != 0) {
-      Expected<std::string> text = s.readString(*name, what + " name");
-      if (!text) return text.error();
-      m.dynamicName = std::move(*text);
+    if (name && *name != 0) {
+      if (Expected<std::string> text = s.readString(*name, what + " name")) m.dynamicName = std::move(*text);
     }
   }
   return m;

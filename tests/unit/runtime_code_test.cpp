@@ -57,6 +57,7 @@ const char* kTypes = R"("types": {
   "GenericsDictInfo": {"NumDicts": 4, "NumTypeArgs": 6},
   "InstantiatedMethodDesc": {"PerInstInfo": 24, "Flags2": 32, "NumGenericArgs": 34},
   "TypeDesc": {"TypeAndFlags": 0},
+  "DynamicMethodDesc": {"MethodName": 32},
   "ParamTypeDesc": {"TypeArg": 16},
   "Module": {"Path": 200, "Base": 224},
   "MethodDescCodeData": {"VersioningState": 0, "OptimizationTier": 8},
@@ -291,6 +292,33 @@ TEST_CASE("runtime code: a generic method of a generic type, its arguments read 
   Expected<MethodInstantiation> bad = again->instantiation(kMethodDesc);
   REQUIRE(!bad);
   CHECK(bad.error().rule == "runtime-data-invalid");
+}
+
+TEST_CASE("runtime code: a dynamic method, named by the runtime when its name is there") {
+  Synthetic s;
+  s.build();
+  constexpr std::uint64_t kName = 0x670000;
+  s.put(kMethodDesc + 6, 7, 2);  // classification 7: dynamic
+  s.put(kMethodDesc + 32, kName, 8);
+  const std::string name = "Regex1_Scan";
+  s.putBytes(kName, Bytes(name.begin(), name.end() + 1));
+  const CallbackMemory target = s.target();
+  Expected<RuntimeCode> code = openSynthetic(s, target);
+  REQUIRE(code);
+  Expected<MethodIdentity> m = code->method(kMethodDesc);
+  REQUIRE(m);
+  CHECK(m->dynamic);
+  CHECK(m->token == 0x06000000);
+  CHECK(m->dynamicName == "Regex1_Scan");
+  // A dump that left the string out: the method, without its name.
+  s.put(kMethodDesc + 32, 0x7e0000000000, 8);
+  const CallbackMemory partial = s.target();
+  Expected<RuntimeCode> again = openSynthetic(s, partial);
+  REQUIRE(again);
+  Expected<MethodIdentity> unnamed = again->method(kMethodDesc);
+  REQUIRE(unnamed);
+  CHECK(unnamed->dynamic);
+  CHECK(unnamed->dynamicName.empty());
 }
 
 TEST_CASE("runtime code: a contract version gdmap does not know is named") {

@@ -1,5 +1,7 @@
 #include "json_locator.hpp"
 
+#include <gdmap/internal/utf8_encode.hpp>
+
 #include <gdmap/schema/hex.hpp>
 
 #include <algorithm>
@@ -234,23 +236,6 @@ class Cursor {
     return v;
   }
   bool peekIs(std::string_view s) const { return text_.substr(std::min(pos, text_.size())).starts_with(s); }
-  static void appendUtf8(std::uint32_t cp, std::string& out) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
 
   std::string_view text_;
 };

@@ -12,6 +12,8 @@
 // version, its first code.
 #include "runtime_state.hpp"
 
+#include <gdmap/internal/utf8_encode.hpp>
+
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
@@ -31,36 +33,6 @@ constexpr std::uint32_t kLastTier = static_cast<std::uint32_t>(il::OptimizationT
 std::optional<il::OptimizationTier> tierOf(std::uint32_t value) {
   if (value > kLastTier) return std::nullopt;  // e.g. 0xFFFFFFFF: not known yet
   return static_cast<il::OptimizationTier>(value);
-}
-
-// UTF-16 (surrogate pairs joined; a lone surrogate becomes U+FFFD) to UTF-8.
-std::string utf8(const std::vector<std::uint16_t>& units) {
-  std::string out;
-  for (std::size_t i = 0; i < units.size(); ++i) {
-    std::uint32_t c = units[i];
-    if (c >= 0xD800 && c < 0xDC00 && i + 1 < units.size() && units[i + 1] >= 0xDC00 && units[i + 1] < 0xE000) {
-      c = 0x10000 + ((c - 0xD800) << 10) + (units[i + 1] - 0xDC00);
-      ++i;
-    } else if (c >= 0xD800 && c < 0xE000) {
-      c = 0xFFFD;
-    }
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -271,7 +243,7 @@ Expected<ManagedModule> RuntimeCode::module(std::uint64_t moduleAddress) const {
     for (std::size_t i = 0; i < got; i += 2) {
       const std::uint16_t u = static_cast<std::uint16_t>(block[i] | (block[i + 1] << 8));
       if (u == 0) {
-        m.path = utf8(units);
+        m.path = utf16ToUtf8(units);
         return m;
       }
       units.push_back(u);

@@ -89,8 +89,8 @@ Expected<ImagePdb> ImagePdb::open(ByteSpan image, const std::string& imagePath, 
     for (auto& path : candidates(*directory, imagePath))
       if (isRegularFile(path)) tried.push_back(std::move(path));
     if (tried.empty())
-      return Error(0, imagePath + ": no portable PDB: none embedded, none beside the image (" +
-                          withPdbExtension(imagePath) + ")", rules::kPdbNotFound);
+      return Error(0, "no portable PDB: none embedded, none beside the image (" + withPdbExtension(imagePath) + ")",
+                   rules::kPdbNotFound);
   }
   // Each file found is tried in turn: the first whose id matches the image
   // is the PDB; when none does, the first one's error is the answer.

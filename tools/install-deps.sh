@@ -4,7 +4,7 @@
 #   tools/install-deps.sh test    the same plus jq and python3-jsonschema (JSON output tests), xxd (the docs'
 #                                 examples) and Mono (ilasm and the framework assemblies the corpus tests read)
 set -euo pipefail
-packages=(g++ make cmake nlohmann-json3-dev doctest-dev libcli11-dev)
+packages=(g++ make cmake nlohmann-json3-dev doctest-dev libcli11-dev zlib1g-dev)
 [ "${1:-build}" = test ] && packages+=(mono-devel jq xxd python3-jsonschema)
 
 missing=()

@@ -19,6 +19,8 @@
 #include <gdmap/metadata/assembly_refs.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/metadata/method_bodies.hpp>
+#include <gdmap/pdb/debug_directory.hpp>
+#include <gdmap/pdb/portable_pdb.hpp>
 #include <gdmap/process/process_memory.hpp>
 #include <gdmap/reader/bounds_annotate.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>

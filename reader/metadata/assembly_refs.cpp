@@ -1,8 +1,8 @@
 #include <gdmap/metadata/assembly_refs.hpp>
 
-#include "metadata_heaps.hpp"
-#include "metadata_streams.hpp"
-#include "metadata_tables.hpp"
+#include <gdmap/internal/metadata_heaps.hpp>
+#include <gdmap/internal/metadata_streams.hpp>
+#include <gdmap/internal/metadata_tables.hpp>
 
 namespace gdmap::metadata {
 

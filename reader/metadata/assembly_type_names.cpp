@@ -1,9 +1,9 @@
 #include <gdmap/metadata/assembly_type_names.hpp>
 
-#include "metadata_heaps.hpp"
+#include <gdmap/internal/metadata_heaps.hpp>
+#include <gdmap/internal/metadata_streams.hpp>
+#include <gdmap/internal/metadata_tables.hpp>
 #include "metadata_root.hpp"
-#include "metadata_streams.hpp"
-#include "metadata_tables.hpp"
 
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>

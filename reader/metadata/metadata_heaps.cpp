@@ -1,4 +1,4 @@
-#include "metadata_heaps.hpp"
+#include <gdmap/internal/metadata_heaps.hpp>
 
 #include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -35,6 +35,15 @@ Expected<std::string> stringAt(const Stream& heap, std::uint32_t index) {
     out.push_back(static_cast<char>(heap.bytes[i]));
   }
   return heapError(heap.offset + index, "#Strings", index, "no terminating NUL");
+}
+
+Expected<ByteSpan> guidAt(const Stream& heap, std::uint32_t index) {
+  constexpr std::size_t kGuidSize = 16;
+  if (index == 0) return ByteSpan{};
+  if (index > heap.bytes.size() / kGuidSize)
+    return heapError(heap.offset + heap.bytes.size(), "#GUID", index,
+                     "outside the heap (" + std::to_string(heap.bytes.size() / kGuidSize) + " GUIDs)");
+  return heap.bytes.subspan((std::size_t{index} - 1) * kGuidSize, kGuidSize);
 }
 
 }  // namespace gdmap::metadata

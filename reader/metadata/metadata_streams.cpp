@@ -1,4 +1,4 @@
-#include "metadata_streams.hpp"
+#include <gdmap/internal/metadata_streams.hpp>
 
 #include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -59,6 +59,11 @@ Expected<MetadataStreams> readStreams(ByteSpan root, std::size_t rootOffset) {
       streams.blobs = stream;
     } else if (name == "#Strings") {
       streams.strings = stream;
+    } else if (name == "#GUID") {
+      streams.guids = stream;
+    } else if (name == "#Pdb") {
+      streams.pdb = stream;
+      streams.hasPdb = true;
     }
   }
   if (!haveTables)

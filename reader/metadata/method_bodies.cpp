@@ -1,10 +1,10 @@
 #include <gdmap/metadata/method_bodies.hpp>
 
-#include "metadata_heaps.hpp"
+#include <gdmap/internal/metadata_heaps.hpp>
+#include <gdmap/internal/metadata_streams.hpp>
+#include <gdmap/internal/metadata_table_schema.hpp>
+#include <gdmap/internal/metadata_tables.hpp>
 #include "metadata_root.hpp"
-#include "metadata_streams.hpp"
-#include "metadata_tables.hpp"
-#include "table_schema.hpp"
 
 #include <gdmap/reader/pe_image.hpp>
 

@@ -1,4 +1,4 @@
-#include "table_schema.hpp"
+#include <gdmap/internal/metadata_table_schema.hpp>
 
 #include <algorithm>
 
@@ -38,6 +38,11 @@ enum : std::uint8_t {
   GenericParam = 0x2A,
   MethodSpec = 0x2B,
   GenericParamConstraint = 0x2C,
+  Document = 0x30,
+  LocalScope = 0x32,
+  LocalVariable = 0x33,
+  LocalConstant = 0x34,
+  ImportScope = 0x35,
 };
 
 struct CodedIndexInfo {
@@ -68,6 +73,18 @@ const std::vector<CodedIndexInfo>& codedIndexes() {
       {3, {kNone, kNone, MethodDef, MemberRef, kNone}},
       {2, {Module, ModuleRef, AssemblyRef, TypeRef}},
       {1, {TypeDef, MethodDef}},
+      // Portable PDB v1.0, CustomDebugInformation.Parent: every table
+      // HasCustomAttribute tags, then the debug tables that carry
+      // information of their own.
+      {5, {MethodDef,        Field,         TypeRef,
+           TypeDef,          Param,         InterfaceImpl,
+           MemberRef,        Module,        DeclSecurity,
+           Property,         Event,         StandAloneSig,
+           ModuleRef,        TypeSpec,      Assembly,
+           AssemblyRef,      File,          ExportedType,
+           ManifestResource, GenericParam,  GenericParamConstraint,
+           MethodSpec,       Document,      LocalScope,
+           LocalVariable,    LocalConstant, ImportScope}},
   };
   return info;
 }
@@ -76,7 +93,7 @@ using C = CodedIndex;
 
 // II.22.2 .. II.22.39, indexed by table number; the *Ptr and ENC tables
 // appear only in uncompressed (#-) streams.
-const std::array<std::vector<Column>, kLastKnownTable + 1>& allTables() {
+const std::array<std::vector<Column>, kLastKnownTable + 1>& typeSystemTables() {
   static const std::array<std::vector<Column>, kLastKnownTable + 1> tables = {{
       /*00 Module*/ {fixed(2), str(), guid(), guid(), guid()},
       /*01 TypeRef*/ {coded(C::ResolutionScope), str(), str()},
@@ -127,11 +144,28 @@ const std::array<std::vector<Column>, kLastKnownTable + 1>& allTables() {
   return tables;
 }
 
+// Portable PDB v1.0, tables 0x30..0x37.
+const std::array<std::vector<Column>, kLastDebugTable - kFirstDebugTable + 1>& debugTables() {
+  static const std::array<std::vector<Column>, kLastDebugTable - kFirstDebugTable + 1> tables = {{
+      /*30 Document*/ {blob(), guid(), blob(), guid()},
+      /*31 MethodDebugInformation*/ {idx(Document), blob()},
+      /*32 LocalScope*/ {idx(MethodDef), idx(ImportScope), idx(LocalVariable), idx(LocalConstant), fixed(4), fixed(4)},
+      /*33 LocalVariable*/ {fixed(2), fixed(2), str()},
+      /*34 LocalConstant*/ {str(), blob()},
+      /*35 ImportScope*/ {idx(ImportScope), blob()},
+      /*36 StateMachineMethod*/ {idx(MethodDef), idx(MethodDef)},
+      /*37 CustomDebugInformation*/ {coded(C::HasCustomDebugInformation), guid(), blob()},
+  }};
+  return tables;
+}
+
 }  // namespace
 
 const std::vector<Column>& tableColumns(std::uint8_t table) {
   static const std::vector<Column> unknown;
-  return table <= kLastKnownTable ? allTables()[table] : unknown;
+  if (table <= kLastKnownTable) return typeSystemTables()[table];
+  if (table >= kFirstDebugTable && table <= kLastDebugTable) return debugTables()[table - kFirstDebugTable];
+  return unknown;
 }
 
 unsigned ColumnWidths::width(const Column& column) const {

@@ -30,6 +30,7 @@ HEADER_GLOBS = [
     "reader/*/include/gdmap/reader/*.hpp",
     "reader/*/include/gdmap/reader/*.h",
     "reader/metadata/include/gdmap/metadata/*.hpp",
+    "reader/pdb/include/gdmap/pdb/*.hpp",
     "description/include/gdmap/description/*.hpp",
     "io/include/gdmap/io/*.hpp",
 ]

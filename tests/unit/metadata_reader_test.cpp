@@ -4,10 +4,10 @@
 #include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/schema/rules.hpp>
 
-#include "reader/metadata/metadata_heaps.hpp"
+#include <gdmap/internal/metadata_heaps.hpp>
+#include <gdmap/internal/metadata_streams.hpp>
+#include <gdmap/internal/metadata_tables.hpp>
 #include "reader/metadata/metadata_root.hpp"
-#include "reader/metadata/metadata_streams.hpp"
-#include "reader/metadata/metadata_tables.hpp"
 
 #include <doctest/doctest.h>
 

@@ -6,10 +6,10 @@
 
 #include <gdmap/schema/hex.hpp>
 
-#include "reader/metadata/metadata_heaps.hpp"
+#include <gdmap/internal/metadata_heaps.hpp>
+#include <gdmap/internal/metadata_streams.hpp>
+#include <gdmap/internal/metadata_tables.hpp>
 #include "reader/metadata/metadata_root.hpp"
-#include "reader/metadata/metadata_streams.hpp"
-#include "reader/metadata/metadata_tables.hpp"
 
 #include <cstdlib>
 #include <fstream>

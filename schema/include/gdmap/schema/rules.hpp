@@ -139,6 +139,14 @@ inline constexpr char kIlWideField[] = "il-wide-field";
 // ECMA-335 metadata (reader/metadata: the reader behind --names ASSEMBLY)
 inline constexpr char kInvalidMetadata[] = "invalid-metadata";
 
+// Portable PDBs (reader/pdb: sequence points, an image's debug directory and
+// its embedded PDB) and finding an image's PDB (symbolize: pdb-not-found)
+inline constexpr char kPdbNotPortable[] = "pdb-not-portable";
+inline constexpr char kPdbInvalid[] = "pdb-invalid";
+inline constexpr char kPdbIdMismatch[] = "pdb-id-mismatch";
+inline constexpr char kPdbEmbeddedInvalid[] = "pdb-embedded-invalid";
+inline constexpr char kPdbNotFound[] = "pdb-not-found";
+
 // ReadyToRun images (reader/r2r: the R2R reader behind `gdmap il extract`)
 inline constexpr char kR2rBadComposite[] = "r2r-bad-composite";
 inline constexpr char kR2rBadDebugInfo[] = "r2r-bad-debug-info";

@@ -1,6 +1,8 @@
 #pragma once
 // The metadata root (ECMA-335 II.24.2.1) and its stream headers
-// (II.24.2.2): which bytes are the tables and which are each heap.
+// (II.24.2.2): which bytes are the tables and which are each heap; in a
+// standalone portable PDB also the #Pdb stream (Portable PDB v1.0).
+// Shared with gdmap's portable PDB reader (reader/pdb); never installed.
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/expected.hpp>
 
@@ -19,6 +21,9 @@ struct MetadataStreams {
   Stream tables;   // "#~" (compressed) or "#-" (uncompressed, edit-and-continue)
   Stream blobs;    // "#Blob"; empty when the stream is absent
   Stream strings;  // "#Strings"; empty when the stream is absent
+  Stream guids;    // "#GUID"; empty when the stream is absent
+  Stream pdb;      // "#Pdb" (a standalone portable PDB's); see hasPdb
+  bool hasPdb = false;
 };
 
 // The streams of the metadata root `root`, which starts at file offset

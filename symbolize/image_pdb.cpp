@@ -3,8 +3,8 @@
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/symbolize/image_pdb.hpp>
 
-#include <optional>
 #include <sys/stat.h>
+#include <optional>
 #include <utility>
 #include <vector>
 

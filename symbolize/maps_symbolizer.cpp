@@ -67,12 +67,15 @@ Expected<std::vector<Mapping>> parseProcMaps(std::string_view text) {
       bool ok = false;
       std::optional<Mapping> m = parseLine(line, ok);
       if (!ok)
-        return Error(at, "line " + std::to_string(number) + " is not a /proc/PID/maps line (begin-end perms offset dev inode path)",
-                     rules::kMapsInvalid);
+        return Error(
+            at,
+            "line " + std::to_string(number) + " is not a /proc/PID/maps line (begin-end perms offset dev inode path)",
+            rules::kMapsInvalid);
       const std::uint64_t begin = m ? m->begin : 0;
       if (m && begin < previousEnd)
-        return Error(at, "line " + std::to_string(number) + ": [" + shortHex(m->begin) + ", " + shortHex(m->end) +
-                             ") overlaps the mapping before it or is out of order",
+        return Error(at,
+                     "line " + std::to_string(number) + ": [" + shortHex(m->begin) + ", " + shortHex(m->end) +
+                         ") overlaps the mapping before it or is out of order",
                      rules::kMapsInvalid);
       if (m) {
         previousEnd = m->end;
@@ -86,7 +89,8 @@ Expected<std::vector<Mapping>> parseProcMaps(std::string_view text) {
 
 std::optional<std::uint32_t> rvaOfFileOffset(const pe::PeImage& image, std::uint64_t offset) {
   for (const pe::SectionHeader& s : image.sections()) {
-    if (offset >= s.rawOffset && offset - s.rawOffset < s.rawSize && s.virtualAddress + (offset - s.rawOffset) <= UINT32_MAX)
+    if (offset >= s.rawOffset && offset - s.rawOffset < s.rawSize &&
+        s.virtualAddress + (offset - s.rawOffset) <= UINT32_MAX)
       return static_cast<std::uint32_t>(s.virtualAddress + (offset - s.rawOffset));
   }
   return std::nullopt;
@@ -114,7 +118,9 @@ MapsSymbolizer::Image& MapsSymbolizer::imageOf(const std::string& path) {
     if (opened->pdbNote()) notes_.push_back(PdbNote{path, *opened->pdbNote()});
     image.symbolizer = std::make_unique<ImageSymbolizer>(std::move(*opened));
   } else {
-    image.error = opened.error().message;
+    // The answer names the file already.
+    const std::string& message = opened.error().message;
+    image.error = message.rfind(path + ": ", 0) == 0 ? message.substr(path.size() + 2) : message;
   }
   return images_.emplace(path, std::move(image)).first->second;
 }

@@ -19,11 +19,15 @@ std::vector<std::optional<Owner>> ownersOf(const r2r::R2RImage& image) {
   for (std::size_t i = 0; i < image.methods.size(); ++i) {
     const r2r::MethodBody& m = image.methods[i];
     if (i > 0 && image.methods[i - 1].firstRuntimeFunction == m.firstRuntimeFunction) continue;
+    std::uint32_t sharing = 0;
+    while (i + 1 + sharing < image.methods.size() &&
+           image.methods[i + 1 + sharing].firstRuntimeFunction == m.firstRuntimeFunction)
+      ++sharing;
     for (std::uint32_t k = 0; k < m.runtimeFunctionCount; ++k) {
-      owners[m.firstRuntimeFunction + k] = Owner{i, k == 0 ? Part::Body : Part::Funclet};
+      owners[m.firstRuntimeFunction + k] = Owner{i, k == 0 ? Part::Body : Part::Funclet, sharing};
     }
     for (std::uint32_t k = 0; k < m.coldRuntimeFunctionCount; ++k) {
-      owners[m.firstColdRuntimeFunction + k] = Owner{i, Part::Cold};
+      owners[m.firstColdRuntimeFunction + k] = Owner{i, Part::Cold, sharing};
     }
   }
   return owners;
@@ -41,13 +45,11 @@ std::optional<std::size_t> functionAt(const r2r::R2RImage& image, std::uint32_t 
 
 std::uint32_t nativeOffsetOf(const r2r::R2RImage& image, const r2r::MethodBody& method, std::size_t function,
                              std::uint32_t rva) {
-  if (function < method.firstColdRuntimeFunction || method.coldRuntimeFunctionCount == 0)
-    return rva - method.entryRva;
+  if (function < method.firstColdRuntimeFunction || method.coldRuntimeFunctionCount == 0) return rva - method.entryRva;
   std::uint32_t offset = 0;
   for (std::uint32_t k = 0; k < method.runtimeFunctionCount; ++k)
     offset += image.runtimeFunctions[method.firstRuntimeFunction + k].size();
-  for (std::size_t f = method.firstColdRuntimeFunction; f < function; ++f)
-    offset += image.runtimeFunctions[f].size();
+  for (std::size_t f = method.firstColdRuntimeFunction; f < function; ++f) offset += image.runtimeFunctions[f].size();
   return offset + (rva - image.runtimeFunctions[function].begin);
 }
 
@@ -80,10 +82,7 @@ Located R2RLocator::locate(std::uint32_t rva, AddressKind kind) {
   const Owner owner = *owners_[*f];
   const r2r::MethodBody& m = image_->methods[owner.method];
   l.method = &m;
-  for (std::size_t k = owner.method + 1;
-       k < image_->methods.size() && image_->methods[k].firstRuntimeFunction == m.firstRuntimeFunction; ++k) {
-    l.sharing.push_back(&image_->methods[k]);
-  }
+  for (std::uint32_t k = 1; k <= owner.sharing; ++k) l.sharing.push_back(&image_->methods[owner.method + k]);
   l.part = owner.part;
   l.offset = nativeOffsetOf(*image_, m, *f, rva);
   l.lookup = lookupOffset(l.offset, kind);

@@ -24,6 +24,6 @@ echo "== clang-tidy (library and CLI sources)" >&2
 build=build/lint
 cmake -S . -B "$build" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCMAKE_BUILD_TYPE=Release \
   -DGDMAP_BUILD_TESTS=OFF -DGDMAP_BUILD_BENCH=OFF >/dev/null
-mapfile -t units < <(git ls-files 'schema/*.cpp' 'writer/*.cpp' 'reader/*.cpp' 'description/*.cpp' 'io/*.cpp' 'process/*.cpp' 'coredump/*.cpp' 'tools/*.cpp')
+mapfile -t units < <(git ls-files 'schema/*.cpp' 'writer/*.cpp' 'reader/*.cpp' 'description/*.cpp' 'io/*.cpp' 'process/*.cpp' 'coredump/*.cpp' 'symbolize/*.cpp' 'tools/*.cpp')
 printf '%s\n' "${units[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p "$build" --quiet 2>/dev/null || status=1
 exit $status

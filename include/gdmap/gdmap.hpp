@@ -6,6 +6,7 @@
 #include <gdmap/process/process_memory.h>
 #include <gdmap/reader/il_to_native_map.h>
 #include <gdmap/reader/runtime_code.h>
+#include <gdmap/symbolize/symbolizer.h>
 #include <gdmap/coredump/core_dump.hpp>
 #include <gdmap/description/description_json.hpp>
 #include <gdmap/description/il_description_exact.hpp>
@@ -19,7 +20,6 @@
 #include <gdmap/metadata/assembly_refs.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/metadata/method_bodies.hpp>
-#include <gdmap/metadata/method_signature.hpp>
 #include <gdmap/pdb/debug_directory.hpp>
 #include <gdmap/pdb/portable_pdb.hpp>
 #include <gdmap/process/process_memory.hpp>
@@ -59,6 +59,14 @@
 #include <gdmap/schema/type.hpp>
 #include <gdmap/schema/type_names.hpp>
 #include <gdmap/schema/type_text.hpp>
+#include <gdmap/symbolize/il_offset.hpp>
+#include <gdmap/symbolize/image_pdb.hpp>
+#include <gdmap/symbolize/image_symbolizer.hpp>
+#include <gdmap/symbolize/maps_symbolizer.hpp>
+#include <gdmap/symbolize/perf_script.hpp>
+#include <gdmap/symbolize/process_locator.hpp>
+#include <gdmap/symbolize/r2r_locator.hpp>
+#include <gdmap/symbolize/source_lines.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
 #include <gdmap/writer/bounds_layout.hpp>
 #include <gdmap/writer/map_builder.hpp>

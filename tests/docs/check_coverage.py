@@ -33,6 +33,8 @@ HEADER_GLOBS = [
     "reader/pdb/include/gdmap/pdb/*.hpp",
     "description/include/gdmap/description/*.hpp",
     "io/include/gdmap/io/*.hpp",
+    "symbolize/include/gdmap/symbolize/*.hpp",
+    "symbolize/include/gdmap/symbolize/*.h",
 ]
 
 # Not API, so not required in an example. Each entry says why.

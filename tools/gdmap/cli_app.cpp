@@ -468,33 +468,58 @@ void addIlExtractCommand(CLI::App& il, int& status) {
 void addIlLocateCommand(CLI::App& il, int& status) {
   auto [command, options, json] =
       addCommand(il, "locate",
-                 "addr2line for .NET code: the method and IL offset(s) of each code RVA of a ReadyToRun image, or of "
-                 "each address of a process (live or a core dump)",
+                 "A symbolizer for .NET code: the method, IL offset and source line of each code address of a "
+                 "ReadyToRun image (an RVA, or absolute with --base or --maps), or of a process (live or a core dump)",
                  runIlLocate, status);
   command.footer(
       "For each RVA: the runtime function holding it, its method (token, instantiation, or 'async' and "
       "'async resumption' for runtime async's bodies; --names: its name; every method when several share the "
       "body), the part (body, funclet, cold), the offset in the method's code, and the IL offset(s) whose "
-      "GetILToNativeMapping entries cover that offset. Exit 0 when every RVA is in a method's code, 1 when one is "
-      "not (or the image is invalid). See docs/r2r.md.\n\n"
+      "GetILToNativeMapping entries cover that offset; then the source line of the IL offset the runtime reports "
+      "(the first entry covering it), from the image's portable PDB (embedded, or beside it; --pdb names it). "
+      "Exit 0 when every RVA is in a method's code, 1 when one is not (or the image is invalid). See docs/r2r.md.\n\n"
+      "Absolute addresses, as a profiler records them: --base ADDR (where the image is mapped), or --maps FILE "
+      "(the process's /proc/PID/maps: each address's file and file offset, made an RVA by that file's sections; "
+      "without IMAGE, every .NET image the maps name). --return-addresses: each address is a caller's return "
+      "address, looked up one byte before as the runtime does for a stack trace. No address given: one per line "
+      "of --input FILE or stdin, each answered as it comes.\n\n"
       "A process (--pid PID ADDRESS..., or CORE ADDRESS... for a core dump): each address, JIT-compiled code "
       "(its method, code version and IL offsets) or a ReadyToRun image's (the image's answer), or a stub.");
   command.add_option("IMAGE", options.image,
-                     "The ReadyToRun image (a .dll; '-' for stdin) or a core dump; with --pid, the first address");
+                     "The ReadyToRun image (a .dll; '-' for stdin) or a core dump; with --pid, or --maps without an "
+                     "image, the first address");
   command
       .add_option("RVA", options.rvas,
-                  "Code addresses: RVAs in an image, absolute in a process (decimal or 0x hex); a process "
-                  "given none reads them from stdin, one per line, each answered as it comes")
+                  "Code addresses: RVAs in an image, absolute with --base, --maps or a process (decimal or 0x "
+                  "hex); none: from --input FILE or stdin, one per line, each answered as it comes")
       ->type_name("RVA");
   command.add_option("--pid", options.pid, "A live .NET process to read (needs the right to ptrace it)")
       ->type_name("PID");
+  command
+      .add_option("--base", options.base, "Where IMAGE is mapped: the addresses are absolute, address - ADDR the RVA")
+      ->type_name("ADDR")
+      ->check(checkedBy(addressProblem));
+  command
+      .add_option("--maps", options.maps,
+                  "The process's memory map (/proc/PID/maps as saved): an address in a mapping of a file is that "
+                  "file's RVA through its sections; without IMAGE, each file is opened when an address is in it")
+      ->type_name("FILE");
+  command
+      .add_option("--pdb", options.pdb, "IMAGE's portable PDB (by default the embedded one, or the one beside IMAGE)")
+      ->type_name("FILE");
+  command.add_flag("--no-lines", options.noLines, "Look for no PDB: no source lines");
+  command.add_flag("--return-addresses", options.returnAddresses,
+                   "Every address is a return address (a caller's frame): looked up at address - 1, as the runtime "
+                   "does, unless it is its method's first byte");
+  command.add_option("--input", options.input, "The addresses, one per line, when none is given ('-': stdin)")
+      ->type_name("FILE");
   command.add_flag("--names", options.names,
                    "Name each method from the image's own metadata (a composite image's component: from the "
                    "component's file beside it; a process's method: from its module's file)");
   addStrictFlag(command, options.strict,
                 "Refuse an image whose ReadyToRun version is newer than the newest gdmap knows (by default it is "
                 "read with the newest rules and a warning)");
-  addJsonFlag(command, json, "Write the addresses as JSON: method, part, offset and IL entries each");
+  addJsonFlag(command, json, "Write the addresses as JSON: method, part, offset, IL entries and source line each");
 }
 
 // gdmap il ...: IL-to-native maps (FORMAT.md §3, docs/il-map.md), the

@@ -109,11 +109,18 @@ struct IlExtractOptions {
 int runIlExtract(const IlExtractOptions& options, Report& report);
 
 struct IlLocateOptions {
-  std::string image;              // a ReadyToRun image or a core dump; with --pid, the first address
-  std::vector<std::string> rvas;  // RVAs (an image) or addresses (a process, a core dump)
+  std::string image;              // a ReadyToRun image or a core dump; else (--pid, --maps) the first address
+  std::vector<std::string> rvas;  // RVAs (an image) or addresses (--base, --maps, a process, a core dump)
   std::string pid;
   bool names = false;
   bool strict = false;  // an image newer than the newest known is refused, not read with a warning
+  std::string base;     // --base ADDR: the image is mapped there, the addresses are absolute
+  std::string maps;     // --maps FILE: a process's /proc/PID/maps, the addresses absolute
+  std::string pdb;      // --pdb FILE: the image's portable PDB (else found beside it)
+  bool noLines = false;
+  bool returnAddresses = false;  // every address a return address: looked up one byte before
+  std::string input;             // --input FILE: the addresses, one a line, when none is given (else stdin)
+  std::string perfScript;        // --perf-script FILE|-: perf script text to annotate (perf_annotate.hpp)
 };
 int runIlLocate(const IlLocateOptions& options, Report& report);
 

@@ -2,75 +2,16 @@
 
 #include "il_entry_json.hpp"
 #include "json_object.hpp"
-#include "r2r_components.hpp"
 
-#include <gdmap/reader/bounds_decoder.hpp>
-#include <gdmap/schema/bounds_to_api.hpp>
 #include <gdmap/schema/hex.hpp>
 
-#include <algorithm>
-
 namespace gdmap::cli {
-
-const char* partName(Part p) {
-  switch (p) {
-    case Part::Body: return "body";
-    case Part::Funclet: return "funclet";
-    case Part::Cold: return "cold";
-  }
-  return "body";
-}
-
-// Runtime function -> its method and part; functions no method claims
-// (none in real images) have none. Of methods sharing one body, the first
-// in the image's order owns it (locate() names the others).
-std::vector<std::optional<Owner>> ownersOf(const r2r::R2RImage& image) {
-  std::vector<std::optional<Owner>> owners(image.runtimeFunctions.size());
-  for (std::size_t i = 0; i < image.methods.size(); ++i) {
-    const r2r::MethodBody& m = image.methods[i];
-    if (i > 0 && image.methods[i - 1].firstRuntimeFunction == m.firstRuntimeFunction) continue;
-    for (std::uint32_t k = 0; k < m.runtimeFunctionCount; ++k) {
-      owners[m.firstRuntimeFunction + k] = Owner{i, k == 0 ? Part::Body : Part::Funclet};
-    }
-    for (std::uint32_t k = 0; k < m.coldRuntimeFunctionCount; ++k) {
-      owners[m.firstColdRuntimeFunction + k] = Owner{i, Part::Cold};
-    }
-  }
-  return owners;
-}
-
-// The runtime function whose code holds `rva`, if any (the table is sorted
-// and disjoint).
-std::optional<std::size_t> functionAt(const r2r::R2RImage& image, std::uint32_t rva) {
-  const auto& fs = image.runtimeFunctions;
-  const auto it = std::upper_bound(fs.begin(), fs.end(), rva,
-                                   [](std::uint32_t a, const r2r::RuntimeFunction& f) { return a < f.begin; });
-  if (it == fs.begin()) return std::nullopt;
-  const std::size_t i = static_cast<std::size_t>(it - fs.begin()) - 1;
-  if (rva >= fs[i].end) return std::nullopt;
-  return i;
-}
-
-// The native offset the bounds use for `rva`: hot code is one block from
-// the entry (the body, then its funclets); a cold part continues after the
-// hot code's size.
-std::uint32_t nativeOffsetOf(const r2r::R2RImage& image, const r2r::MethodBody& m, std::size_t function,
-                             std::uint32_t rva) {
-  if (function < m.firstColdRuntimeFunction || m.coldRuntimeFunctionCount == 0) return rva - m.entryRva;
-  std::uint32_t offset = 0;
-  for (std::uint32_t k = 0; k < m.runtimeFunctionCount; ++k)
-    offset += image.runtimeFunctions[m.firstRuntimeFunction + k].size();
-  for (std::size_t f = m.firstColdRuntimeFunction; f < function; ++f) offset += image.runtimeFunctions[f].size();
-  return offset + (rva - image.runtimeFunctions[function].begin);
-}
 
 std::string ilText(std::uint32_t il) {
   const std::string_view special = il::specialIlName(il);
   return special.empty() ? shortHex(il) : std::string(special);
 }
 
-// The body's instantiation as `--instantiation` takes it (`<int32>`,
-// `async resumption`); empty for a method's plain body.
 std::string instantiationOf(const r2r::MethodBody& m) {
   const std::optional<il::Instantiation> inst = bodyInstantiation(m);
   return inst ? il::instantiationText(inst) : std::string();
@@ -85,30 +26,185 @@ std::string stringArrayJson(const std::vector<std::string>& items) {
   return out + "]";
 }
 
-Located locate(const r2r::R2RImage& image, const std::vector<std::optional<Owner>>& owners, ApiTables& tables,
-               std::uint32_t rva) {
-  Located l;
-  l.rva = rva;
-  const std::optional<std::size_t> f = functionAt(image, rva);
-  if (!f || !owners[*f]) return l;
-  const r2r::MethodBody& m = image.methods[owners[*f]->method];
-  l.method = &m;
-  for (std::size_t k = owners[*f]->method + 1;
-       k < image.methods.size() && image.methods[k].firstRuntimeFunction == m.firstRuntimeFunction; ++k) {
-    l.sharing.push_back(&image.methods[k]);
+std::string lookupText(symbolize::AddressKind kind, std::uint32_t offset, std::uint32_t lookup) {
+  return kind == symbolize::AddressKind::Return && lookup != offset ? ", looked up at +" + shortHex(lookup)
+                                                                    : std::string();
+}
+
+std::string sourceText(const std::optional<pdb::SourceLine>& source) {
+  if (!source) return {};
+  return " at " + source->document + ":" + std::to_string(source->line) + ":" + std::to_string(source->column);
+}
+
+std::string symbolJson(symbolize::AddressKind kind, const symbolize::IlOffset& il,
+                       const std::optional<pdb::SourceLine>& source) {
+  std::string out = ", \"lookup\": \"" + std::string(symbolize::addressKindName(kind)) + "\", \"ilOffset\": ";
+  if (il.entry) {
+    out += '"';
+    out += ilText(il.entry->ilOffset);
+    out += '"';
+  } else {
+    out += "null";
   }
-  l.part = owners[*f]->part;
-  l.offset = nativeOffsetOf(image, m, *f, rva);
-  const std::optional<std::vector<il::ApiEntry>>& api = tables.of(owners[*f]->method);
-  if (!api) {
-    l.noBounds = true;
-    return l;
+  out += ", \"source\": ";
+  if (!source) return out + "null";
+  out += "{\"document\": ";
+  appendJsonString(source->document, out);
+  return out + ", \"line\": " + std::to_string(source->line) + ", \"column\": " + std::to_string(source->column) +
+         ", \"endLine\": " + std::to_string(source->endLine) + ", \"endColumn\": " + std::to_string(source->endColumn) +
+         "}";
+}
+
+const metadata::AssemblyTypeNames* MethodNames::of(const r2r::MethodBody& m) const {
+  if (components == nullptr || components->empty()) return image;
+  return m.component < components->size() ? (*components)[m.component].names.get() : nullptr;
+}
+
+namespace {
+
+// "0x00010758" for an RVA given; "0x7f0000010758: [FILE ]RVA 0x00010758"
+// for an absolute address.
+std::string head(const ImageAnswer& a) {
+  if (!a.address) return hex32(a.located.rva);
+  return shortHex(*a.address) + ": " + (a.module.empty() ? "" : a.module + " ") + "RVA " + hex32(a.located.rva);
+}
+
+void appendMethodText(const r2r::MethodBody& m, const metadata::AssemblyTypeNames* names, bool component,
+                      std::string& out) {
+  out += hex32(m.token);
+  if (names && !(m.hasModule && !component)) out += ' ' + names->methodName(m.token);
+  if (const std::string inst = instantiationOf(m); !inst.empty()) out += ' ' + inst;
+}
+
+std::string entriesText(const symbolize::Located& l) {
+  if (l.noBounds) return "no bounds";
+  if (l.entries.empty()) return "no IL offset";
+  std::string out;
+  for (std::size_t i = 0; i < l.entries.size(); ++i) {
+    const il::ApiEntry& e = l.entries[i];
+    out += (i ? ", " : "") + std::string("IL ") + ilText(e.ilOffset) + " (native " +
+           std::to_string(e.nativeStartOffset) + "-" + std::to_string(e.nativeEndOffset) + ")";
   }
-  // A native offset in [start, end) of an entry: which IL the instruction came from.
-  for (const il::ApiEntry& e : *api) {
-    if (e.nativeStartOffset <= l.offset && l.offset < e.nativeEndOffset) l.entries.push_back(e);
+  return out;
+}
+
+}  // namespace
+
+namespace {
+
+// "method 0x06000003 of Sample.B Name <inst> (one body with method ...)".
+std::string methodText(const ImageAnswer& a, const MethodNames& methodNames) {
+  const symbolize::Located& l = a.located;
+  const r2r::MethodBody& m = *l.method;
+  const metadata::AssemblyTypeNames* names = methodNames.of(m);
+  const bool component = !a.component.empty();
+  std::string out = "method " + hex32(m.token);
+  if (component) out += " of " + a.component;
+  if (names && !(m.hasModule && !component)) out += ' ' + names->methodName(m.token);
+  if (const std::string inst = instantiationOf(m); !inst.empty()) out += ' ' + inst;
+  // Methods sharing the body: one code, several methods the runtime runs it for.
+  for (std::size_t i = 0; i < l.sharing.size(); ++i) {
+    out += i == 0 ? " (one body with method " : ", method ";
+    appendMethodText(*l.sharing[i], names, component, out);
+    if (i + 1 == l.sharing.size()) out += ')';
   }
-  return l;
+  return out;
+}
+
+}  // namespace
+
+std::string imageAnswerText(const ImageAnswer& a, const MethodNames& methodNames) {
+  if (!a.problem.empty()) return shortHex(a.address.value_or(0)) + ": " + a.problem;
+  const symbolize::Located& l = a.located;
+  std::string out = head(a) + ": ";
+  if (l.method == nullptr) return out + "in no method's code";
+  auto text = methodNames.texts.find(l.method);
+  if (text == methodNames.texts.end()) text = methodNames.texts.emplace(l.method, methodText(a, methodNames)).first;
+  out += text->second;
+  out += ", ";
+  out += symbolize::partName(l.part);
+  out += " +";
+  appendShortHex(l.offset, out);
+  out += " of " + std::to_string(l.method->codeSize) + " bytes" + lookupText(l.kind, l.offset, l.lookup) + ": " +
+         entriesText(l);
+  return out + sourceText(a.source);
+}
+
+namespace {
+
+void appendMethodJson(const ImageAnswer& a, const metadata::AssemblyTypeNames* names, std::string& out) {
+  const r2r::MethodBody& m = *a.located.method;
+  out += "\"method\": {\"token\": \"" + hex32(m.token) + "\"";
+  if (!a.component.empty()) {
+    out += ", \"component\": ";
+    appendJsonString(a.component, out);
+  }
+  if (names && !(m.hasModule && a.component.empty())) {
+    out += ", \"name\": ";
+    appendJsonString(names->methodName(m.token), out);
+  }
+  if (const std::optional<il::Instantiation> inst = bodyInstantiation(m)) {
+    out += ", \"instantiation\": {\"type\": " + stringArrayJson(inst->typeArguments) +
+           ", \"method\": " + stringArrayJson(inst->methodArguments);
+    if (inst->unboxingStub) out += ", \"unboxingStub\": true";
+    if (inst->asyncVariant) out += ", \"asyncVariant\": true";
+    if (inst->resumptionStub) out += ", \"resumptionStub\": true";
+    out += "}";
+  }
+  out += ", \"codeSize\": " + std::to_string(m.codeSize) + ", \"entryRva\": \"" + hex32(m.entryRva) + "\"}";
+}
+
+void appendSharingJson(const ImageAnswer& a, const metadata::AssemblyTypeNames* names, std::string& out) {
+  out += ", \"sharedWith\": [";
+  for (std::size_t i = 0; i < a.located.sharing.size(); ++i) {
+    const r2r::MethodBody& s = *a.located.sharing[i];
+    out += (i ? ", " : "") + std::string("{\"token\": \"") + hex32(s.token) + "\"";
+    if (names && !(s.hasModule && a.component.empty())) {
+      out += ", \"name\": ";
+      appendJsonString(names->methodName(s.token), out);
+    }
+    if (const std::string inst = instantiationOf(s); !inst.empty()) {
+      out += ", \"instantiation\": ";
+      appendJsonString(inst, out);
+    }
+    out += "}";
+  }
+  out += "]";
+}
+
+}  // namespace
+
+std::string imageAnswerJson(const ImageAnswer& a, const MethodNames& methodNames) {
+  const symbolize::Located& l = a.located;
+  std::string out = "{";
+  if (a.address) out += "\"address\": \"" + shortHex(*a.address) + "\", ";
+  if (a.address && !a.module.empty()) {
+    out += "\"module\": ";
+    appendJsonString(a.module, out);
+    out += ", ";
+  }
+  if (!a.problem.empty()) {
+    out += "\"rva\": null, \"method\": null, \"error\": ";
+    appendJsonString(a.problem, out);
+    return out + symbolJson(l.kind, l.il, std::nullopt) + "}";
+  }
+  out += "\"rva\": \"" + hex32(l.rva) + "\", ";
+  if (l.method == nullptr) return out + "\"method\": null" + symbolJson(l.kind, l.il, std::nullopt) + "}";
+  const metadata::AssemblyTypeNames* names = methodNames.of(*l.method);
+  appendMethodJson(a, names, out);
+  if (!l.sharing.empty()) appendSharingJson(a, names, out);
+  out += ", \"part\": \"" + std::string(symbolize::partName(l.part)) + "\", \"offset\": " + std::to_string(l.offset);
+  if (l.noBounds) {
+    out += ", \"il\": null";
+  } else {
+    out += ", \"il\": [";
+    for (std::size_t i = 0; i < l.entries.size(); ++i) {
+      if (i) out += ", ";
+      appendEntryJson(l.entries[i].ilOffset, l.entries[i].nativeStartOffset, l.entries[i].nativeEndOffset, out);
+    }
+    out += "]";
+  }
+  return out + symbolJson(l.kind, l.il, a.source) + "}";
 }
 
 }  // namespace gdmap::cli

@@ -1,43 +1,23 @@
 #pragma once
-// A ReadyToRun image's code addresses to its methods and IL offsets: what
-// `il locate` answers for an image, and for the ReadyToRun images of a
-// process (process_locate.cpp).
-#include <gdmap/reader/bounds_decoder.hpp>
+// How `il locate` writes the answers of symbolize/: a ReadyToRun image's
+// answer for an RVA (or an absolute address: --base, --maps) as a line of
+// text or a JSON object, and what every answer adds to its IL entries (the
+// lookup, the IL offset the runtime reports, the source line).
+#include <gdmap/metadata/assembly_type_names.hpp>
+#include <gdmap/pdb/portable_pdb.hpp>
 #include <gdmap/reader/r2r_image.hpp>
-#include <gdmap/schema/bounds_to_api.hpp>
-#include <gdmap/schema/il_map.hpp>
+#include <gdmap/symbolize/il_offset.hpp>
+#include <gdmap/symbolize/r2r_locator.hpp>
+
+#include "r2r_components.hpp"
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace gdmap::cli {
-
-// Which part of its method a runtime function is.
-enum class Part { Body, Funclet, Cold };
-
-struct Owner {
-  std::size_t method = 0;  // index into image.methods: the first of the methods sharing the body
-  Part part = Part::Body;
-};
-
-const char* partName(Part p);
-
-// Runtime function -> its method and part; functions no method claims
-// (none in real images) have none. Of methods sharing one body, the first
-// in the image's order owns it (locate() names the others).
-std::vector<std::optional<Owner>> ownersOf(const r2r::R2RImage& image);
-
-// The runtime function whose code holds `rva`, if any (the table is sorted
-// and disjoint).
-std::optional<std::size_t> functionAt(const r2r::R2RImage& image, std::uint32_t rva);
-
-// The native offset the bounds use for `rva`: hot code is one block from
-// the entry (the body, then its funclets); a cold part continues after the
-// hot code's size.
-std::uint32_t nativeOffsetOf(const r2r::R2RImage& image, const r2r::MethodBody& m, std::size_t function,
-                             std::uint32_t rva);
 
 std::string ilText(std::uint32_t il);
 
@@ -47,45 +27,38 @@ std::string instantiationOf(const r2r::MethodBody& m);
 
 std::string stringArrayJson(const std::vector<std::string>& items);
 
-struct Located {
-  std::uint32_t rva = 0;
-  std::string component;  // a composite image's component of the method
-  const r2r::MethodBody* method = nullptr;
-  std::vector<const r2r::MethodBody*> sharing;  // other methods that start at the same runtime function
-  Part part = Part::Body;
-  std::uint32_t offset = 0;
-  std::vector<il::ApiEntry> entries;  // the API entries covering the offset
-  bool noBounds = false;              // the method has no bounds: no IL offset is known
+// ", looked up at +0x27" for a return address looked up before itself.
+std::string lookupText(symbolize::AddressKind kind, std::uint32_t offset, std::uint32_t lookup);
+// " at DOCUMENT:LINE:COLUMN", or nothing.
+std::string sourceText(const std::optional<pdb::SourceLine>& source);
+// `, "lookup": ..., "ilOffset": ..., "source": ...` of an answer.
+std::string symbolJson(symbolize::AddressKind kind, const symbolize::IlOffset& il,
+                       const std::optional<pdb::SourceLine>& source);
+
+// The metadata that names an image's methods (--names): the image's own,
+// or a composite image's components'.
+struct MethodNames {
+  const metadata::AssemblyTypeNames* image = nullptr;
+  const std::vector<AssemblyMetadata>* components = nullptr;
+  const metadata::AssemblyTypeNames* of(const r2r::MethodBody& m) const;
+  // Each method's text as an answer names it (token, component, name,
+  // instantiation, the methods sharing its body), made once: a profile
+  // names the same methods again and again.
+  mutable std::unordered_map<const r2r::MethodBody*, std::string> texts;
 };
 
-// Each method's API entries, made the first time one of its addresses is
-// asked for: a profile's many samples of one method cost one conversion.
-// Empty for a method without (readable) bounds.
-class ApiTables {
- public:
-  explicit ApiTables(const r2r::R2RImage& image) : image_(image), tables_(image.methods.size()) {}
-  const std::optional<std::vector<il::ApiEntry>>& of(std::size_t method) {
-    std::optional<std::vector<il::ApiEntry>>& table = tables_[method];
-    if (!table && !done_[method]) {
-      done_[method] = true;
-      const r2r::MethodBody& m = image_.methods[method];
-      const ByteSpan bounds = m.bounds.first(m.bounds.size() - m.boundsTrailing);
-      if (!bounds.empty()) {
-        if (const Expected<il::BoundsView> view = il::openBounds(bounds, image_.profile.bounds)) {
-          table = il::boundsToApi(view->toVector(), m.codeSize);
-        }
-      }
-    }
-    return table;
-  }
-
- private:
-  const r2r::R2RImage& image_;
-  std::vector<std::optional<std::vector<il::ApiEntry>>> tables_;
-  std::vector<bool> done_ = std::vector<bool>(tables_.size());
+// One address of an image: an RVA, or an absolute address made one.
+struct ImageAnswer {
+  std::optional<std::uint64_t> address;  // the absolute address given (--base, --maps)
+  std::string module;                    // --maps: the file the address is in
+  std::string problem;                   // why the address has no RVA (then `located` is empty)
+  std::string component;                 // a composite image's component of the method
+  symbolize::Located located;
+  std::optional<pdb::SourceLine> source;
+  bool found() const { return problem.empty() && located.method != nullptr; }
 };
 
-Located locate(const r2r::R2RImage& image, const std::vector<std::optional<Owner>>& owners, ApiTables& tables,
-               std::uint32_t rva);
+std::string imageAnswerText(const ImageAnswer& a, const MethodNames& names);
+std::string imageAnswerJson(const ImageAnswer& a, const MethodNames& names);
 
 }  // namespace gdmap::cli

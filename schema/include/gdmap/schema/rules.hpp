@@ -184,6 +184,10 @@ inline constexpr char kRuntimeContractUnsupported[] = "runtime-contract-unsuppor
 inline constexpr char kRuntimeDataInvalid[] = "runtime-data-invalid";
 inline constexpr char kRuntimeDebugInfoInvalid[] = "runtime-debug-info-invalid";
 
+// Symbolization (symbolize/): a process's memory map (/proc/PID/maps) as a
+// profiler saved it.
+inline constexpr char kMapsInvalid[] = "maps-invalid";
+
 // Description overrides (fields a canonical build would not write)
 // layout-override is the note for each; the errors are contradictions or
 // limits of an explicit layout (MapBuilder, buildMap, build).

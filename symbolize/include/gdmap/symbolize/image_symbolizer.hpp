@@ -43,7 +43,7 @@ class ImageSymbolizer {
   const std::string& path() const;
   const pe::PeImage& pe() const;
   const r2r::R2RImage& image() const;
-  const ImagePdb* pdb() const;                // null: no lines
+  const ImagePdb* pdb() const;                  // null: no lines
   const std::optional<Error>& pdbNote() const;  // why there are no lines, when a PDB was looked for
 
   // The RVA the file offset `offset` is mapped at (the section whose raw

@@ -23,6 +23,7 @@ const char* partName(Part part);
 struct Owner {
   std::size_t method = 0;  // index into image.methods: the first of the methods sharing the body
   Part part = Part::Body;
+  std::uint32_t sharing = 0;  // how many methods after it share the body (image.methods[method + 1]...)
 };
 
 // Runtime function -> its method and part; functions no method claims

@@ -19,8 +19,7 @@ namespace gdmap::symbolize {
 // `token` (a MethodDef, 0x06xxxxxx): PortablePdb::lineAt of its row;
 // nothing for another kind of token, a row the PDB does not have, or a
 // method without sequence points.
-Expected<std::optional<pdb::SourceLine>> sourceLineOf(const ImagePdb& pdb, std::uint32_t token,
-                                                      std::uint32_t ilOffset);
+Expected<std::optional<pdb::SourceLine>> sourceLineOf(const ImagePdb& pdb, std::uint32_t token, std::uint32_t ilOffset);
 
 // Why a module has no lines: its PDB was not found or could not be used.
 struct PdbNote {

@@ -20,6 +20,7 @@
 #include <gdmap/metadata/assembly_refs.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/metadata/method_bodies.hpp>
+#include <gdmap/metadata/method_signature.hpp>
 #include <gdmap/pdb/debug_directory.hpp>
 #include <gdmap/pdb/portable_pdb.hpp>
 #include <gdmap/process/process_memory.hpp>

@@ -68,7 +68,10 @@ bool locateInTarget(gdmap_symbolizer& s, std::uint64_t address, sym::AddressKind
                     gdmap_error* error) {
   const sym::ProcessAnswer a = s.process->locate(address, kind);
   if (!a.error.empty()) {
-    describe(error, gdmap::rules::kRuntimeDataInvalid, address, a.error);
+    // A method's own error keeps its rule and target address; an image
+    // that could not be read is named by its message.
+    if (a.jit != nullptr && a.jit->error) describe(error, *a.jit->error);
+    else describe(error, gdmap::rules::kRuntimeDataInvalid, address, a.error);
     return false;
   }
   if (!a.found()) return false;

@@ -41,6 +41,7 @@ enum class Expect : std::uint8_t {
   Root,        // the description object
   Schema,      // /$schema: a string, ignored
   MethodName,  // /methods/N/name: a string for people
+  Signature,   // /methods/N/signature: a string for people (SOS's name of the method)
   Component,   // /methods/N/component: a composite image's component assembly (part of the identity)
   Methods,     // /methods: an array of methods
   Method,      // /methods/N: an object
@@ -50,9 +51,15 @@ enum class Expect : std::uint8_t {
   Il,
   NativeStart,
   NativeEnd,
-  Bounds,           // /methods/N/bounds: an array of bounds
-  Bound,            // /methods/N/bounds/K: an object
-  Source,           // /methods/N/bounds/K/source: an array of flags
+  Bounds,  // /methods/N/bounds: an array of bounds
+  Bound,   // /methods/N/bounds/K: an object
+  Source,  // /methods/N/bounds/K/source: an array of flags
+  // A bound's source line, for people (il extract --lines): its "line" and
+  // "column", and its "document" when it is not the method's "document".
+  LineNumber,
+  LineColumn,
+  LineDocument,
+  MethodDocument,   // /methods/N/document: a string
   SourceFlag,       // a flag name or "0x..."
   Map,              // /methods/N/map: an array of API entries
   MapEntry,         // /methods/N/map/K: an object
@@ -97,7 +104,7 @@ using description::KeyUse;
 
 // The format's keys (docs/il-map.md), each object's in the order its list
 // names them.
-constexpr description::KeyTable<Expect, 43> kIlDescriptionKeys{{
+constexpr description::KeyTable<Expect, 48> kIlDescriptionKeys{{
     {"$schema", Expect::Root, Expect::Schema, KeyUse::Unlisted},
     {"methods", Expect::Root, Expect::Methods, KeyUse::Required, {}, "the description has no ", " array"},
     {"token", Expect::Method, Expect::Token, KeyUse::Required, {}, "a method needs a "},
@@ -108,6 +115,8 @@ constexpr description::KeyTable<Expect, 43> kIlDescriptionKeys{{
     {"layout", Expect::Method, Expect::Layout},
     {"instantiation", Expect::Method, Expect::Instantiation},
     {"name", Expect::Method, Expect::MethodName},
+    {"signature", Expect::Method, Expect::Signature},
+    {"document", Expect::Method, Expect::MethodDocument},
     {"component", Expect::Method, Expect::Component},
     {"code", Expect::Method, Expect::Code},
     {"module", Expect::Method, Expect::Module},
@@ -138,6 +147,9 @@ constexpr description::KeyTable<Expect, 43> kIlDescriptionKeys{{
     {"native", Expect::Bound, Expect::Native, KeyUse::Required, "native offset", "a bound needs a ", " offset"},
     {"il", Expect::Bound, Expect::Il, KeyUse::Required, "IL offset", "a bound needs an ", " offset"},
     {"source", Expect::Bound, Expect::Source},
+    {"line", Expect::Bound, Expect::LineNumber, KeyUse::Optional, "line"},
+    {"column", Expect::Bound, Expect::LineColumn, KeyUse::Optional, "column"},
+    {"document", Expect::Bound, Expect::LineDocument},
     {"il", Expect::MapEntry, Expect::Il, KeyUse::Required, "IL offset", "an API entry needs an ", " offset"},
     {"nativeStart", Expect::MapEntry, Expect::NativeStart, KeyUse::Required, "native start", "an API entry needs a "},
     {"nativeEnd", Expect::MapEntry, Expect::NativeEnd, KeyUse::Required, "native end", "an API entry needs a "},
@@ -175,6 +187,8 @@ bool isNumber(Expect e) {
     case Expect::Padding:
     case Expect::HeaderPadding:
     case Expect::Truncate:
+    case Expect::LineNumber:
+    case Expect::LineColumn:
     case Expect::Rva:
     case Expect::Size:
     case Expect::NibbleCount: return true;
@@ -197,6 +211,7 @@ std::string describe(Expect e) {
     case Expect::Root: return "an object (the description)";
     case Expect::Schema: return "a string (the JSON Schema's URI)";
     case Expect::MethodName: return "a string (the method's name, for people)";
+    case Expect::Signature: return "a string (the method's name with its signature, for people)";
     case Expect::Component: return "a string (the component assembly's simple name)";
     case Expect::Methods: return "an array of methods";
     case Expect::Method: return "an object with \"token\" and one of \"bounds\" or \"map\"";
@@ -205,6 +220,8 @@ std::string describe(Expect e) {
       return "an object with " + keysOf(e, KeyUse::Required, ", ") + " and optionally " +
              keysOf(e, KeyUse::Optional, ", ");
     case Expect::Source: return "an array of source flag names";
+    case Expect::LineDocument:
+    case Expect::MethodDocument: return "a string (the source document's name)";
     case Expect::SourceFlag: return "a source flag name (such as \"stack_empty\") or a \"0x...\" hex string";
     case Expect::Map: return "an array of API entries";
     case Expect::MapEntry: return "an object with " + keysOf(e, KeyUse::Required, " and ");
@@ -376,12 +393,25 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       method_.name = value;
       return done();
     }
+    if (e == Expect::Signature) {
+      method_.signature = value;
+      return done();
+    }
     if (e == Expect::Component) {
       method_.component = value;
       return done();
     }
     if (e == Expect::Module) {
       method_.module = value;
+      return done();
+    }
+    if (e == Expect::LineDocument) {
+      line_.document = value;
+      lineGiven_ = true;
+      return done();
+    }
+    if (e == Expect::MethodDocument) {
+      method_.document = value;
       return done();
     }
     if (e == Expect::CodeKind || e == Expect::Tier) {
@@ -435,7 +465,11 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
         methodIndex_ = frames_.back().index;
         methodForms_ = 0;
         break;
-      case Expect::Bound: bound_ = {}; break;
+      case Expect::Bound:
+        bound_ = {};
+        line_ = {};
+        lineGiven_ = false;
+        break;
       case Expect::MapEntry: entry_ = {}; break;
       case Expect::CodeRange: range_ = {}; break;
       case Expect::CodeVersion: codeVersion_ = {}; break;
@@ -541,6 +575,14 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   void store(std::uint32_t value) {
     switch (expected()) {
       case Expect::Token: token_ = value; break;
+      case Expect::LineNumber:
+        line_.line = value;
+        lineGiven_ = true;
+        break;
+      case Expect::LineColumn:
+        line_.column = value;
+        lineGiven_ = true;
+        break;
       case Expect::CodeSize: method_.codeSize = value; break;
       case Expect::Rva: range_.start = value; break;
       case Expect::Size: range_.size = value; break;
@@ -714,6 +756,10 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
       }
       lastNative_ = bound_.nativeOffset;
       method_.bounds.push_back(bound_);
+      if (lineGiven_) {
+        method_.lines.resize(method_.bounds.size());
+        method_.lines.back() = std::move(line_);
+      }
     }
     native_.reset();
     il_.reset();
@@ -860,6 +906,8 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
   std::optional<std::uint32_t> token_;
   std::optional<std::uint32_t> lastNative_;
   il::Bound bound_;
+  il::BoundLine line_;  // the bound's "line", when lineGiven_
+  bool lineGiven_ = false;
   il::ApiEntry entry_;
   il::CodeRange range_;
   il::CodeVersion codeVersion_;

@@ -104,7 +104,18 @@ void appendInstantiation(const il::Instantiation& inst, std::string& out) {
   out += separator[0] == ' ' ? "},\n" : " },\n";
 }
 
-void appendBounds(const std::vector<il::Bound>& bounds, std::string& out) {
+// `, "line": 14, "column": 13` after a bound, and its `"document"` when it is
+// not the method's.
+void appendLine(const il::BoundLine& line, const std::string& document, std::string& out) {
+  appendNumber(", \"line\": ", line.line, out);
+  if (line.column != 0) appendNumber(", \"column\": ", line.column, out);
+  if (line.document.empty() || line.document == document) return;
+  out += ", \"document\": ";
+  appendJsonString(line.document, out);
+}
+
+void appendBounds(const std::vector<il::Bound>& bounds, const std::vector<il::BoundLine>& lines,
+                  const std::string& document, std::string& out) {
   out += "      \"bounds\": [";
   for (std::size_t i = 0; i < bounds.size(); ++i) {
     const il::Bound& b = bounds[i];
@@ -115,6 +126,7 @@ void appendBounds(const std::vector<il::Bound>& bounds, std::string& out) {
       out += ", \"source\": ";
       appendSource(b.source, out);
     }
+    if (i < lines.size() && lines[i].line != 0) appendLine(lines[i], document, out);
     out += " }";
   }
   out += bounds.empty() ? "]" : "\n      ]";
@@ -228,52 +240,69 @@ std::string il::writeIlDescription(std::span<const il::Method> methods) {
   std::size_t lines = 0;
   for (const il::Method& m : methods) lines += 1 + (m.verbatimMap ? m.map.size() : m.bounds.size());
   out.reserve(32 + lines * 56);
-  out += "{\n  \"methods\": [";
-  for (std::size_t i = 0; i < methods.size(); ++i) {
-    const il::Method& m = methods[i];
-    out += i == 0 ? "\n    {\n" : ",\n    {\n";
-    if (!m.module.empty()) {
-      out += "      \"module\": ";
-      appendJsonString(m.module, out);
-      out += ",\n";
-    }
-    out += "      \"token\": \"";
-    appendHex32(m.token, out);
-    out += "\",\n";
-    if (m.codeSize) {
-      appendNumber("      \"codeSize\": ", *m.codeSize, out);
-      out += ",\n";
-    }
-    if (!m.component.empty()) {
-      out += "      \"component\": ";
-      appendJsonString(m.component, out);
-      out += ",\n";
-    }
-    if (m.methodDesc) {
-      out += "      \"methodDesc\": \"";
-      appendShortHex(*m.methodDesc, out);
-      out += "\",\n";
-    }
-    if (m.dynamicMethod) out += "      \"dynamic\": true,\n";
-    if (m.codeVersion) appendCodeVersion(*m.codeVersion, out);
-    if (!m.name.empty()) {
-      out += "      \"name\": ";
-      appendJsonString(m.name, out);
-      out += ",\n";
-    }
-    if (m.instantiation) appendInstantiation(*m.instantiation, out);
-    if (!m.code.empty()) appendCode(m.code, out);
-    if (m.layout && m.layout->raw) {
-      appendRaw(*m.layout->raw, out);
-    } else {
-      if (m.layout) appendLayout(*m.layout, out);
-      if (m.verbatimMap) appendMap(m.map, out);
-      else appendBounds(m.bounds, out);
-    }
-    out += "\n    }";
-  }
-  out += methods.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  appendIlDescriptionHead(out);
+  for (std::size_t i = 0; i < methods.size(); ++i) appendIlDescriptionMethod(methods[i], i, out);
+  appendIlDescriptionTail(methods.size(), out);
   return out;
+}
+
+void il::appendIlDescriptionHead(std::string& out) { out += "{\n  \"methods\": ["; }
+
+void il::appendIlDescriptionTail(std::size_t methods, std::string& out) {
+  out += methods == 0 ? "]\n}\n" : "\n  ]\n}\n";
+}
+
+void il::appendIlDescriptionMethod(const il::Method& m, std::size_t index, std::string& out) {
+  out += index == 0 ? "\n    {\n" : ",\n    {\n";
+  if (!m.module.empty()) {
+    out += "      \"module\": ";
+    appendJsonString(m.module, out);
+    out += ",\n";
+  }
+  out += "      \"token\": \"";
+  appendHex32(m.token, out);
+  out += "\",\n";
+  if (m.codeSize) {
+    appendNumber("      \"codeSize\": ", *m.codeSize, out);
+    out += ",\n";
+  }
+  if (!m.component.empty()) {
+    out += "      \"component\": ";
+    appendJsonString(m.component, out);
+    out += ",\n";
+  }
+  if (m.methodDesc) {
+    out += "      \"methodDesc\": \"";
+    appendShortHex(*m.methodDesc, out);
+    out += "\",\n";
+  }
+  if (m.dynamicMethod) out += "      \"dynamic\": true,\n";
+  if (m.codeVersion) appendCodeVersion(*m.codeVersion, out);
+  if (!m.name.empty()) {
+    out += "      \"name\": ";
+    appendJsonString(m.name, out);
+    out += ",\n";
+  }
+  if (!m.signature.empty()) {
+    out += "      \"signature\": ";
+    appendJsonString(m.signature, out);
+    out += ",\n";
+  }
+  if (!m.document.empty()) {
+    out += "      \"document\": ";
+    appendJsonString(m.document, out);
+    out += ",\n";
+  }
+  if (m.instantiation) appendInstantiation(*m.instantiation, out);
+  if (!m.code.empty()) appendCode(m.code, out);
+  if (m.layout && m.layout->raw) {
+    appendRaw(*m.layout->raw, out);
+  } else {
+    if (m.layout) appendLayout(*m.layout, out);
+    if (m.verbatimMap) appendMap(m.map, out);
+    else appendBounds(m.bounds, m.lines, m.document, out);
+  }
+  out += "\n    }";
 }
 
 }  // namespace gdmap

@@ -44,7 +44,7 @@ struct MethodSignatures::Impl final : TypeNamer {
   std::string assembly;
   std::string coreLib;
 
-  Impl(MetadataStreams s, MetadataTables t) : streams(std::move(s)), tables(std::move(t)) {}
+  Impl(const MetadataStreams& s, const MetadataTables& t) : streams(s), tables(t) {}
 
   std::string string(std::uint8_t table, std::uint32_t row, std::size_t column) const {
     Expected<std::string> s = stringAt(streams.strings, tables.cell(table, row, column));
@@ -276,7 +276,7 @@ Expected<MethodSignatures> MethodSignatures::open(ByteSpan file) {
   if (!streams) return streams.error();
   Expected<MetadataTables> tables = MetadataTables::open(streams->tables);
   if (!tables) return tables.error();
-  auto impl = std::make_unique<Impl>(std::move(streams).value(), std::move(tables).value());
+  auto impl = std::make_unique<Impl>(*streams, *tables);
   impl->readAssemblyNames();
   impl->readOwners();
   return MethodSignatures(std::move(impl));

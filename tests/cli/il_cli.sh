@@ -297,8 +297,9 @@ cat >"$w/callonly.json" <<'EOF'
 EOF
 expect 0 "$gdmap" il lookup "$w/callonly.json" --json
 is '.method == "0x06000010" and .hr == "S_OK" and .count == 0 and .entries == []'
-expect 2 "$gdmap" il lookup "$desc" --json
-is '.diagnostics[0].rule == "usage" and (.diagnostics[0].message | contains("2 methods"))'
+# Several methods and no --method: every method's array (issue 29).
+expect 0 "$gdmap" il lookup "$desc" --json
+is '(.methods | length) == 2 and .methods[0].method == "0x06000001" and .methods[0].hr == "S_OK" and .method == null'
 # the table needs every bounds method's codeSize
 expect 1 "$gdmap" il lookup "$w/nocs.json" --json
 is '.diagnostics[0].rule == "il-code-size-required" and .diagnostics[0].path == "/methods/0"'

@@ -19,8 +19,8 @@ expect 2 "$gdmap" il extract --pid $$ --composite x.r2r.dll
 has err "--composite is for a ReadyToRun image; a process (--pid or a core dump) does not take it"
 expect 2 "$gdmap" il extract --pid $$ --component A
 has err "--component is for a ReadyToRun image"
-expect 2 "$gdmap" il extract "$image" --api
-has err "--api and --jit-only are for a process (--pid or a core dump)"
+expect 2 "$gdmap" il extract "$image" --jit-only
+has err "--jit-only is for a process (--pid or a core dump)"
 expect 2 "$gdmap" il extract
 has err "an IMAGE (a ReadyToRun image or a core dump) or --pid is needed"
 expect 2 "$gdmap" il locate --pid $$ 0x1000 --strict

@@ -116,7 +116,7 @@ jq -e '[.methods[].component] == ["Sample.A", "Sample.A", "Sample.A", "Sample.A"
 expect 2 "$gdmap" il lookup "$w/c.json" --method 0x06000003
 has err "Sample.A: (none), Sample.B: (none)): choose one with --component NAME and --instantiation TEXT"
 expect 0 "$gdmap" il lookup "$w/c.json" --method 0x06000003 --component Sample.B
-has out "0x06000003: S_OK"
+has out "0x06000003 Sample.B.Program.Run(Int32): S_OK"
 expect 0 "$gdmap" il build "$w/c.json" --format packed2 --method 0x06000003 --component Sample.A -o "$w/sa3.bin"
 # A component the image does not have: every one listed, in a field of its
 # own in JSON (a message is cut at 512 bytes, the list never).

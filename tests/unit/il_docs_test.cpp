@@ -307,7 +307,8 @@ TEST_CASE("il docs: the IL description schema is valid JSON listing what the rea
             "unboxingStub", "name",    "raw",           "layout",         "count",         "nativeBits", "ilBits",
             "nibbles",      "padding", "headerPadding", "verbatimSource", "trailing",      "truncate",   "code",
             "rva",          "size",    "asyncVariant",  "resumptionStub", "component",     "address",    "module",
-            "methodDesc",   "dynamic", "codeVersion",   "kind",           "tier",          "ilVersion",  "active"});
+            "methodDesc",   "dynamic", "codeVersion",   "kind",           "tier",          "ilVersion",  "active",
+            "signature",    "line",    "document",      "column"});
   CHECK(closed);
 
   const auto& defs = schema.at("$defs");

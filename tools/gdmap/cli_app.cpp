@@ -10,6 +10,7 @@
 #include "exit_status.hpp"
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
+#include "method_query.hpp"
 #include "report.hpp"
 #include "suggest.hpp"
 
@@ -173,11 +174,24 @@ void addMethodOption(CLI::App& command, std::string& value, const std::string& h
   addNumberOption(command, "--method", value, "The method's token (decimal or 0x hex); " + help, "TOKEN");
 }
 
+// --method TOKEN|NAME (il extract, il lookup): a token, or a name as
+// --names writes it (method_query.hpp).
+void addMethodQueryOption(CLI::App& command, std::string& value, const std::string& help) {
+  command
+      .add_option("--method", value,
+                  "The method: its token (decimal or 0x hex), or its name, `Ns.Type::Name` (every overload) or as SOS "
+                  "prints it with its signature, `Ns.Type.Name(System.String, Int32)`; " +
+                      help)
+      ->type_name("TOKEN|NAME")
+      ->check(checkedBy(methodQueryProblem));
+}
+
 // --method TOKEN, then --instantiation TEXT: which body of a method whose
 // token several bodies share (il::instantiationText, e.g.
 // "<int32>::<string>"); --component and --address narrow the choice.
-void addMethodChoiceOptions(CLI::App& command, IlMethodChoice& choice, const std::string& help) {
-  addMethodOption(command, choice.token, help);
+void addMethodChoiceOptions(CLI::App& command, IlMethodChoice& choice, const std::string& help, bool byName = false) {
+  if (byName) addMethodQueryOption(command, choice.token, help);
+  else addMethodOption(command, choice.token, help);
   command
       .add_option("--instantiation", choice.instantiation,
                   "Which body of a method several instantiations share a token of, as listed when the choice is open: "
@@ -388,9 +402,10 @@ void addIlLookupCommand(CLI::App& il, int& status) {
       "cMap = --capacity. Prints the HRESULT, the full count (*pcMap, greater than the capacity when truncated) "
       "and the copied entries, filtered by --native or --il. Exit 0 for S_OK, 1 for E_FAIL (no such token).");
   addOperand(command, "DESCRIPTION", options.description, kDescriptionOperand);
-  addMethodChoiceOptions(
-      command, options.method,
-      "a token not in the description gives E_FAIL. May be left out when the description has one method");
+  addMethodChoiceOptions(command, options.method,
+                         "a token not in the description gives E_FAIL; a name needs the description's names (il "
+                         "extract --names). Without it: every method's array",
+                         true);
   addNumberOption(command, "--capacity", options.capacity,
                   "cMap of the second call, in entries (default: the count the first call returned)", "N");
   CLI::Option* native = addNumberOption(command, "--native", options.native,
@@ -441,9 +456,16 @@ void addIlExtractCommand(CLI::App& il, int& status) {
   command.add_option("--pid", options.pid, "A live .NET process to read (needs the right to ptrace it)")
       ->type_name("PID");
   command.add_flag("--api", options.api,
-                   "A process: write each method's GetILToNativeMapping array (\"map\") instead of its bounds");
+                   "Write each method's GetILToNativeMapping array (\"map\") instead of its bounds");
   command.add_flag("--jit-only", options.jitOnly, "A process: only the JIT-compiled bodies, not the ReadyToRun ones");
-  addMethodOption(command, options.method, "only the bodies of this method (every instantiation of it)");
+  command.add_flag("--lines", options.lines,
+                   "Give each bound its source line (\"line\", \"column\"; the method's \"document\") from the "
+                   "portable PDB of its method's assembly: embedded, or beside the image (a process: beside each "
+                   "module's file; a module without one gets none)");
+  command.add_option("--pdb", options.pdb, "IMAGE's portable PDB (implies --lines)")->type_name("FILE");
+  addMethodQueryOption(command, options.method,
+                       "only the bodies of this method (every instantiation of it, unless the signature names one; a "
+                       "name implies --names)");
   addDescriptionOutputOption(command, options.output, "FILE");
   // Unlike --names elsewhere, a flag: the image names itself.
   command.add_flag("--names", options.names,

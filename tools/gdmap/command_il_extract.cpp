@@ -2,11 +2,14 @@
 // (docs/r2r.md), as an IL-map description: one method per body, with its
 // token, code size (body and funclets), bounds and, for a generic
 // instantiation, its type and method arguments.
+#include "bound_lines.hpp"
 #include "exit_status.hpp"
 #include "file_io.hpp"
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
+#include "il_description_output.hpp"
 #include "input_kind.hpp"
+#include "method_query.hpp"
 #include "process_extract.hpp"
 #include "r2r_components.hpp"
 #include "report.hpp"
@@ -20,9 +23,11 @@
 #include <gdmap/reader/r2r_image.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
+#include <gdmap/symbolize/source_lines.hpp>
 
 #include <algorithm>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -363,7 +368,103 @@ bool chooseComponents(const IlExtractOptions& options, const r2r::R2RImage& imag
   return true;
 }
 
-int extract(const IlExtractOptions& options, Report& report) {
+// A body's names, from its assembly's metadata when --names (or --method
+// NAME) read it: an instantiation of another module's method (its owner
+// type's module override) is not named by this module's metadata.
+struct BodyNames {
+  std::string name;
+  std::string signature;
+  std::string typical;  // the signature without the instantiation: every body of the method
+};
+
+const AssemblyMetadata* metadataOf(const r2r::MethodBody& body, const r2r::R2RImage& image, const Source& src) {
+  if (image.components.empty()) return body.hasModule ? nullptr : &src.own;
+  return body.component < src.components.size() ? &src.components[body.component] : nullptr;
+}
+
+BodyNames bodyNames(const r2r::MethodBody& body, const r2r::R2RImage& image, const Source& src, bool typical) {
+  BodyNames out;
+  const AssemblyMetadata* own = metadataOf(body, image, src);
+  if (!own || !own->names) return out;
+  out.name = own->names->methodName(body.token);
+  if (own->signatures) {
+    const std::optional<il::Instantiation> inst = bodyInstantiation(body);
+    out.signature = own->signatures->signatureOf(body.token, inst ? &*inst : nullptr);
+    if (typical) out.typical = inst ? own->signatures->signatureOf(body.token) : out.signature;
+  }
+  return out;
+}
+
+// A method --method NAME answers, listed by its own signature (not one
+// instantiation's) when the name answers several.
+MethodCandidate candidateOf(const r2r::MethodBody& body, const BodyNames& named, const Source& src, bool components) {
+  MethodCandidate c;
+  c.token = body.token;
+  if (components && body.component < src.componentNames.size()) c.where = src.componentNames[body.component];
+  c.signature = !named.typical.empty() ? named.typical : !named.signature.empty() ? named.signature : named.name;
+  return c;
+}
+
+// --lines: the portable PDBs whose lines the written methods get, by
+// component name ("" for a single assembly's methods). Empty without
+// --lines; nullopt (the error in `report`) when the PDB of the one
+// assembly asked for cannot be had.
+using ImagePdbs = std::map<std::string, symbolize::ImagePdb>;
+
+std::optional<ImagePdbs> openPdbs(const IlExtractOptions& options, const Source& src, const r2r::R2RImage& image,
+                                  Report& report) {
+  ImagePdbs pdbs;
+  if (!options.lines) return pdbs;
+  const bool every = !image.components.empty() && !src.component;
+  if (!every) {
+    // The assembly's own file: the image, or the component assembly given.
+    const InputBytes& assembly = *src.input;
+    Expected<symbolize::ImagePdb> pdb =
+        symbolize::ImagePdb::open(assembly.bytes(), assembly.displayName(), options.pdb);
+    if (!pdb) {
+      Diagnostic d;
+      d.rule = pdb.error().rule;
+      d.file = assembly.displayName();
+      d.message = "--lines: " + pdb.error().message;
+      report.add(std::move(d));
+      return std::nullopt;
+    }
+    pdbs.emplace(std::string(), std::move(*pdb));  // the methods name no component
+    return pdbs;
+  }
+  // Every component: each one's PDB beside its file, beside the composite image.
+  symbolize::PdbCache cache;
+  for (const std::string& component : src.componentNames) {
+    if (const symbolize::ImagePdb* pdb = cache.of(besides(src.name, component + ".dll"))) pdbs.emplace(component, *pdb);
+  }
+  for (const symbolize::PdbNote& note : cache.takeNotes()) {
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.rule = note.error.rule;
+    d.file = note.image;
+    d.message = "--lines: no lines for its methods: " + note.error.message;
+    report.add(std::move(d));
+  }
+  return pdbs;
+}
+
+// Each method's lines, from its assembly's PDB, as it is written.
+MethodFinish linesFinish(const ImagePdbs& pdbs) {
+  if (pdbs.empty()) return {};
+  return [&pdbs](il::Method& m) -> Status {
+    const auto pdb = pdbs.find(m.component);
+    return pdb == pdbs.end() ? Status(Success{}) : addBoundLines(m, pdb->second);
+  };
+}
+
+int extract(const IlExtractOptions& given, Report& report) {
+  // --method NAME needs the names: it implies --names.
+  IlExtractOptions options = given;
+  options.names |= parseMethodQuery(options.method).byName();
+  options.lines |= !options.pdb.empty();
+  if (options.lines && options.api)
+    return report.fail(kUsageOrIo, rules::kUsage,
+                       "--lines gives each bound its source line: an API array (--api) has no bounds to give them to");
   std::optional<Output> output;
   if (!options.pid.empty()) {
     if (!options.image.empty())
@@ -383,8 +484,8 @@ int extract(const IlExtractOptions& options, Report& report) {
     if (!checkProcessOptions(options, report)) return kUsageOrIo;
     return extractProcess(options, std::move(src.input), *output, report);
   }
-  if (options.api || options.jitOnly)
-    return report.fail(kUsageOrIo, rules::kUsage, "--api and --jit-only are for a process (--pid or a core dump)");
+  if (options.jitOnly)
+    return report.fail(kUsageOrIo, rules::kUsage, "--jit-only is for a process (--pid or a core dump)");
   src.name = src.input->displayName();
   src.file = src.input->bytes();
   std::string wanted = options.component;
@@ -408,7 +509,9 @@ int extract(const IlExtractOptions& options, Report& report) {
     }
   }
   if (!ilInside) return kInvalid;
-  const std::optional<std::uint32_t> only = optionalU32(options.method);
+  const MethodQuery query = parseMethodQuery(options.method);
+  const std::optional<std::uint32_t> only = query.token;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, MethodCandidate> candidates;  // (component, token): a name's
   ExtractCounts counts;
   std::vector<il::Method> methods;
   std::vector<std::size_t> blobOffsets;
@@ -419,17 +522,19 @@ int extract(const IlExtractOptions& options, Report& report) {
   for (const r2r::MethodBody& body : image->methods) {
     if (src.component && body.component != *src.component) continue;
     if (only && body.token != *only) continue;
+    const BodyNames named = bodyNames(body, *image, src, query.byName());
+    if (query.byName()) {
+      // The body's own signature, or its method's (every instantiation).
+      if (!answersQuery(query, named.name, named.signature) && !answersQuery(query, named.name, named.typical))
+        continue;
+      candidates.try_emplace({body.component, body.token}, candidateOf(body, named, src, everyComponent));
+    }
     ++counts.bodies;
     std::optional<il::Method> method = extractMethod(body, *image, image->profile.bounds, file, name, counts, report);
     if (!method) continue;
     if (everyComponent) method->component = src.componentNames[body.component];
-    // An instantiation of another module's method (its owner type's module
-    // override) is not named by this module's metadata.
-    const metadata::AssemblyTypeNames* names = image->components.empty() ? src.own.names.get()
-                                               : body.component < src.components.size()
-                                                   ? src.components[body.component].names.get()
-                                                   : nullptr;
-    if (names && !(body.hasModule && image->components.empty())) method->name = names->methodName(method->token);
+    method->name = named.name;
+    method->signature = named.signature;
     methods.push_back(std::move(*method));
     blobOffsets.push_back(body.debugInfoOffset);
     componentOf.push_back(body.component);
@@ -479,11 +584,25 @@ int extract(const IlExtractOptions& options, Report& report) {
     if (m.instantiation->unboxingStub) ++counts.unboxingStubs;
   }
   for (const r2r::MethodBody& body : image->methods) {
-    if (body.sharedBody && (!src.component || body.component == *src.component) && (!only || body.token == *only))
+    if (body.sharedBody && (!src.component || body.component == *src.component) && (!only || body.token == *only) &&
+        (!query.byName() || candidates.count({body.component, body.token}) != 0))
       ++counts.sharedBodies;
   }
   countSharing(std::move(writtenBlobs), counts);
   const std::size_t components = src.component ? 1 : src.componentNames.size();
+  if (candidates.size() > 1) {
+    std::vector<MethodCandidate> listed;
+    listed.reserve(candidates.size());
+    for (auto& [key, candidate] : candidates) listed.push_back(std::move(candidate));
+    return ambiguousMethod(query, listed, name, report);
+  }
+  if (query.byName() && counts.bodies == 0) {
+    addError(report, name, rules::kIlMethodNotFound,
+             "no precompiled body of the image's methods is named " + quoteInput(query.name, 400) + " (" +
+                 std::to_string(image->methods.size()) + " bodies)");
+    summarize(*image, counts, name, src.componentName, components, report);
+    return kInvalid;
+  }
   if (only && counts.bodies == 0) {
     Diagnostic d;
     d.rule = rules::kIlMethodNotFound;
@@ -496,7 +615,11 @@ int extract(const IlExtractOptions& options, Report& report) {
   }
   summarize(*image, counts, name, src.componentName, components, report);
   if (report.errors() != errorsBefore) return kInvalid;
-  if (!output->write(il::writeIlDescription(written), report)) return kUsageOrIo;
+  const std::optional<ImagePdbs> pdbs = openPdbs(options, src, *image, report);
+  if (!pdbs) return kInvalid;
+  if (const int status = writeIlDescription(*output, written, options.api, report, linesFinish(*pdbs));
+      status != kSuccess)
+    return status;
   if (report.json()) report.object().string("output", options.output);
   return kSuccess;
 }

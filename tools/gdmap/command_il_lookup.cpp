@@ -7,6 +7,7 @@
 #include "il_description_input.hpp"
 #include "il_entry_json.hpp"
 #include "input_kind.hpp"
+#include "method_query.hpp"
 #include "report.hpp"
 
 #include <gdmap/description/json_position.hpp>
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <span>
 #include <sstream>
@@ -51,9 +53,10 @@ std::string entriesJson(const std::vector<gdmap_il_to_native_map>& entries) {
 // The readable answer: a header line, then one aligned row per entry.
 // Every offset in hex, IL and native alike (as `--native 0x28` takes one
 // and a disassembler shows one); --json gives them as integers.
-void printTable(std::uint32_t token, const std::string& header, const std::vector<gdmap_il_to_native_map>& entries) {
+void printTable(std::uint32_t token, const std::string& name, const std::string& header,
+                const std::vector<gdmap_il_to_native_map>& entries) {
   std::ostringstream out;
-  out << tokenText(token) << ": " << header << '\n';
+  out << tokenText(token) << (name.empty() ? "" : " ") << name << ": " << header << '\n';
   if (!entries.empty()) {
     std::size_t ilWidth = 2;
     for (const auto& e : entries) ilWidth = std::max(ilWidth, il::ilText(e.ilOffset).size());
@@ -187,9 +190,18 @@ void filterEntries(const IlLookupOptions& options, std::vector<gdmap_il_to_nativ
   }
 }
 
-void writeAnswer(const Answer& a, std::uint32_t token, bool filtered, Report& report) {
+// The name a method is shown with: its signature (SOS's text), else its
+// name, as `il extract --names` wrote them; empty without.
+const std::string& shownName(const il::Method& m) { return m.signature.empty() ? m.name : m.signature; }
+
+// The signature, when the description has one, follows the token (a
+// description written before signatures answers as it did).
+void writeAnswer(const Answer& a, const il::Method* method, std::uint32_t token, bool filtered, Report& report) {
+  static const std::string kNone;
+  const std::string& name = method ? method->signature : kNone;
   if (report.json()) {
     JsonObject& out = report.object();
+    if (!name.empty()) out.string("signature", name);
     out.string("hr", hresultName(a.hr));
     if (a.ok()) {
       out.number("count", a.count);
@@ -207,7 +219,7 @@ void writeAnswer(const Answer& a, std::uint32_t token, bool filtered, Report& re
     std::string header = "S_OK, count " + std::to_string(a.count) + ", " + std::to_string(a.copied) + " copied";
     if (a.truncated()) header += " (truncated: capacity " + std::to_string(a.capacity) + ")";
     if (filtered) header += ", " + std::to_string(a.entries.size()) + " matching";
-    printTable(token, header, a.entries);
+    printTable(token, name, header, a.entries);
   } else {
     std::cout << tokenText(token) << ": " << hresultName(a.hr) << '\n';
   }
@@ -227,6 +239,104 @@ int notFound(gdmap_hresult hr, std::uint32_t token, std::size_t methods, const s
   return kInvalid;
 }
 
+// --method NAME: the method (the description's "name" or "signature")
+// it answers, as a choice of its token and, when the name tells one body
+// from the others of its token, that body. Empty when none or several
+// methods answer (the error in `report`).
+std::optional<Asked> methodNamed(const std::vector<il::Method>& methods, const MethodQuery& query,
+                                 const InputBytes& input, Report& report, int& status) {
+  status = kInvalid;
+  std::vector<std::size_t> bodies;
+  // Methods are told apart by module, component and token.
+  std::map<std::tuple<std::string, std::string, std::uint32_t>, MethodCandidate> candidates;
+  bool named = false;
+  for (std::size_t i = 0; i < methods.size(); ++i) {
+    const il::Method& m = methods[i];
+    named |= !m.name.empty() || !m.signature.empty();
+    if (!answersQuery(query, m.name, m.signature)) continue;
+    bodies.push_back(i);
+    MethodCandidate c{m.token, !m.module.empty() ? m.module : m.component, shownName(m)};
+    candidates.try_emplace({m.module, m.component, m.token}, std::move(c));
+  }
+  if (candidates.size() > 1) {
+    std::vector<MethodCandidate> listed;
+    listed.reserve(candidates.size());
+    for (auto& [key, c] : candidates) listed.push_back(std::move(c));
+    ambiguousMethod(query, listed, input.displayName(), report);
+    return std::nullopt;
+  }
+  if (bodies.empty()) {
+    Diagnostic d;
+    d.rule = rules::kIlMethodNotFound;
+    d.path = "/methods";
+    d.file = input.displayName();
+    d.message = named ? "no method of the description is named " + quoteInput(query.name, 400) + " (" +
+                            plural(methods.size(), "method", "methods") + ")"
+                      : "--method " + quoteInput(query.name, 400) +
+                            ": the description's methods have no names (`gdmap il extract --names` writes them); "
+                            "give a token";
+    report.add(std::move(d));
+    return std::nullopt;
+  }
+  status = kSuccess;
+  return Asked{methods[bodies.front()].token, bodies.size() == 1 ? std::optional(bodies.front()) : std::nullopt};
+}
+
+// Every method's array, each played on a table of its own (a token may have
+// several bodies, which one table cannot hold), written as each is found:
+// one object a method in JSON, one row an entry in text.
+int lookupEvery(const IlLookupOptions& options, const std::vector<il::Method>& methods, const InputBytes& input,
+                Report& report) {
+  int status = kSuccess;
+  if (report.json()) report.object().beginArray("methods");
+  else std::cout << "token       il          native start  native end  name\n";
+  std::string line;
+  for (std::size_t i = 0; i < methods.size(); ++i) {
+    const il::Method& m = methods[i];
+    auto table = il::buildMethodTable(std::span(&m, 1));
+    if (!table) {
+      Error e = table.error();
+      e.index = i;
+      status = tableError(e, {}, input, report);
+      continue;
+    }
+    Answer a = callTwice(*table, m.token, options.capacity);
+    filterEntries(options, a.entries);
+    line.clear();
+    if (report.json()) {
+      line = "{\"method\": \"" + tokenText(m.token) + '"';
+      if (!m.name.empty()) appendJsonString(m.name, line += ", \"name\": ");
+      if (!m.signature.empty()) appendJsonString(m.signature, line += ", \"signature\": ");
+      if (m.instantiation) appendJsonString(il::instantiationText(m.instantiation), line += ", \"instantiation\": ");
+      line += ", \"hr\": \"" + hresultName(a.hr) + "\", \"count\": " + std::to_string(a.count) +
+              ", \"copied\": " + std::to_string(a.copied) + ", \"entries\": [";
+      for (std::size_t k = 0; k < a.entries.size(); ++k) {
+        if (k != 0) line += ", ";
+        appendEntryJson(a.entries[k].ilOffset, a.entries[k].nativeStartOffset, a.entries[k].nativeEndOffset, line);
+      }
+      line += "]}";
+      report.object().arrayRaw(line);
+      continue;
+    }
+    // The name column: SOS's text, or gdmap's name and the instantiation.
+    std::string name = shownName(m);
+    if (m.signature.empty() && m.instantiation)
+      (name += name.empty() ? "" : " ") += il::instantiationText(m.instantiation);
+    char row[64];
+    for (const gdmap_il_to_native_map& e : a.entries) {
+      std::snprintf(row, sizeof row, "%-10s  %-10s  %12s  %10s", tokenText(m.token).c_str(),
+                    il::ilText(e.ilOffset).c_str(), shortHex(e.nativeStartOffset).c_str(),
+                    shortHex(e.nativeEndOffset).c_str());
+      line += row;
+      if (!name.empty()) (line += "  ") += name;
+      line += '\n';
+    }
+    std::cout << line;
+  }
+  if (report.json()) report.object().endArray();
+  return status;
+}
+
 int lookup(const IlLookupOptions& options, Report& report) {
   auto input = openInput(options.description, report, FileAccess::Whole, InputContent::Json);
   if (!input) return kUsageOrIo;
@@ -236,15 +346,34 @@ int lookup(const IlLookupOptions& options, Report& report) {
     return kInvalid;
   }
   int status = kSuccess;
-  const std::optional<Asked> asked = askedMethod(*methods, options.method, *input, report, status);
+  const MethodQuery query = parseMethodQuery(options.method.token);
+  const IlMethodChoice& choice = options.method;
+  // Nothing chosen, several methods: every method's array.
+  if (query.empty() && choice.instantiation.empty() && choice.component.empty() && choice.address.empty() &&
+      methods->size() > 1)
+    return lookupEvery(options, *methods, *input, report);
+  std::optional<Asked> asked = query.byName() ? methodNamed(*methods, query, *input, report, status)
+                                              : askedMethod(*methods, options.method, *input, report, status);
+  if (asked && query.byName() && !asked->chosen) {
+    // A name of several bodies of one token: chosen among them as by its token.
+    IlMethodChoice byToken = choice;
+    byToken.token = tokenText(asked->token);
+    asked = askedMethod(*methods, byToken, *input, report, status);
+  }
   if (!asked) return status;
+  // The method answered for, for its name: the one chosen, or the first of its token.
+  const il::Method* method = asked->chosen ? &(*methods)[*asked->chosen] : nullptr;
+  for (std::size_t i = 0; i < methods->size() && !method; ++i) {
+    if ((*methods)[i].token == asked->token) method = &(*methods)[i];
+  }
+  const std::optional<il::Method> shown = method ? std::optional<il::Method>(*method) : std::nullopt;
   const std::vector<std::size_t> originalIndex = keepOneBodyPerToken(*methods, *asked);
   if (report.json()) report.object().string("method", tokenText(asked->token));
   auto table = il::buildMethodTable(*methods);
   if (!table) return tableError(table.error(), originalIndex, *input, report);
   Answer answer = callTwice(*table, asked->token, options.capacity);
   filterEntries(options, answer.entries);
-  writeAnswer(answer, asked->token, !options.native.empty() || !options.il.empty(), report);
+  writeAnswer(answer, shown ? &*shown : nullptr, asked->token, !options.native.empty() || !options.il.empty(), report);
   if (answer.ok()) {
     notePastCode(options, asked->token, *methods, originalIndex, *input, report);
     return kSuccess;

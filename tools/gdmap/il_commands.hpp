@@ -105,6 +105,8 @@ struct IlExtractOptions {
   std::string pid;
   bool api = false;      // each method's GetILToNativeMapping array ("map") instead of its bounds
   bool jitOnly = false;  // a process's JIT-compiled bodies only, not its ReadyToRun images'
+  bool lines = false;    // each bound's source line, from its module's portable PDB
+  std::string pdb;       // the image's PDB (implies lines); empty: found as ImagePdb finds it
 };
 int runIlExtract(const IlExtractOptions& options, Report& report);
 

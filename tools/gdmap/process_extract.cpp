@@ -5,9 +5,12 @@
 // every body of every ReadyToRun image the runtime mapped (the R2R reader
 // on the image's file), all at their absolute addresses.
 #include "process_extract.hpp"
+#include "bound_lines.hpp"
 #include "exit_status.hpp"
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
+#include "il_description_output.hpp"
+#include "method_query.hpp"
 #include "module_names.hpp"
 #include "r2r_components.hpp"
 #include "runtime_target.hpp"
@@ -16,9 +19,9 @@
 #include <gdmap/description/il_description_json.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/reader/r2r_image.hpp>
-#include <gdmap/schema/bounds_to_api.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
+#include <gdmap/symbolize/source_lines.hpp>
 
 #include <algorithm>
 #include <iostream>
@@ -43,16 +46,6 @@ struct ProcessCounts {
   std::size_t noBounds = 0;
   std::size_t unreadable = 0;  // bodies whose method or debug info could not be read
 };
-
-// Bounds as the description holds them, or the profiling API's array.
-void setMap(il::Method& m, std::vector<il::Bound> bounds, std::uint32_t codeSize, bool api) {
-  if (api) {
-    m.verbatimMap = true;
-    m.map = il::boundsToApi(bounds, codeSize);
-  } else {
-    m.bounds = std::move(bounds);
-  }
-}
 
 // A diagnostic that does not stop the extraction: one body the target does
 // not hold whole (a core dump without its page) is said and skipped.
@@ -119,15 +112,19 @@ bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ModuleN
     if (names) m.name = id->dynamic ? id->dynamicName : names->methodName(m.module, m.token);
     // Its generic arguments, when its types can all be named (a method of
     // a generic type or a generic method; methodDesc tells the others apart).
+    bool unnamed = false;  // an instantiation whose types cannot all be named: no signature either
     if (Expected<runtime::MethodInstantiation> inst = code.instantiation(b.methodDesc)) {
       m.instantiation = types.instantiation(*inst);
-      if (!m.instantiation && !(inst->typeArguments.empty() && inst->methodArguments.empty())) {
-        ++c.unnamedInstantiations;
-      }
+      unnamed = !m.instantiation && !(inst->typeArguments.empty() && inst->methodArguments.empty());
+      c.unnamedInstantiations += unnamed ? 1 : 0;
     } else {
+      unnamed = true;
       warnBody(report, t.name, inst.error());
     }
     c.instantiations += m.instantiation ? 1 : 0;
+    if (names && !id->dynamic && !unnamed) {
+      m.signature = names->signatureOf(m.module, m.token, m.instantiation ? &*m.instantiation : nullptr);
+    }
     il::CodeVersion v;
     v.kind = il::CodeKind::Jit;
     v.tier = b.version.tier;
@@ -136,7 +133,7 @@ bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ModuleN
     m.codeVersion = v;
     m.codeSize = b.size;
     for (const runtime::CodeBlock& r : b.ranges) m.code.push_back({r.start, r.size, true});
-    setMap(m, std::move(info->bounds), b.size, options.api);
+    m.bounds = std::move(info->bounds);  // --api: made the API array as it is written
     ++c.jitMethods;
     c.dynamicMethods += id->dynamic ? 1 : 0;
     c.explicitVersions += b.version.explicitVersion ? 1 : 0;
@@ -187,7 +184,10 @@ void extractReadyToRun(const RuntimeTarget& t, const IlExtractOptions& options, 
       m.module = module->path;
       m.token = body.token;
       m.instantiation = bodyInstantiation(body);
-      if (names && image->components.empty()) m.name = names->methodName(m.module, m.token);
+      if (names && image->components.empty()) {
+        m.name = names->methodName(m.module, m.token);
+        m.signature = names->signatureOf(m.module, m.token, m.instantiation ? &*m.instantiation : nullptr);
+      }
       if (!image->components.empty() && body.component < image->components.size()) {
         m.component = std::to_string(body.component);
       }
@@ -196,7 +196,7 @@ void extractReadyToRun(const RuntimeTarget& t, const IlExtractOptions& options, 
       m.codeVersion = v;
       m.codeSize = body.codeSize;
       m.code = bodyCodeRanges(body, *image, s.begin);
-      setMap(m, view->toVector(), body.codeSize, options.api);
+      m.bounds = view->toVector();
       ++c.r2rMethods;
       out.push_back(std::move(m));
     }
@@ -260,6 +260,7 @@ bool checkProcessOptions(const IlExtractOptions& options, Report& report) {
   const char* given = !options.component.empty()   ? "--component"
                       : !options.composite.empty() ? "--composite"
                       : options.strict             ? "--strict"
+                      : !options.pdb.empty()       ? "--pdb"
                                                    : nullptr;
   if (!given) return true;
   report.fail(kUsageOrIo, rules::kUsage,
@@ -267,8 +268,39 @@ bool checkProcessOptions(const IlExtractOptions& options, Report& report) {
   return false;
 }
 
-int extractProcess(const IlExtractOptions& options, std::optional<InputBytes> core, const Output& output,
+// --method NAME: keeps the bodies of the one method (module and token) it
+// names; false (the error in `report`) when it names none or several.
+bool keepNamed(const MethodQuery& query, const std::string& target, std::vector<il::Method>& methods, Report& report) {
+  std::map<std::pair<std::string, std::uint32_t>, MethodCandidate> candidates;
+  std::erase_if(methods, [&](const il::Method& m) { return !answersQuery(query, m.name, m.signature); });
+  for (const il::Method& m : methods) {
+    MethodCandidate c{m.token, m.module, m.signature.empty() ? m.name : m.signature};
+    candidates.try_emplace({m.module, m.token}, std::move(c));
+  }
+  if (candidates.size() > 1) {
+    std::vector<MethodCandidate> listed;
+    listed.reserve(candidates.size());
+    for (auto& [key, c] : candidates) listed.push_back(std::move(c));
+    ambiguousMethod(query, listed, target, report);
+    return false;
+  }
+  if (methods.empty()) {
+    Diagnostic d;
+    d.rule = rules::kIlMethodNotFound;
+    d.file = target;
+    d.message = "no method of the process with code is named " + quoteInput(query.name, 400);
+    report.add(std::move(d));
+    return false;
+  }
+  return true;
+}
+
+int extractProcess(const IlExtractOptions& given, std::optional<InputBytes> core, const Output& output,
                    Report& report) {
+  // --method NAME needs the names: it implies --names.
+  const MethodQuery query = parseMethodQuery(given.method);
+  IlExtractOptions options = given;
+  options.names |= query.byName();
   int status = kInvalid;
   std::unique_ptr<RuntimeTarget> t = openRuntimeTarget(options.pid, std::move(core), report, status);
   if (!t) return status;
@@ -282,7 +314,26 @@ int extractProcess(const IlExtractOptions& options, std::optional<InputBytes> co
     return a.code.front().start < b.code.front().start;
   });
   summarize(*t, counts, options, report);
-  if (!output.write(il::writeIlDescription(methods), report)) return kUsageOrIo;
+  if (query.byName() && !keepNamed(query, t->name, methods, report)) return kInvalid;
+  // --lines: each module's PDB beside its file (none: no lines, one note).
+  symbolize::PdbCache pdbs;
+  MethodFinish lines;
+  if (options.lines) {
+    lines = [&pdbs](il::Method& m) -> Status {
+      const symbolize::ImagePdb* pdb = m.dynamicMethod ? nullptr : pdbs.of(m.module);
+      return pdb ? addBoundLines(m, *pdb) : Status(Success{});
+    };
+  }
+  status = writeIlDescription(output, methods, options.api, report, lines);
+  for (const symbolize::PdbNote& note : pdbs.takeNotes()) {
+    Diagnostic d;
+    d.severity = Severity::Note;
+    d.rule = note.error.rule;
+    d.file = note.image;
+    d.message = "--lines: no source lines for its methods: " + note.error.message;
+    report.add(std::move(d));
+  }
+  if (status != kSuccess) return status;
   if (report.json()) report.object().string("output", options.output);
   return kSuccess;
 }

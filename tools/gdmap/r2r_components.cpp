@@ -40,6 +40,8 @@ AssemblyMetadata assemblyMetadata(ByteSpan bytes, const std::string& file, Repor
   out.names = assemblyNames(bytes, file, "--names: its metadata cannot be read: ", report);
   if (out.names) {
     if (Expected<std::vector<metadata::MethodIl>> il = metadata::methodIlBodies(bytes)) out.ilBodies = std::move(*il);
+    if (Expected<metadata::MethodSignatures> s = metadata::MethodSignatures::open(bytes))
+      out.signatures = std::make_unique<metadata::MethodSignatures>(std::move(*s));
   }
   return out;
 }

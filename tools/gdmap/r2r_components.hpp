@@ -7,6 +7,7 @@
 
 #include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/metadata/method_bodies.hpp>
+#include <gdmap/metadata/method_signature.hpp>
 #include <gdmap/reader/r2r_image.hpp>
 #include <gdmap/schema/bytes.hpp>
 
@@ -32,6 +33,7 @@ std::string besides(const std::string& path, const std::string& name);
 // methods' IL sizes (empty when they cannot be read: nothing is checked).
 struct AssemblyMetadata {
   std::unique_ptr<metadata::AssemblyTypeNames> names;
+  std::unique_ptr<metadata::MethodSignatures> signatures;  // with `names`: each method as SOS names it
   std::vector<metadata::MethodIl> ilBodies;
   ByteSpan bytes;                    // the assembly's file
   std::optional<InputBytes> opened;  // holding `bytes` when the file was opened here

@@ -47,4 +47,11 @@ IlDescriptionParse parseIlDescription(std::string_view jsonText);
 // parseIlDescription() reads back to the same methods.
 std::string writeIlDescription(std::span<const Method> methods);
 
+// The same text in pieces, for an output written while its methods are
+// made: the head, each method (`index`: its place, a comma before all but
+// the first), then the tail after `methods` of them.
+void appendIlDescriptionHead(std::string& out);
+void appendIlDescriptionMethod(const Method& method, std::size_t index, std::string& out);
+void appendIlDescriptionTail(std::size_t methods, std::string& out);
+
 }  // namespace gdmap::il

@@ -187,6 +187,15 @@ struct CodeRange {
   friend bool operator==(const CodeRange&, const CodeRange&) = default;
 };
 
+// The source line a bound's IL offset has in the method's PDB (`il extract
+// --lines`): for people, read back and written as it is, never built.
+struct BoundLine {
+  std::string document;  // empty: the method's `document`
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  friend bool operator==(const BoundLine&, const BoundLine&) = default;
+};
+
 // A method: `bounds` (the runtime's view, from which the API array is
 // derived with codeSize) or, when `verbatimMap`, `map` (an API array taken
 // as is: any order, overlaps and specials allowed). Its identity (what
@@ -197,9 +206,15 @@ struct Method {
   std::optional<std::uint32_t> codeSize;
   bool verbatimMap = false;
   std::vector<Bound> bounds;                   // when !verbatimMap
+  // By bound, as far as any is known (`il extract --lines`); `line` 0: none.
+  std::vector<BoundLine> lines;
+  std::string document;  // the source document of the lines that name none
   std::vector<ApiEntry> map;                   // when verbatimMap
   std::optional<Instantiation> instantiation;  // absent: not a generic instantiation
   std::string name;  // for people only (`Ns.Type::Method`, from `il extract --names`); empty: none
+  // For people too: the method as SOS names it (`Ns.Type.Method(Int32, System.String)`, with the
+  // instantiation's arguments; gdmap/metadata/method_signature.hpp), from `il extract --names`.
+  std::string signature;
   // A composite image's component assembly whose method this is (its simple
   // name; `il extract` of a whole composite image): tokens repeat across
   // components, so it is part of the identity. Empty: none.

@@ -98,6 +98,7 @@ inline constexpr char kMapDiffers[] = "map-differs";
 inline constexpr char kRebuildDiffers[] = "rebuild-differs";
 // CLI: `gdmap il` (a method the command line names, a form it asks for)
 inline constexpr char kIlMethodNotFound[] = "il-method-not-found";
+inline constexpr char kIlMethodAmbiguous[] = "il-method-ambiguous";
 inline constexpr char kIlMapNotCompressible[] = "il-map-not-compressible";
 // `il lookup --native X` with X at or past the method's codeSize (a note:
 // the answer is still S_OK, with no entries).

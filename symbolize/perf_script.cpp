@@ -101,7 +101,13 @@ void PerfScriptAnnotator::State::addMapping(const PerfMmap& m) {
   ++counts.mappings;
   addThread(m.pid, m.tid);
   if (m.path.empty() || m.path.front() != '/') return;  // anonymous, [vdso], //anon...
-  std::vector<Mapping>& list = byPid[m.pid];
+  // Bounded: the mappings, files and processes kept count together.
+  const auto found = byPid.find(m.pid);
+  if (mappings + paths.size() + byPid.size() >= options.maxMappings) {
+    ++counts.droppedMappings;
+    return;
+  }
+  std::vector<Mapping>& list = found != byPid.end() ? found->second : byPid[m.pid];
   const std::uint64_t end = m.begin + m.length;
   // A new mapping replaces what it overlaps, as mmap does.
   auto first = std::partition_point(list.begin(), list.end(), [&](const Mapping& x) { return x.end <= m.begin; });
@@ -109,10 +115,6 @@ void PerfScriptAnnotator::State::addMapping(const PerfMmap& m) {
   while (last != list.end() && last->begin < end) ++last;
   mappings -= static_cast<std::size_t>(last - first);
   first = list.erase(first, last);
-  if (mappings >= options.maxMappings) {
-    ++counts.droppedMappings;
-    return;
-  }
   list.insert(first, Mapping{m.begin, end, m.offset, internPath(m.path)});
   ++mappings;
 }

@@ -64,7 +64,7 @@ echo "perf_script: $flat samples without callchains resolved to a hot method ($a
 
 # What does not go with --perf-script is refused by name.
 expect 2 "$gdmap" il locate --perf-script "$work/script.txt" --json
-has err "no --json"
+has out "no --json"
 expect 2 "$gdmap" il locate --perf-script "$work/script.txt" --pid 1
 has err "--pid does not go with it"
 expect 2 "$gdmap" il locate --perf-script "$work/nonexistent.txt"

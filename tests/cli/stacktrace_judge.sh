@@ -38,7 +38,7 @@ publish embedded -p:DebugType=embedded
 [ -f "$work/portable/stacktrace_app.pdb" ] || fail "the portable build has no PDB beside it"
 [ ! -e "$work/embedded/stacktrace_app.pdb" ] || fail "the embedded build has a PDB beside it"
 
-runtime=net10
+runtime=net$(dotnet --list-runtimes | awk '$1 == "Microsoft.NETCore.App" {v = $2} END {print v}')
 extra=()
 if [ -n "${GDMAP_DOTNET_ROOT:-}" ]; then
   # Another runtime does not run the ReadyToRun code of .NET 10's crossgen2

@@ -506,7 +506,9 @@ void addIlLocateCommand(CLI::App& il, int& status) {
       "address, looked up one byte before as the runtime does for a stack trace. No address given: one per line "
       "of --input FILE or stdin, each answered as it comes.\n\n"
       "A process (--pid PID ADDRESS..., or CORE ADDRESS... for a core dump): each address, JIT-compiled code "
-      "(its method, code version and IL offsets) or a ReadyToRun image's (the image's answer), or a stub.");
+      "(its method, code version and IL offsets) or a ReadyToRun image's (the image's answer), or a stub.\n\n"
+      "Linux perf's samples (--perf-script FILE|-): a filter for `perf script --show-mmap-events` text; each "
+      "sample's leaf looked up exactly, its callers as return addresses. See docs/cli.md.");
   command.add_option("IMAGE", options.image,
                      "The ReadyToRun image (a .dll; '-' for stdin) or a core dump; with --pid, or --maps without an "
                      "image, the first address");
@@ -535,6 +537,11 @@ void addIlLocateCommand(CLI::App& il, int& status) {
                    "does, unless it is its method's first byte");
   command.add_option("--input", options.input, "The addresses, one per line, when none is given ('-': stdin)")
       ->type_name("FILE");
+  command
+      .add_option("--perf-script", options.perfScript,
+                  "Annotate `perf script --show-mmap-events` text (FILE, '-': stdin): every line written as read, each "
+                  "frame in a ReadyToRun image's code followed by its method, IL offset and source line")
+      ->type_name("FILE|-");
   command.add_flag("--names", options.names,
                    "Name each method from the image's own metadata (a composite image's component: from the "
                    "component's file beside it; a process's method: from its module's file)");

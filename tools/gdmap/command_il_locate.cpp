@@ -13,6 +13,7 @@
 #include "il_commands.hpp"
 #include "locate_image_setup.hpp"
 #include "maps_locate.hpp"
+#include "perf_annotate.hpp"
 #include "process_locate.hpp"
 #include "r2r_components.hpp"
 #include "r2r_locate.hpp"
@@ -69,6 +70,7 @@ bool isMapsAlone(const IlLocateOptions& options) {
 }
 
 int locateCommand(const IlLocateOptions& options, Report& report) {
+  if (!options.perfScript.empty()) return annotatePerfScript(options, report);
   const bool process = !options.pid.empty();
   if (!process && options.image.empty() && options.maps.empty()) {
     return report.fail(kUsageOrIo, rules::kUsage,

@@ -72,8 +72,10 @@ struct PerfScriptOptions {
   // The file to read for an image perf names (e.g. the same files under
   // another root); empty: the name itself.
   std::function<std::string(std::string_view)> imagePath;
-  std::size_t maxImages = 4096;       // distinct files tried; later ones are not symbolized
-  std::size_t maxMappings = 1 << 20;  // mappings kept, all processes together; later ones are dropped
+  std::size_t maxImages = 4096;  // distinct files tried; later ones are not symbolized
+  // Mappings kept, with the files and processes they name, all processes
+  // together; later ones are dropped (counted in droppedMappings).
+  std::size_t maxMappings = std::size_t{1} << 20;
 };
 
 struct PerfScriptCounts {

@@ -206,15 +206,16 @@ struct Method {
   std::optional<std::uint32_t> codeSize;
   bool verbatimMap = false;
   std::vector<Bound> bounds;                   // when !verbatimMap
-  // By bound, as far as any is known (`il extract --lines`); `line` 0: none.
-  std::vector<BoundLine> lines;
-  std::string document;  // the source document of the lines that name none
   std::vector<ApiEntry> map;                   // when verbatimMap
   std::optional<Instantiation> instantiation;  // absent: not a generic instantiation
   std::string name;  // for people only (`Ns.Type::Method`, from `il extract --names`); empty: none
   // For people too: the method as SOS names it (`Ns.Type.Method(Int32, System.String)`, with the
   // instantiation's arguments; gdmap/metadata/method_signature.hpp), from `il extract --names`.
   std::string signature;
+  // For people too (`il extract --lines`): the source line of each bound, as far as any is known
+  // (`line` 0: none), and the document of the lines that name none.
+  std::vector<BoundLine> lines;
+  std::string document;
   // A composite image's component assembly whose method this is (its simple
   // name; `il extract` of a whole composite image): tokens repeat across
   // components, so it is part of the identity. Empty: none.

@@ -20,7 +20,7 @@ image=$data/sample-r2r.dll
 
 # --- RVAs, lines from the PDB beside the image ---
 expect 0 "$gdmap" il locate "$image" 0x10965 --names
-has out "0x00010965: method 0x06000001 Sample.Helper::Twice, body +0x5 of 48 bytes: IL 0xf (native 5-8) at /src/sample/Helper.cs:11:9"
+has out "0x00010965: method 0x06000001 Sample.Helper.Twice(Int32), body +0x5 of 48 bytes: IL 0xf (native 5-8) at /src/sample/Helper.cs:11:9"
 [ ! -s "$work/err" ] || fail "a PDB found says nothing on stderr"
 expect 0 "$gdmap" il locate "$image" 0x10965 --json
 is '.addresses[0] | .lookup == "exact" and .ilOffset == "0xf" and .source.document == "/src/sample/Helper.cs"
@@ -58,7 +58,7 @@ cat >"$work/maps" <<MAPS
 7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0                          [stack]
 MAPS
 expect 1 "$gdmap" il locate --maps "$work/maps" 0x7f0000010965 0x7f0000020010 0x7f1000000010 --names
-has out "0x7f0000010965: $image RVA 0x00010965: method 0x06000001 Sample.Helper::Twice, body +0x5 of 48 bytes: IL 0xf (native 5-8) at /src/sample/Helper.cs:11:9"
+has out "0x7f0000010965: $image RVA 0x00010965: method 0x06000001 Sample.Helper.Twice(Int32), body +0x5 of 48 bytes: IL 0xf (native 5-8) at /src/sample/Helper.cs:11:9"
 has out "0x7f0000020010: in no mapped file"
 has out "0x7f1000000010: in $data/sample.pdb, not a ReadyToRun image"
 expect 1 "$gdmap" il locate --maps "$work/maps" 0x7f0000010965 0x7f0000020010 --json

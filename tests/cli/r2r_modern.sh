@@ -77,16 +77,16 @@ jq -e '.methods[] | select(.name == "Sample.A.Shapes::SafeDivide") | ([.code[].s
 
 # --- il locate: addresses in a body and in a funclet ---
 expect 0 "$gdmap" il locate "$data/sample/Sample.A.x64.dll" 0x1073a 0x10758 --names
-has out "0x0001073a: method 0x06000003 Sample.A.Shapes::SafeDivide"
+has out "0x0001073a: method 0x06000003 Sample.A.Shapes.SafeDivide(Int32, Int32)"
 has out "body +0xa of 70 bytes: IL 0x0 (native 10-20)"
-has out "0x00010758: method 0x06000003 Sample.A.Shapes::SafeDivide, funclet +0x28 of 70 bytes: IL 0x7 (native 39-51)"
+has out "0x00010758: method 0x06000003 Sample.A.Shapes.SafeDivide(Int32, Int32), funclet +0x28 of 70 bytes: IL 0x7 (native 39-51)"
 expect 0 "$gdmap" il locate "$data/sample/Sample.A.x64.dll" 0x10758 --json
 is '.addresses[0].part == "funclet" and .addresses[0].offset == 40 and .addresses[0].il == [{"il": 7, "nativeStart": 39, "nativeEnd": 51}]
   and .addresses[0].method.token == "0x06000003" and .unknown == 0'
 # An instantiation, as --instantiation takes it.
 expect 0 "$gdmap" il locate "$data/sample/Sample.A.x64.dll" 0x10860 0x10861 --names
-has out "0x00010860: method 0x06000004 Sample.A.Shapes::Max ::<__Canon>, body +0x0 of 208 bytes: IL prolog (native 0-41)"
-has out "0x00010861: method 0x06000004 Sample.A.Shapes::Max ::<__Canon>, body +0x1 of 208 bytes"
+has out "0x00010860: method 0x06000004 Sample.A.Shapes.Max[[System.__Canon, System.Private.CoreLib]](System.Collections.Generic.List\`1<System.__Canon>) ::<__Canon>, body +0x0 of 208 bytes: IL prolog (native 0-41)"
+has out "0x00010861: method 0x06000004 Sample.A.Shapes.Max[[System.__Canon, System.Private.CoreLib]](System.Collections.Generic.List\`1<System.__Canon>) ::<__Canon>, body +0x1 of 208 bytes"
 expect 1 "$gdmap" il locate "$data/sample/Sample.A.x64.dll" 0x10
 has out "0x00000010: in no method's code"
 
@@ -153,7 +153,7 @@ expect 0 "$gdmap" il locate "$comp/Sample.r2r.dll" 0x10ca4 --json
 is '.addresses[0].method.component == "Sample.B"'
 # --names: each component's own metadata, its file beside the composite image.
 expect 0 "$gdmap" il locate "$comp/Sample.r2r.dll" 0x10ca4 --names
-has out "0x00010ca4: method 0x06000003 of Sample.B Sample.B.Program::Run, body +0x4 of 157 bytes"
+has out "0x00010ca4: method 0x06000003 of Sample.B Sample.B.Program.Run(Int32), body +0x4 of 157 bytes"
 expect 0 "$gdmap" il locate "$comp/Sample.r2r.dll" 0x10ca4 --names --json
 is '.addresses[0].method.name == "Sample.B.Program::Run"'
 expect 1 "$gdmap" il locate "$comp/Sample.A.dll" 0x10ca4

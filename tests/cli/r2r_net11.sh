@@ -46,8 +46,8 @@ has out "0x06000001: S_OK, count 5, 5 copied"
 expect 0 "$gdmap" il build "$w/async.json" --format packed3 --method 0x06000001 --instantiation async -o "$w/v.bin"
 # The stub's code is located in the stub, not in the variant's funclets.
 expect 0 "$gdmap" il locate "$net11/Sample.Async.x64.dll" 0x10930 0x1094d --names
-has out "0x00010930: method 0x06000001 Sample.Async.Waiter::AddLater async, funclet +0xe0 of 238 bytes"
-has out "0x0001094d: method 0x06000001 Sample.Async.Waiter::AddLater async resumption, body +0xd of 25 bytes: IL 0x1e (native 13-18)"
+has out '0x00010930: method 0x06000001 Sample.Async.Waiter.AddLater(System.Threading.Tasks.Task`1<Int32>, Int32) async, funclet +0xe0 of 238 bytes'
+has out '0x0001094d: method 0x06000001 Sample.Async.Waiter.AddLater(System.Threading.Tasks.Task`1<Int32>, Int32) async resumption, body +0xd of 25 bytes: IL 0x1e (native 13-18)'
 expect 0 "$gdmap" il locate "$net11/Sample.Async.x64.dll" 0x1094d --json
 is '.addresses[0].method.instantiation == {"type": [], "method": [], "asyncVariant": true, "resumptionStub": true}'
 

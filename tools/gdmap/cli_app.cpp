@@ -543,8 +543,9 @@ void addIlLocateCommand(CLI::App& il, int& status) {
                   "frame in a ReadyToRun image's code followed by its method, IL offset and source line")
       ->type_name("FILE|-");
   command.add_flag("--names", options.names,
-                   "Name each method from the image's own metadata (a composite image's component: from the "
-                   "component's file beside it; a process's method: from its module's file)");
+                   "Name each method as SOS does, with its parameters and instantiation, from the image's own "
+                   "metadata (a composite image's component: from the component's file beside it; a process's "
+                   "method: from its module's file)");
   addStrictFlag(command, options.strict,
                 "Refuse an image whose ReadyToRun version is newer than the newest gdmap knows (by default it is "
                 "read with the newest rules and a warning)");

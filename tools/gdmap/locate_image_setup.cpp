@@ -168,6 +168,10 @@ bool readImage(const IlLocateOptions& options, const InputBytes& input, LocatedI
   if (options.names && ownMetadata &&
       !(l.ownNames = assemblyNames(file, name, "--names: its metadata cannot be read: ", report)))
     return false;
+  if (l.ownNames) {
+    if (Expected<metadata::MethodSignatures> s = metadata::MethodSignatures::open(file))
+      l.ownSignatures = std::make_unique<metadata::MethodSignatures>(std::move(*s));
+  }
   Expected<r2r::R2RImage> image = r2r::readR2RImage(file, l.ownNames.get());
   if (options.names && !ownMetadata && !(image && !image->components.empty())) {
     assemblyNames(file, name, "--names: its metadata cannot be read: ", report);
@@ -245,7 +249,7 @@ std::unique_ptr<LocatedImage> openLocatedImage(const IlLocateOptions& options, c
   if (!setUpAddresses(options, input, *l, report, status)) return nullptr;
   status = kInvalid;
   if (!readComponents(options, input, values, *l, report, status)) return nullptr;
-  l->names = MethodNames{l->ownNames.get(), &l->componentsMetadata, {}};
+  l->names = MethodNames{l->ownNames.get(), &l->componentsMetadata, {}, l->ownSignatures.get()};
   status = kInvalid;
   if (!checkIl(input, *l, report)) return nullptr;
   if (!openPdb(options, input, *l, report, status)) return nullptr;

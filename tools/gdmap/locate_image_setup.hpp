@@ -37,6 +37,7 @@ struct LocatedImage {
   std::vector<symbolize::Mapping> mappings;  // --maps: IMAGE's own
   std::optional<pe::PeImage> pe;             // --maps: its section table
   std::unique_ptr<metadata::AssemblyTypeNames> ownNames;
+  std::unique_ptr<metadata::MethodSignatures> ownSignatures;  // with ownNames
   std::optional<r2r::R2RImage> image;
   std::vector<std::string> components;
   std::vector<AssemblyMetadata> componentsMetadata;

@@ -96,8 +96,10 @@ int locateMaps(const IlLocateOptions& options, const std::vector<std::string>& t
       auto found = namesByImage.find(m.image);
       if (found == namesByImage.end()) {
         const bool own = options.names && m.image->image().components.empty();
-        found =
-            namesByImage.emplace(m.image, MethodNames{own ? modules.namesOf(a.module) : nullptr, nullptr, {}}).first;
+        found = namesByImage
+                    .emplace(m.image, MethodNames{own ? modules.namesOf(a.module) : nullptr, nullptr, {},
+                                                  own ? modules.signaturesOf(a.module) : nullptr})
+                    .first;
       }
       names = &found->second;
     }

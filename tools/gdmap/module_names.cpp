@@ -33,6 +33,11 @@ const metadata::AssemblyTypeNames* ModuleNames::namesOf(const std::string& path)
   return module ? module->names.get() : nullptr;
 }
 
+const metadata::MethodSignatures* ModuleNames::signaturesOf(const std::string& path) {
+  const Module* module = moduleOf(path);
+  return module ? module->signatures.get() : nullptr;
+}
+
 std::string ModuleNames::methodName(const std::string& path, std::uint32_t token) {
   const metadata::AssemblyTypeNames* names = namesOf(path);
   return names ? names->methodName(token) : std::string();

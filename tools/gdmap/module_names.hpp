@@ -33,6 +33,8 @@ class ModuleNames {
   std::string typeName(const std::string& path, std::uint32_t typeDef);
   // The module's names whole (null as above): the R2R reader's --names.
   const metadata::AssemblyTypeNames* namesOf(const std::string& path);
+  // Its signatures whole (null as above).
+  const metadata::MethodSignatures* signaturesOf(const std::string& path);
 
  private:
   // One module's file, kept open for its signatures' sake, and what it names.

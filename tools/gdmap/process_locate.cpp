@@ -33,6 +33,7 @@ namespace {
 struct Answer {
   symbolize::ProcessAnswer found;
   std::string name;  // --names: the method's, from its module's metadata (or a dynamic method's own)
+  std::string signature;  // --names: as SOS names it, where it can be formed
   const std::optional<il::Instantiation>* instantiation = nullptr;  // a JIT-compiled body's, named
 };
 
@@ -67,6 +68,21 @@ std::string entriesJson(const symbolize::ProcessAnswer& a) {
 }
 
 // What follows the entries: the lookup of a return address, the line.
+// " NAME": as SOS names the method where it can, else as ILAsm does.
+std::string shownName(const Answer& answer) {
+  const std::string& name = answer.signature.empty() ? answer.name : answer.signature;
+  return name.empty() ? std::string() : " " + name;
+}
+
+void appendNameJson(const Answer& answer, std::string& out) {
+  if (answer.name.empty()) return;
+  out += ", \"name\": ";
+  appendJsonString(answer.name, out);
+  if (answer.signature.empty()) return;
+  out += ", \"signature\": ";
+  appendJsonString(answer.signature, out);
+}
+
 std::string tailText(const symbolize::ProcessAnswer& a) {
   return lookupText(a.kind, a.offset, a.lookup) + ": " + entriesText(a) + sourceText(a.source);
 }
@@ -79,7 +95,7 @@ std::string jitText(const Answer& answer) {
   const char* tier = tierOf(b);
   const std::string inst =
       answer.instantiation && *answer.instantiation ? " " + il::instantiationText(*answer.instantiation) : "";
-  return "jit method " + hex32(a.jit->method.token) + (answer.name.empty() ? "" : " " + answer.name) + inst +
+  return "jit method " + hex32(a.jit->method.token) + shownName(answer) + inst +
          (a.jit->method.dynamic ? " (dynamic)" : "") + " of " +
          (a.jit->module.empty() ? std::string("(no file)") : a.jit->module) + " [" + (tier ? tier : "tier unknown") +
          (b.version.ilVersion ? ", IL version " + std::to_string(b.version.ilVersion) : std::string()) +
@@ -94,7 +110,7 @@ std::string readyToRunText(const Answer& answer) {
     return "ReadyToRun image " + a.image->path + ", RVA " + shortHex(a.rva) + ": in no method's code";
   const r2r::MethodBody& m = *a.located.method;
   const std::string inst = instantiationOf(m);
-  return "r2r method " + hex32(m.token) + (answer.name.empty() ? "" : " " + answer.name) +
+  return "r2r method " + hex32(m.token) + shownName(answer) +
          (inst.empty() ? "" : " " + inst) + " of " + a.image->path + ", " + symbolize::partName(a.located.part) + " +" +
          shortHex(a.offset) + " of " + std::to_string(m.codeSize) + " bytes" + tailText(a);
 }
@@ -128,10 +144,7 @@ std::string jitJson(const Answer& answer) {
   out += "\"method\": {\"module\": ";
   appendJsonString(a.jit->module, out);
   out += ", \"token\": \"" + hex32(a.jit->method.token) + "\"";
-  if (!answer.name.empty()) {
-    out += ", \"name\": ";
-    appendJsonString(answer.name, out);
-  }
+  appendNameJson(answer, out);
   if (answer.instantiation && *answer.instantiation) {
     const il::Instantiation& inst = **answer.instantiation;
     out += ", \"instantiation\": {\"type\": " + stringArrayJson(inst.typeArguments) +
@@ -159,10 +172,7 @@ std::string readyToRunJson(const Answer& answer) {
   if (!a.located.method) return out + "\"method\": null" + symbolJson(a.kind, a.il, a.source) + "}";
   const r2r::MethodBody& m = *a.located.method;
   out += "\"method\": {\"token\": \"" + hex32(m.token) + "\"";
-  if (!answer.name.empty()) {
-    out += ", \"name\": ";
-    appendJsonString(answer.name, out);
-  }
+  appendNameJson(answer, out);
   if (const std::string inst = instantiationOf(m); !inst.empty()) {
     out += ", \"instantiation\": ";
     appendJsonString(inst, out);
@@ -197,7 +207,7 @@ class Namer {
       : modules_(report, t.name), types_(*t.code, modules_), names_(names) {}
 
   Answer name(symbolize::ProcessAnswer found) {
-    Answer a{std::move(found), {}, nullptr};
+    Answer a{std::move(found), {}, {}, nullptr};
     const symbolize::ProcessAnswer& f = a.found;
     if (f.jit != nullptr && !f.jit->error) {
       auto inst = instantiations_.find(f.jit);
@@ -210,10 +220,17 @@ class Namer {
       if (names_) {
         a.name =
             f.jit->method.dynamic ? f.jit->method.dynamicName : modules_.methodName(f.jit->module, f.jit->method.token);
+        if (!f.jit->method.dynamic) {
+          const il::Instantiation* body = inst->second ? &*inst->second : nullptr;
+          if (body != nullptr || !f.jit->instantiation)
+            a.signature = modules_.signatureOf(f.jit->module, f.jit->method.token, body);
+        }
       }
     }
     if (names_ && f.located.method && f.image->image->components.empty()) {
       a.name = modules_.methodName(f.image->path, f.located.method->token);
+      const std::optional<il::Instantiation> body = bodyInstantiation(*f.located.method);
+      a.signature = modules_.signatureOf(f.image->path, f.located.method->token, body ? &*body : nullptr);
     }
     return a;
   }

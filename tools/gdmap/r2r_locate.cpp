@@ -60,6 +60,15 @@ const metadata::AssemblyTypeNames* MethodNames::of(const r2r::MethodBody& m) con
   return m.component < components->size() ? (*components)[m.component].names.get() : nullptr;
 }
 
+std::string MethodNames::signatureOf(const r2r::MethodBody& m) const {
+  const metadata::MethodSignatures* signatures = imageSignatures;
+  if (components != nullptr && !components->empty())
+    signatures = m.component < components->size() ? (*components)[m.component].signatures.get() : nullptr;
+  if (signatures == nullptr || of(m) == nullptr) return {};
+  const std::optional<il::Instantiation> inst = bodyInstantiation(m);
+  return signatures->signatureOf(m.token, inst ? &*inst : nullptr);
+}
+
 namespace {
 
 // "0x00010758" for an RVA given; "0x7f0000010758: [FILE ]RVA 0x00010758"
@@ -69,10 +78,19 @@ std::string head(const ImageAnswer& a) {
   return shortHex(*a.address) + ": " + (a.module.empty() ? "" : a.module + " ") + "RVA " + hex32(a.located.rva);
 }
 
-void appendMethodText(const r2r::MethodBody& m, const metadata::AssemblyTypeNames* names, bool component,
-                      std::string& out) {
+// "0x06000003[ of COMPONENT] NAME <inst>": a method as an answer names it,
+// by SOS's text (parameters, instantiation) where it can be formed, else as
+// ILAsm names it. `shownComponent` is printed after the token (the answer's
+// own method, in a composite image).
+void appendMethodText(const r2r::MethodBody& m, const MethodNames& methodNames, bool component,
+                      const std::string& shownComponent, std::string& out) {
   out += hex32(m.token);
-  if (names && !(m.hasModule && !component)) out += ' ' + names->methodName(m.token);
+  if (!shownComponent.empty()) out += " of " + shownComponent;
+  const metadata::AssemblyTypeNames* names = methodNames.of(m);
+  if (names && !(m.hasModule && !component)) {
+    const std::string signature = methodNames.signatureOf(m);
+    out += ' ' + (signature.empty() ? names->methodName(m.token) : signature);
+  }
   if (const std::string inst = instantiationOf(m); !inst.empty()) out += ' ' + inst;
 }
 
@@ -95,17 +113,13 @@ namespace {
 // "method 0x06000003 of Sample.B Name <inst> (one body with method ...)".
 std::string methodText(const ImageAnswer& a, const MethodNames& methodNames) {
   const symbolize::Located& l = a.located;
-  const r2r::MethodBody& m = *l.method;
-  const metadata::AssemblyTypeNames* names = methodNames.of(m);
   const bool component = !a.component.empty();
-  std::string out = "method " + hex32(m.token);
-  if (component) out += " of " + a.component;
-  if (names && !(m.hasModule && !component)) out += ' ' + names->methodName(m.token);
-  if (const std::string inst = instantiationOf(m); !inst.empty()) out += ' ' + inst;
+  std::string out = "method ";
+  appendMethodText(*l.method, methodNames, component, a.component, out);
   // Methods sharing the body: one code, several methods the runtime runs it for.
   for (std::size_t i = 0; i < l.sharing.size(); ++i) {
     out += i == 0 ? " (one body with method " : ", method ";
-    appendMethodText(*l.sharing[i], names, component, out);
+    appendMethodText(*l.sharing[i], methodNames, component, {}, out);
     if (i + 1 == l.sharing.size()) out += ')';
   }
   return out;
@@ -132,7 +146,8 @@ std::string imageAnswerText(const ImageAnswer& a, const MethodNames& methodNames
 
 namespace {
 
-void appendMethodJson(const ImageAnswer& a, const metadata::AssemblyTypeNames* names, std::string& out) {
+void appendMethodJson(const ImageAnswer& a, const MethodNames& methodNames, std::string& out) {
+  const metadata::AssemblyTypeNames* names = methodNames.of(*a.located.method);
   const r2r::MethodBody& m = *a.located.method;
   out += "\"method\": {\"token\": \"" + hex32(m.token) + "\"";
   if (!a.component.empty()) {
@@ -142,6 +157,10 @@ void appendMethodJson(const ImageAnswer& a, const metadata::AssemblyTypeNames* n
   if (names && !(m.hasModule && a.component.empty())) {
     out += ", \"name\": ";
     appendJsonString(names->methodName(m.token), out);
+    if (const std::string signature = methodNames.signatureOf(m); !signature.empty()) {
+      out += ", \"signature\": ";
+      appendJsonString(signature, out);
+    }
   }
   if (const std::optional<il::Instantiation> inst = bodyInstantiation(m)) {
     out += ", \"instantiation\": {\"type\": " + stringArrayJson(inst->typeArguments) +
@@ -191,7 +210,7 @@ std::string imageAnswerJson(const ImageAnswer& a, const MethodNames& methodNames
   out += "\"rva\": \"" + hex32(l.rva) + "\", ";
   if (l.method == nullptr) return out + "\"method\": null" + symbolJson(l.kind, l.il, std::nullopt) + "}";
   const metadata::AssemblyTypeNames* names = methodNames.of(*l.method);
-  appendMethodJson(a, names, out);
+  appendMethodJson(a, methodNames, out);
   if (!l.sharing.empty()) appendSharingJson(a, names, out);
   out += ", \"part\": \"" + std::string(symbolize::partName(l.part)) + "\", \"offset\": " + std::to_string(l.offset);
   if (l.noBounds) {

@@ -45,6 +45,11 @@ struct MethodNames {
   // instantiation, the methods sharing its body), made once: a profile
   // names the same methods again and again.
   mutable std::unordered_map<const r2r::MethodBody*, std::string> texts;
+  // The image's own signatures (a composite image's: its components').
+  const metadata::MethodSignatures* imageSignatures = nullptr;
+  // `m` as SOS names it (with its instantiation); empty without --names or
+  // when the signature cannot be formed.
+  std::string signatureOf(const r2r::MethodBody& m) const;
 };
 
 // One address of an image: an RVA, or an absolute address made one.

@@ -4,6 +4,7 @@
 // callers as return addresses).
 #include <gdmap/io/mapped_file.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
+#include <gdmap/metadata/method_signature.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/symbolize/image_symbolizer.hpp>
 #include <gdmap/symbolize/perf_script.hpp>
@@ -28,26 +29,50 @@ struct Mapping {
 
 // An image perf named: symbolized when it is a ReadyToRun image.
 struct Image {
-  std::unique_ptr<ImageSymbolizer> symbolizer;  // null: not one
-  std::optional<MappedFile> file;               // for the names, mapped the first time one is needed
+  std::unique_ptr<ImageSymbolizer> symbolizer;           // null: not one
+  std::optional<MappedFile> file;                        // for the names, mapped the first time one is needed
+  std::optional<metadata::MethodSignatures> signatures;  // over `file` (declared after it: destroyed first)
   std::optional<metadata::AssemblyTypeNames> names;
   bool namesTried = false;
+
+  void openNames();
+  std::string nameOf(const r2r::MethodBody& m) const;
 };
 
-// "Ns.Type<A>::Method<B>": the metadata's name with the body's
-// instantiation.
-std::string methodText(const r2r::MethodBody& m, const std::string& name) {
-  auto arguments = [](const std::vector<std::string>& list) {
-    std::string out = "<";
-    for (std::size_t i = 0; i < list.size(); ++i) out += (i ? "," : "") + list[i];
-    return out + ">";
-  };
-  if (name.empty()) return hex32(m.token);
-  std::string out = name;
-  const std::size_t owner = out.rfind("::");
-  if (!m.typeArguments.empty() && owner != std::string::npos) out.insert(owner, arguments(m.typeArguments));
-  if (!m.methodArguments.empty()) out += arguments(m.methodArguments);
-  return hex32(m.token) + " " + out;
+void Image::openNames() {
+  namesTried = true;
+  Expected<MappedFile> mapped = MappedFile::open(symbolizer->path(), FileAccess::Sparse);
+  if (!mapped) return;
+  file = std::move(*mapped);
+  if (Expected<metadata::MethodSignatures> s = metadata::MethodSignatures::open(file->bytes()))
+    signatures = std::move(*s);
+  if (Expected<metadata::AssemblyTypeNames> n = metadata::AssemblyTypeNames::open(file->bytes())) names = std::move(*n);
+}
+
+// The method as `il locate --names` names it, SOS's text
+// (`Ns.Type.Method(Int32)`, an instantiation's arguments included); where
+// that cannot be made, `Ns.Type<A>::Method<B>` from the metadata's names;
+// the token always.
+std::string Image::nameOf(const r2r::MethodBody& m) const {
+  std::string text = hex32(m.token);
+  if (m.hasModule) return text;  // another module's method (a composite image's component)
+  il::Instantiation inst;
+  inst.typeArguments = m.typeArguments;
+  inst.methodArguments = m.methodArguments;
+  const bool instantiated = !inst.typeArguments.empty() || !inst.methodArguments.empty();
+  std::string name = signatures ? signatures->signatureOf(m.token, instantiated ? &inst : nullptr) : "";
+  if (name.empty() && names) {
+    auto arguments = [](const std::vector<std::string>& list) {
+      std::string out = "<";
+      for (std::size_t i = 0; i < list.size(); ++i) out += (i ? "," : "") + list[i];
+      return out + ">";
+    };
+    name = names->methodName(m.token);
+    const std::size_t owner = name.rfind("::");
+    if (!m.typeArguments.empty() && owner != std::string::npos) name.insert(owner, arguments(m.typeArguments));
+    if (!m.methodArguments.empty() && !name.empty()) name += arguments(m.methodArguments);
+  }
+  return name.empty() ? text : text + " " + name;
 }
 
 std::string ilText(const Located& l) {
@@ -183,17 +208,8 @@ std::string PerfScriptAnnotator::State::frameText(const PerfFrame& frame) {
     return " => in no method's code";
   }
   ++counts.annotated;
-  if (!image->namesTried) {
-    image->namesTried = true;
-    Expected<MappedFile> file = MappedFile::open(image->symbolizer->path(), FileAccess::Sparse);
-    if (file) image->file = std::move(*file);
-    if (image->file) {
-      if (Expected<metadata::AssemblyTypeNames> names = metadata::AssemblyTypeNames::open(image->file->bytes()))
-        image->names = std::move(*names);
-    }
-  }
-  const std::string name = image->names && !l.method->hasModule ? image->names->methodName(l.method->token) : "";
-  std::string out = " => " + methodText(*l.method, name) + " +" + shortHex(l.offset) + ", " + ilText(l);
+  if (!image->namesTried) image->openNames();
+  std::string out = " => " + image->nameOf(*l.method) + " +" + shortHex(l.offset) + ", " + ilText(l);
   if (const std::optional<pdb::SourceLine> line = image->symbolizer->sourceLine(l))
     out += " at " + line->document + ":" + std::to_string(line->line) + ":" + std::to_string(line->column);
   return out;

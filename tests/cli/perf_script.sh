@@ -56,7 +56,7 @@ perf record -e cpu-clock -F 999 -o "$work/flat.data" -- dotnet "$work/pub/perf_a
   fail "perf record (no callchains) failed"
 perf script -i "$work/flat.data" --show-mmap-events >"$work/flat.txt" 2>/dev/null
 "$gdmap" il locate --perf-script "$work/flat.txt" >"$work/flat.out" 2>/dev/null
-flat=$(grep -c 'perf_app.dll) => 0x0600000[123] Hot::[A-Za-z]* +0x[0-9a-f]*, IL [^ ]* at .*Program.cs:' \
+flat=$(grep -c 'perf_app.dll) => 0x0600000[123] Hot\.[A-Za-z]*(Int32) +0x[0-9a-f]*, IL [^ ]* at .*Program.cs:' \
   "$work/flat.out" || true)
 all=$(grep -c 'perf_app.dll)' "$work/flat.out" | head -1 || true)
 [ "$flat" -ge 20 ] || fail "only $flat of $all samples without callchains resolved to a hot method"

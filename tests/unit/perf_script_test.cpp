@@ -177,12 +177,12 @@ TEST_CASE("perf script: callchains in a ReadyToRun image get method, IL offset a
     if (!ours) continue;
     ++annotated;
     CHECK(notes[i].starts_with(" => 0x0600000"));
-    if (has(lines[i], " 9db ")) CHECK(has(notes[i], "Hot::SumSquares +0x3b, IL 0x7" + at(18)));
-    if (has(lines[i], " a0c ")) CHECK((has(notes[i], "Hot::Hash +") && has(notes[i], at(26))));
-    if (has(lines[i], " a4a ")) CHECK((has(notes[i], "Hot::Harmonic +") && has(notes[i], at(34))));
+    if (has(lines[i], " 9db ")) CHECK(has(notes[i], "Hot.SumSquares(Int32) +0x3b, IL 0x7" + at(18)));
+    if (has(lines[i], " a0c ")) CHECK((has(notes[i], "Hot.Hash(Int32) +") && has(notes[i], at(26))));
+    if (has(lines[i], " a4a ")) CHECK((has(notes[i], "Hot.Harmonic(Int32) +") && has(notes[i], at(34))));
     if (has(lines[i], " a77 ") || has(lines[i], " a82 ") || has(lines[i], " a93 "))
-      CHECK((has(notes[i], "Hot::Round +") && has(notes[i], at(39))));
-    if (has(lines[i], " b39 ")) CHECK(has(notes[i], "Program::Main +0x69, IL 0x2a" + at(52)));
+      CHECK((has(notes[i], "Hot.Round(Int32) +") && has(notes[i], at(39))));
+    if (has(lines[i], " b39 ")) CHECK(has(notes[i], "Program.Main(System.String[]) +0x69, IL 0x2a" + at(52)));
   }
   CHECK(annotated == 13);
   CHECK(annotator.counts().samples == 5);
@@ -212,7 +212,7 @@ TEST_CASE("perf script: a sample's leaf, and the frame the kernel was entered fr
   CHECK(leaf[0] == interrupted[1]);
   CHECK(caller[1] == interrupted[2]);
   CHECK(leaf[0] == caller[0]);
-  CHECK(has(leaf[0], "Hot::Round +0x17"));
+  CHECK(has(leaf[0], "Hot.Round(Int32) +0x17"));
   CHECK(interrupted[0].empty());
 }
 
@@ -222,11 +222,11 @@ TEST_CASE("perf script: absolute addresses without callchains, through the proce
   const std::vector<std::string> notes = annotateAll(lines, annotator);
   REQUIRE(lines.size() == 8);
   CHECK(notes[0].empty());  // the mapping
-  CHECK(has(notes[1], "Hot::SumSquares +0x3b, IL 0x7" + at(18)));
-  CHECK((has(notes[2], "Hot::Hash") && has(notes[2], at(26))));
-  CHECK((has(notes[3], "Hot::Harmonic") && has(notes[3], at(34))));
-  CHECK((has(notes[4], "Hot::SumSquares") && has(notes[4], at(18))));
-  CHECK((has(notes[5], "Hot::Hash") && has(notes[5], at(26))));
+  CHECK(has(notes[1], "Hot.SumSquares(Int32) +0x3b, IL 0x7" + at(18)));
+  CHECK((has(notes[2], "Hot.Hash(Int32)") && has(notes[2], at(26))));
+  CHECK((has(notes[3], "Hot.Harmonic(Int32)") && has(notes[3], at(34))));
+  CHECK((has(notes[4], "Hot.SumSquares(Int32)") && has(notes[4], at(18))));
+  CHECK((has(notes[5], "Hot.Hash(Int32)") && has(notes[5], at(26))));
   CHECK(notes[7].empty());  // libcoreclr.so
   CHECK(annotator.counts().samples == 7);
 }
@@ -235,7 +235,7 @@ TEST_CASE("perf script: PID/TID headers and task events") {
   PerfScriptAnnotator annotator(testOptions());
   const std::vector<std::string> notes = annotateAll(linesOf("pid_tid.txt"), annotator);
   std::size_t sums = 0;
-  for (const std::string& n : notes) sums += (has(n, "Hot::SumSquares") && has(n, at(18))) ? 1 : 0;
+  for (const std::string& n : notes) sums += (has(n, "Hot.SumSquares(Int32)") && has(n, at(18))) ? 1 : 0;
   CHECK(sums == 2);
   CHECK(annotator.counts().samples == 2);
 }
@@ -248,14 +248,14 @@ TEST_CASE("perf script: two processes mapping one image at different addresses")
   annotator.annotate("b 20 2.0: 1 cpu-clock: ");
   const std::string inB = annotator.annotate("\t 7f00000509db [unknown] (" + kRecordedImage + ")");
   const std::string inA = annotator.annotate("\t 7f00000109db [unknown] (" + kRecordedImage + ")");
-  CHECK(has(inB, "Hot::SumSquares +0x3b"));
+  CHECK(has(inB, "Hot.SumSquares(Int32) +0x3b"));
   // Process 20's mapping does not hold A's address: taken as a file offset,
   // it is in no section.
   CHECK(inA.empty());
   // A thread of process 10 known from a FORK line.
   annotator.annotate("a 10/10 1.5: PERF_RECORD_FORK(10:11):(10:10)");
   annotator.annotate("a 11 3.0: 1 cpu-clock: ");
-  CHECK(has(annotator.annotate("\t 7f00000109db [unknown] (" + kRecordedImage + ")"), "Hot::SumSquares +0x3b"));
+  CHECK(has(annotator.annotate("\t 7f00000109db [unknown] (" + kRecordedImage + ")"), "Hot.SumSquares(Int32) +0x3b"));
 }
 
 TEST_CASE("perf script: what is kept is bounded, and garbage passes through") {

@@ -17,12 +17,19 @@ and every frame of Main that calls Round on the call's line. Prints the figures;
 import re
 import sys
 
-ANNOTATION = re.compile(r" => (0x[0-9a-f]{8}) (\S+) \+0x[0-9a-f]+, (IL [^ ]+(?: \w+)?|no IL offset)(?: at (.*):(\d+):(\d+))?$")
+ANNOTATION = re.compile(r" => (0x[0-9a-f]{8}) (.+?) \+0x[0-9a-f]+, (IL [^ ]+(?: \w+)?|no IL offset)(?: at (.*):(\d+):(\d+))?$")
 
 
 def fail(message):
     print("perf_check: " + message, file=sys.stderr)
     sys.exit(1)
+
+
+def method_key(sos_name):
+    """"Hot.SumSquares(Int32)", as gdmap names it, as "Hot::SumSquares"."""
+    name = sos_name.split("(")[0]
+    owner, _, method = name.rpartition(".")
+    return owner + "::" + method
 
 
 def source_lines(program):
@@ -86,7 +93,7 @@ def main():
         if not m or m.group(4) is None or not m.group(4).endswith("Program.cs"):
             fail("line %d not annotated with a method and a line of Program.cs: %r" % (i + 1, out))
         annotated_frames += 1
-        name, number = m.group(2), int(m.group(5))
+        name, number = method_key(m.group(2)), int(m.group(5))
         previous = name
         first, last = ranges.get(name, (0, 0))
         if not first <= number <= last:

@@ -100,8 +100,9 @@ class PerfScriptAnnotator {
 
   // What to append to `line` (given without its line end): for a frame in a
   // ReadyToRun image, " => TOKEN NAME +0xOFFSET, IL 0xIL at DOC:LINE:COL"
-  // (the name from the image's metadata, the IL offset the runtime reports
-  // for it, the line its PDB gives; a sample's leaf frame looked up
+  // (NAME as `il locate --names` gives it, SOS's text from the image's
+  // metadata, e.g. `Ns.Type.Method(Int32)`; the IL offset the runtime
+  // reports, the line the image's PDB gives; a sample's leaf looked up
   // exactly, a caller's as a return address), or " => in no method's
   // code"; empty for any other line.
   std::string annotate(std::string_view line);

@@ -56,7 +56,9 @@ struct PortablePdb::State {
       : bytes(pdbBytes), id(pdbId), streams(pdbStreams), tables(pdbTables) {}
 
   Expected<const std::string*> name(std::uint32_t row);
-  Expected<const std::vector<SequencePoint>*> points(std::uint32_t row);
+  // The points of method `row`: cached; or, given `once`, decoded into it
+  // and not kept (a caller that asks once per method: il extract --lines).
+  Expected<const std::vector<SequencePoint>*> points(std::uint32_t row, std::vector<SequencePoint>* once = nullptr);
 
   ByteSpan bytes;
   PdbId id;
@@ -78,7 +80,8 @@ Expected<const std::string*> PortablePdb::State::name(std::uint32_t row) {
   return &caches.keepName(row, std::move(name).value());
 }
 
-Expected<const std::vector<SequencePoint>*> PortablePdb::State::points(std::uint32_t row) {
+Expected<const std::vector<SequencePoint>*> PortablePdb::State::points(std::uint32_t row,
+                                                                       std::vector<SequencePoint>* once) {
   static const std::vector<SequencePoint> none;
   if (row == 0 || row > tables.rowCount(kMethodDebugInformation)) return &none;
   if (const std::vector<SequencePoint>* cached = caches.points(row)) return cached;
@@ -96,6 +99,10 @@ Expected<const std::vector<SequencePoint>*> PortablePdb::State::points(std::uint
   const std::size_t at = streams.blobs.offset + static_cast<std::size_t>(blob->data() - streams.blobs.bytes.data());
   Expected<std::vector<SequencePoint>> decoded = decodeSequencePoints({*blob, at, row, document, documents});
   if (!decoded) return decoded.error();
+  if (once != nullptr) {
+    *once = std::move(decoded).value();
+    return once;
+  }
   return &caches.keepPoints(row, std::move(decoded).value());
 }
 
@@ -152,6 +159,21 @@ Expected<std::optional<SourceLine>> PortablePdb::lineAt(std::uint32_t methodRow,
   if (!document) return document.error();
   return std::optional<SourceLine>(
       SourceLine{**document, point->startLine, point->startColumn, point->endLine, point->endColumn, point->ilOffset});
+}
+
+Expected<std::vector<std::optional<SequencePoint>>> PortablePdb::stackTracePoints(
+    std::uint32_t methodRow, const std::vector<std::uint32_t>& ilOffsets) const {
+  const std::lock_guard<std::mutex> lock(state_->mutex);
+  std::vector<SequencePoint> decoded;  // a method asked for at once is not kept
+  const Expected<const std::vector<SequencePoint>*> points = state_->points(methodRow, &decoded);
+  if (!points) return points.error();
+  std::vector<std::optional<SequencePoint>> out;
+  out.reserve(ilOffsets.size());
+  for (const std::uint32_t il : ilOffsets) {
+    const SequencePoint* point = stackTracePoint(**points, il);
+    out.push_back(point ? std::optional<SequencePoint>(*point) : std::nullopt);
+  }
+  return out;
 }
 
 }  // namespace gdmap::pdb

@@ -2,37 +2,57 @@
 
 #include "il_arguments.hpp"
 
-#include <gdmap/symbolize/source_lines.hpp>
+#include <vector>
 
 namespace gdmap::cli {
+namespace {
+constexpr std::uint32_t kMethodDefTable = 0x06;
+}
 
 Status addBoundLines(il::Method& method, const symbolize::ImagePdb& pdb) {
   method.lines.clear();
   method.document.clear();
-  method.lines.reserve(method.bounds.size());
+  const std::uint32_t row = method.token & 0x00FFFFFF;
+  if ((method.token >> 24) != kMethodDefTable || row == 0 || row > pdb.pdb().methodCount()) return Success{};
+  // Every bound's IL offset asked at once: one decode of the method's
+  // points, no document name copied per bound.
+  std::vector<std::uint32_t> offsets;
+  std::vector<std::size_t> bounds;
+  offsets.reserve(method.bounds.size());
+  bounds.reserve(method.bounds.size());
   for (std::size_t i = 0; i < method.bounds.size(); ++i) {
     const std::uint32_t il = method.bounds[i].ilOffset;
     if (!il::specialIlName(il).empty()) continue;
-    // A method's bounds often name one IL offset twice (a loop's test at
-    // its top and its bottom): its line is looked up once.
-    if (i > 0 && method.bounds[i - 1].ilOffset == il && method.lines.size() == i) {
-      method.lines.push_back(method.lines.back());
-      continue;
+    offsets.push_back(il);
+    bounds.push_back(i);
+  }
+  if (offsets.empty()) return Success{};
+  Expected<std::vector<std::optional<pdb::SequencePoint>>> points = pdb.pdb().stackTracePoints(row, offsets);
+  if (!points) {
+    Error e = points.error();
+    e.message = "the PDB's lines of method " + tokenText(method.token) + ": " + e.message;
+    return e;
+  }
+  // The method's document is its first line's; a line elsewhere names its own.
+  std::uint32_t documentRow = 0;
+  for (std::size_t k = 0; k < bounds.size(); ++k) {
+    const std::optional<pdb::SequencePoint>& point = (*points)[k];
+    if (!point) continue;
+    if (documentRow == 0) {
+      Expected<std::string> name = pdb.pdb().documentName(point->document);
+      if (!name) return name.error();
+      method.document = std::move(*name);
+      documentRow = point->document;
     }
-    Expected<std::optional<pdb::SourceLine>> line = symbolize::sourceLineOf(pdb, method.token, il);
-    if (!line) {
-      Error e = line.error();
-      e.message = "the PDB's lines of method " + tokenText(method.token) + ": " + e.message;
-      return e;
+    method.lines.resize(bounds[k] + 1);
+    il::BoundLine& bound = method.lines[bounds[k]];
+    bound.line = point->startLine;
+    bound.column = point->startColumn;
+    if (point->document != documentRow) {
+      Expected<std::string> name = pdb.pdb().documentName(point->document);
+      if (!name) return name.error();
+      bound.document = std::move(*name);
     }
-    if (!*line) continue;
-    // The method's document is its first line's; a line elsewhere names its own.
-    if (method.document.empty()) method.document = (*line)->document;
-    method.lines.resize(i + 1);
-    il::BoundLine& bound = method.lines[i];
-    bound.line = (*line)->line;
-    bound.column = (*line)->column;
-    if ((*line)->document != method.document) bound.document = std::move((*line)->document);
   }
   return Success{};
 }

@@ -97,7 +97,9 @@ int locateMaps(const IlLocateOptions& options, const std::vector<std::string>& t
       if (found == namesByImage.end()) {
         const bool own = options.names && m.image->image().components.empty();
         found = namesByImage
-                    .emplace(m.image, MethodNames{own ? modules.namesOf(a.module) : nullptr, nullptr, {},
+                    .emplace(m.image, MethodNames{own ? modules.namesOf(a.module) : nullptr,
+                                                  nullptr,
+                                                  {},
                                                   own ? modules.signaturesOf(a.module) : nullptr})
                     .first;
       }

@@ -32,7 +32,7 @@ namespace {
 // (--names) and its instantiation as type text.
 struct Answer {
   symbolize::ProcessAnswer found;
-  std::string name;  // --names: the method's, from its module's metadata (or a dynamic method's own)
+  std::string name;       // --names: the method's, from its module's metadata (or a dynamic method's own)
   std::string signature;  // --names: as SOS names it, where it can be formed
   const std::optional<il::Instantiation>* instantiation = nullptr;  // a JIT-compiled body's, named
 };
@@ -110,9 +110,9 @@ std::string readyToRunText(const Answer& answer) {
     return "ReadyToRun image " + a.image->path + ", RVA " + shortHex(a.rva) + ": in no method's code";
   const r2r::MethodBody& m = *a.located.method;
   const std::string inst = instantiationOf(m);
-  return "r2r method " + hex32(m.token) + shownName(answer) +
-         (inst.empty() ? "" : " " + inst) + " of " + a.image->path + ", " + symbolize::partName(a.located.part) + " +" +
-         shortHex(a.offset) + " of " + std::to_string(m.codeSize) + " bytes" + tailText(a);
+  return "r2r method " + hex32(m.token) + shownName(answer) + (inst.empty() ? "" : " " + inst) + " of " +
+         a.image->path + ", " + symbolize::partName(a.located.part) + " +" + shortHex(a.offset) + " of " +
+         std::to_string(m.codeSize) + " bytes" + tailText(a);
 }
 
 std::string text(const Answer& answer) {

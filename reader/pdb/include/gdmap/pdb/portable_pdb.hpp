@@ -81,6 +81,14 @@ class PortablePdb {
   // so repeated lookups cost a hash lookup and a binary search.
   Expected<std::optional<SourceLine>> lineAt(std::uint32_t methodRow, std::uint32_t ilOffset) const;
 
+  // lineAt's point for each of `ilOffsets` of one method, in one call (the
+  // document as a row: documentName names it): what `il extract --lines`
+  // asks for every bound of a method at once, without a name copied per
+  // offset; the method's points are decoded for the call and not kept in
+  // the cache (a method asked for once). Errors as lineAt.
+  Expected<std::vector<std::optional<SequencePoint>>> stackTracePoints(
+      std::uint32_t methodRow, const std::vector<std::uint32_t>& ilOffsets) const;
+
  private:
   // The tables and the caches; every member function is safe to call from
   // several threads at once (the caches are behind a lock), and copies

@@ -132,15 +132,8 @@ gdmap_symbolizer* gdmap_symbolizer_open_target(const gdmap_target* target, uint6
       describe(error, gdmap::rules::kRuntimeNotFound, 0, "no target");
       return nullptr;
     }
-    const gdmap::TargetMemory& memory = *target->memory;
-    gdmap::Expected<gdmap::runtime::ContractDescriptor> d =
-        descriptorAddress != 0 ? gdmap::runtime::readContractDescriptorAt(memory, descriptorAddress)
-                               : gdmap::runtime::readContractDescriptor(memory);
-    if (!d) {
-      describe(error, d.error());
-      return nullptr;
-    }
-    gdmap::Expected<gdmap::runtime::RuntimeCode> code = gdmap::runtime::RuntimeCode::open(memory, std::move(*d));
+    gdmap::Expected<gdmap::runtime::RuntimeCode> code =
+        gdmap::runtime::RuntimeCode::openAt(*target->memory, descriptorAddress);
     if (!code) {
       describe(error, code.error());
       return nullptr;

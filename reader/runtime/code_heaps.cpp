@@ -264,6 +264,13 @@ Expected<RuntimeCode> RuntimeCode::open(const TargetMemory& target) {
   return open(target, std::move(*d));
 }
 
+Expected<RuntimeCode> RuntimeCode::openAt(const TargetMemory& target, std::uint64_t descriptorAddress) {
+  if (descriptorAddress == 0) return open(target);
+  Expected<ContractDescriptor> d = readContractDescriptorAt(target, descriptorAddress);
+  if (!d) return d.error();
+  return open(target, std::move(*d));
+}
+
 Expected<RuntimeCode> RuntimeCode::open(const TargetMemory& target, ContractDescriptor descriptor) {
   auto state = std::make_unique<State>(target);
   state->contract = std::move(descriptor);

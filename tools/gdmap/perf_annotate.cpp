@@ -1,6 +1,7 @@
 #include "perf_annotate.hpp"
 
 #include "exit_status.hpp"
+#include "locate_image_setup.hpp"
 
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/symbolize/perf_script.hpp>
@@ -100,14 +101,7 @@ int annotatePerfScript(const IlLocateOptions& options, Report& report) {
   const int readErrno = errno;
   if (!fromStdin) ::close(fd);
   std::cout.flush();
-  for (symbolize::PdbNote& note : annotator.takePdbNotes()) {
-    Diagnostic d;
-    d.severity = Severity::Note;
-    d.rule = note.error.rule;
-    d.message = "no source lines: " + note.error.message;
-    d.file = note.image;
-    report.add(std::move(d));
-  }
+  for (const symbolize::PdbNote& note : annotator.takePdbNotes()) addPdbNote(report, note);
   reportCounts(annotator.counts());
   if (!read)
     return report.fail(kUsageOrIo, rules::kInputUnreadable, std::strerror(readErrno), fromStdin ? "stdin" : path);

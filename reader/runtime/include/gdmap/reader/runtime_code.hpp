@@ -163,6 +163,10 @@ class RuntimeCode {
   // The same with a descriptor the caller read (or read from the runtime's
   // file on disk: readContractDescriptorFromFile).
   static Expected<RuntimeCode> open(const TargetMemory& target, ContractDescriptor descriptor);
+  // The same with the descriptor at `descriptorAddress` (an in-process
+  // profiler knows it), or found as open(target) does when it is 0: what
+  // the C ABI's `descriptorAddress` arguments mean.
+  static Expected<RuntimeCode> openAt(const TargetMemory& target, std::uint64_t descriptorAddress);
 
   RuntimeCode(RuntimeCode&&) noexcept;
   RuntimeCode& operator=(RuntimeCode&&) noexcept;

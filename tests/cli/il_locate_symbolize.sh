@@ -30,7 +30,10 @@ has out "IL 0xf (native 5-8)"
 grep -q " at /src/" "$work/out" && fail "--no-lines printed a line"
 # The prolog: the runtime reports IL 0, whose line is the method's first.
 expect 0 "$gdmap" il locate "$image" 0x10960 --json
-is '.addresses[0] | .ilOffset == "prolog" and .source.line == 9'
+is '.addresses[0] | .ilOffset == "prolog" and .stackTraceIlOffset == 0 and .source.line == 9'
+# The epilog: the method's greatest IL offset (0xf), as StackFrame.GetILOffset() gives it.
+expect 0 "$gdmap" il locate "$image" 0x10968 --json
+is '.addresses[0] | .ilOffset == "epilog" and .stackTraceIlOffset == 15 and .source.line == 11'
 
 # --- return addresses: looked up one byte before, unless at the method's first byte ---
 expect 0 "$gdmap" il locate "$image" 0x10965 0x10960 --return-addresses

@@ -42,9 +42,11 @@ std::string symbolJson(symbolize::AddressKind kind, const symbolize::IlOffset& i
   if (il.entry) {
     out += '"';
     out += ilText(il.entry->ilOffset);
-    out += '"';
+    // The number StackFrame.GetILOffset() gives for it (a prolog's and an
+    // unmapped entry's: 0; an epilog's: the method's greatest IL offset).
+    out += "\", \"stackTraceIlOffset\": " + std::to_string(il.ilOffset);
   } else {
-    out += "null";
+    out += "null, \"stackTraceIlOffset\": null";
   }
   out += ", \"source\": ";
   if (!source) return out + "null";

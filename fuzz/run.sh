@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(map_reader signature type_text description builder dump_roundtrip il_bounds il_nibble il_packed2 il_packed3 il_description il_dump_roundtrip r2r_image core_dump elf_module runtime_code plain_json portable_pdb)
+  targets=(map_reader signature type_text description builder dump_roundtrip il_bounds il_nibble il_packed2 il_packed3 il_description il_dump_roundtrip r2r_image core_dump elf_module runtime_code plain_json portable_pdb perf_script)
 fi
 
 work=$(mktemp -d)

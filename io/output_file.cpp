@@ -1,5 +1,7 @@
 #include <gdmap/io/output_file.hpp>
 
+#include "output_temporary.hpp"
+
 #include <gdmap/schema/rules.hpp>
 
 #include <cerrno>
@@ -9,8 +11,6 @@
 #include <utility>
 
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,24 +58,6 @@ Status writeAll(int fd, std::string_view data, const std::string& name) {
   }
   return Success{};
 }
-
-// Holds SIGINT, SIGTERM, SIGHUP and SIGQUIT for its lifetime; pending ones
-// are delivered when it ends.
-class SignalsHeld {
- public:
-  SignalsHeld() {
-    sigset_t held;
-    ::sigemptyset(&held);
-    for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaddset(&held, signal);
-    ::pthread_sigmask(SIG_BLOCK, &held, &previous_);
-  }
-  ~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
-  SignalsHeld(const SignalsHeld&) = delete;
-  SignalsHeld& operator=(const SignalsHeld&) = delete;
-
- private:
-  sigset_t previous_{};
-};
 
 bool isInput(const struct stat& info, const std::vector<FileIdentity>& inputs) {
   const FileIdentity target{static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino), true};
@@ -210,29 +192,17 @@ Status OutputFile::replace(const OutputProducer& produce) const {
     if (::access(target_.c_str(), W_OK) != 0) return outputError(name(), "cannot write", errno);
   }
 
-  // Ctrl-C, a hangup or a kill while the temporary exists would leave it
-  // behind: those signals wait until it is renamed or removed (then they
-  // act as usual, on an output that is whole or untouched).
-  const SignalsHeld held;
-  // The temporary lives in the target's folder so that rename() is atomic.
-  std::string temporary = directoryOf(target_) + "/.gdmap-XXXXXX";
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) return outputError(name(), "cannot create a file in " + directoryOf(target_), errno);
-
-  Status written = Success{};
-  try {
-    written = produce([&](std::string_view chunk) { return writeAll(fd, chunk, name()); });
-  } catch (...) {
-    // A producer that runs out of memory (std::bad_alloc, reported at the
-    // top) leaves no temporary behind either.
-    ::close(fd);
-    ::unlink(temporary.c_str());
-    throw;
-  }
+  // The temporary lives in the target's folder so that rename() is atomic;
+  // nothing is left of it whatever ends the command (output_temporary.hpp).
+  Expected<OutputTemporary> temporary = OutputTemporary::create(directoryOf(target_), name());
+  if (!temporary) return temporary.error();
+  const int fd = temporary->fd();
+  // A producer that throws (std::bad_alloc, reported at the top) leaves no
+  // temporary behind either: its destructor removes it.
+  Status written = produce([&](std::string_view chunk) { return writeAll(fd, chunk, name()); });
   if (written && ::fsync(fd) != 0) written = outputError(name(), "cannot flush", errno);
-  // mkstemp makes the file 0600: keep the mode (and, where allowed, the
-  // owner) of the file being replaced, or give a new file the mode a plain
-  // create would.
+  // Keep the mode (and, where allowed, the owner) of the file being
+  // replaced, or give a new file the mode a plain create would.
   mode_t mode = 0;
   if (exists) {
     mode = existing.st_mode & 07777;
@@ -245,11 +215,8 @@ Status OutputFile::replace(const OutputProducer& produce) const {
     mode = 0666 & ~mask;
   }
   if (written && ::fchmod(fd, mode) != 0) written = outputError(name(), "cannot set the mode", errno);
-  if (::close(fd) != 0 && written) written = outputError(name(), "cannot close", errno);
-  if (written && ::rename(temporary.c_str(), target_.c_str()) != 0)
-    written = outputError(name(), "cannot replace", errno);
-  if (!written) ::unlink(temporary.c_str());
-  return written;
+  if (!written) return written;
+  return temporary->commit(target_);
 }
 
 }  // namespace gdmap

@@ -3,8 +3,11 @@
 //   - a regular file (or a path that does not exist yet) is written to a
 //     temporary file beside it, flushed, and renamed onto it, so the path
 //     holds either its old content or the whole new content, never a part;
-//     the temporary is removed on every failure, and SIGINT, SIGTERM,
-//     SIGHUP and SIGQUIT are held while it exists (delivered right after);
+//     the temporary is removed on every failure; it has no name until the
+//     output is whole where the file system allows (a SIGKILL leaves
+//     nothing), and SIGINT, SIGTERM, SIGHUP and SIGQUIT end the command at
+//     once, the target untouched and the temporary removed (an interrupted
+//     command never changed its target);
 //   - a symlink is followed to its final target, which is written as above
 //     (the temporary sits beside the target, the link stays a link);
 //   - a FIFO, a terminal or a device is opened and written in place: the

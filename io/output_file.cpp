@@ -151,7 +151,7 @@ Status OutputFile::write(std::string_view data, const OutputOptions& options) co
 
 Status OutputFile::write(const OutputProducer& produce, const OutputOptions& options) const {
   if (kind_ == Kind::Special) return writeInPlace(produce, options);
-  return replace(produce);
+  return replace(produce, options.lastStep);
 }
 
 Status OutputFile::writeInPlace(const OutputProducer& produce, const OutputOptions& options) const {
@@ -180,7 +180,7 @@ Status OutputFile::writeInPlace(const OutputProducer& produce, const OutputOptio
   return written;
 }
 
-Status OutputFile::replace(const OutputProducer& produce) const {
+Status OutputFile::replace(const OutputProducer& produce, bool lastStep) const {
   // Look again: the target may have appeared or changed since resolve().
   struct stat existing {};
   const bool exists = ::stat(target_.c_str(), &existing) == 0;
@@ -216,7 +216,7 @@ Status OutputFile::replace(const OutputProducer& produce) const {
   }
   if (written && ::fchmod(fd, mode) != 0) written = outputError(name(), "cannot set the mode", errno);
   if (!written) return written;
-  return temporary->commit(target_);
+  return temporary->commit(target_, lastStep);
 }
 
 }  // namespace gdmap

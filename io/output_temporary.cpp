@@ -76,12 +76,17 @@ class InterruptsHeld {
     const sigset_t set = interruptSet();
     ::pthread_sigmask(SIG_BLOCK, &set, &previous_);
   }
-  ~InterruptsHeld() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+  ~InterruptsHeld() {
+    if (!kept_) ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+  }
+  // They stay held after it (until the process ends).
+  void keep() { kept_ = true; }
   InterruptsHeld(const InterruptsHeld&) = delete;
   InterruptsHeld& operator=(const InterruptsHeld&) = delete;
 
  private:
   sigset_t previous_{};
+  bool kept_ = false;
 };
 
 bool interruptPending() {
@@ -151,8 +156,8 @@ void OutputTemporary::discard() {
   handlers.remove();
 }
 
-Status OutputTemporary::commit(const std::string& target) {
-  const InterruptsHeld held;
+Status OutputTemporary::commit(const std::string& target, bool lastStep) {
+  InterruptsHeld held;
   // An interrupt that came during the write is obeyed now, before the
   // target changes: discard() restores the default action and the signal
   // ends the process when `held` ends.
@@ -189,6 +194,7 @@ Status OutputTemporary::commit(const std::string& target) {
   temporaryNamed = 0;
   handlers.remove();
   dropPendingInterrupts();
+  if (lastStep) held.keep();
   return Success{};
 }
 

@@ -10,9 +10,11 @@
 //     as it was;
 //   - commit() puts it in place by an atomic rename, with those signals
 //     held: one already pending is obeyed before (the target is left as it
-//     was); one that comes after finds the output in place and the command
-//     done, and is dropped. So an interrupted command never changed its
-//     target, and a command whose target changed was not interrupted.
+//     was); one that comes during the rename finds the output in place and
+//     is dropped, and so is any later one when the write is the command's
+//     last step (OutputOptions::lastStep). So an interrupted command never
+//     changed its target, and a command whose target changed was not
+//     interrupted.
 // One at a time in a process (the handler knows one name).
 #include <gdmap/schema/expected.hpp>
 
@@ -32,8 +34,11 @@ class OutputTemporary {
   ~OutputTemporary();  // removed (or never named) unless committed
 
   int fd() const { return fd_; }
-  // Closes it and renames it onto `target`.
-  Status commit(const std::string& target);
+  // Closes it and renames it onto `target`. `lastStep`: the output is the
+  // command's last work, so the interrupts stay held until the process ends
+  // (one after this finds the command done: it neither stops what is left,
+  // a summary, nor says "interrupted" of a target that changed).
+  Status commit(const std::string& target, bool lastStep);
 
  private:
   OutputTemporary(int fd, std::string directory, std::string path, std::string name);

@@ -122,6 +122,16 @@ class TypeParser {
       cur_.tryWord(word);
       return parseFunctionPointer(ancestors, out, height);
     }
+    // The name `il extract` and `il locate` print for shared generic code:
+    // the runtime's stand-in for any reference type, which no signature
+    // can hold.
+    if (word == "__Canon") {
+      return fail(at,
+                  "'__Canon' is a ReadyToRun-only name (the runtime's stand-in for a reference type in shared "
+                  "generic code, as il extract prints it): no signature holds it; write the type's own signature, "
+                  "e.g. 'class 0x01000012' or 'object'",
+                  rules::kTypeTextSyntax);
+    }
     return failFound(at, "expected a type");
   }
 

@@ -499,6 +499,12 @@ TEST_CASE("text: errors in types and tokens") {
   checkError("", 0, "expected a type, found the end of the text", "type-text-syntax");
   checkError("   ", 3, "expected a type, found the end of the text", "type-text-syntax");
   checkError("int32pinned", 0, "expected a type, found 'int32pinned'", "type-text-syntax");
+  // The name il extract prints for shared generic code is no type a signature holds.
+  checkError("class 0x01000012<__Canon>", 17,
+             "'__Canon' is a ReadyToRun-only name (the runtime's stand-in for a reference type in shared generic "
+             "code, as il extract prints it): no signature holds it; write the type's own signature, e.g. 'class "
+             "0x01000012' or 'object'",
+             "type-text-syntax");
   checkError("[]", 0, "expected a type, found '['", "type-text-syntax");
   checkError("int32 foo", 6, "unexpected text after the type, found 'foo'", "type-text-syntax");
   checkError("void void", 5, "unexpected text after the type", "type-text-syntax");

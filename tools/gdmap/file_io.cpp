@@ -193,6 +193,7 @@ bool Output::write(const OutputProducer& produce, Report& report) const {
   }
   OutputOptions options;
   options.refuseTerminal = binary;
+  options.lastStep = true;  // what is left (a summary) is no work an interrupt should report
   if (auto written = file_->write(produce, options); !written) {
     failOn(report, file_->path(), written.error(), rules::kOutputUnwritable);
     return false;

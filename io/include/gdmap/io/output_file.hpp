@@ -35,6 +35,11 @@ using OutputProducer = std::function<Status(const OutputEmit& emit)>;
 struct OutputOptions {
   // Refuse a terminal (rule binary-to-terminal): for binary data.
   bool refuseTerminal = false;
+  // The output is the command's last work (a command line tool's -o): once
+  // it is in place, SIGINT, SIGTERM, SIGHUP and SIGQUIT are held until the
+  // process ends, so that a command whose target changed is never reported
+  // as interrupted (exit 130) by one that came just after.
+  bool lastStep = false;
 };
 
 class OutputFile {
@@ -58,7 +63,7 @@ class OutputFile {
 
  private:
   enum class Kind { Missing, Regular, Special };
-  Status replace(const OutputProducer& produce) const;
+  Status replace(const OutputProducer& produce, bool lastStep) const;
   Status writeInPlace(const OutputProducer& produce, const OutputOptions& options) const;
   std::string name() const;  // the user's path, and the target when they differ
 

@@ -14,6 +14,7 @@
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/type_text.hpp>
 #include "map_field_values.hpp"
+#include "map_locate.hpp"
 #include "map_type_difference.hpp"
 
 #include <algorithm>
@@ -223,9 +224,14 @@ MapByteSummary compareBytes(ByteSpan a, ByteSpan b) {
   return s;
 }
 
+// The bytes of the field that holds `at`, from `at` on (at most
+// kQuotedBytes): the quote stays inside the field the entry is named for
+// (header.count's 4 bytes, not the directory entry after them).
 std::string bytesAt(ByteSpan map, std::size_t at) {
   if (at >= map.size()) return "end of map";
-  return toHex(map.subspan(at, std::min(kQuotedBytes, map.size() - at)));
+  const detail::MapField field = detail::locateMapField(map, at);
+  const std::size_t end = field.end > at ? std::min(field.end, map.size()) : map.size();
+  return toHex(map.subspan(at, std::min(kQuotedBytes, end - at)));
 }
 
 // The first differing byte as an entry (the byte-level fallback, and the

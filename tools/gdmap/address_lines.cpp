@@ -103,6 +103,22 @@ bool parseAddresses(const std::vector<std::string>& texts, AddressForm form, std
   return true;
 }
 
+void writeAnswer(Report& report, const std::string& answer) {
+  if (report.json()) {
+    report.object().arrayRaw(answer);
+  } else {
+    std::cout << answer << '\n';
+  }
+}
+
+int endAnswers(Report& report, std::size_t unknown) {
+  if (report.json()) {
+    report.object().endArray();
+    report.object().number("unknown", unknown);
+  }
+  return unknown == 0 ? kSuccess : kInvalid;
+}
+
 bool answerAddresses(const std::vector<std::uint64_t>& values, AddressForm form, const std::string& input,
                      const std::string& target, Report& report, const std::function<void(std::uint64_t)>& answer,
                      std::size_t& bad, std::size_t& read) {

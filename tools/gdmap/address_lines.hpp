@@ -36,6 +36,13 @@ bool parseAddresses(const std::vector<std::string>& texts, AddressForm form, std
 // of `input` (empty: stdin) as it comes, a line that holds no address being
 // a usage error at its line (on `target`), counted in `bad`. False when the
 // input cannot be read. `read` counts the lines that held a word.
+// One answer: an element of the "addresses" array with --json, else a line
+// of text (flushed with the others before each wait for input).
+void writeAnswer(Report& report, const std::string& answer);
+// Ends the "addresses" array (--json) with the count of addresses no code
+// holds; the command's status: 0 when every address was found, else 1.
+int endAnswers(Report& report, std::size_t unknown);
+
 bool answerAddresses(const std::vector<std::uint64_t>& values, AddressForm form, const std::string& input,
                      const std::string& target, Report& report, const std::function<void(std::uint64_t)>& answer,
                      std::size_t& bad, std::size_t& read);

@@ -9,6 +9,7 @@
 #include "il_commands.hpp"
 #include "il_description_output.hpp"
 #include "input_kind.hpp"
+#include "locate_image_setup.hpp"
 #include "method_query.hpp"
 #include "process_extract.hpp"
 #include "r2r_components.hpp"
@@ -216,15 +217,6 @@ void summarize(const r2r::R2RImage& image, const ExtractCounts& c, const std::st
   }
   if (c.nonCanonical != 0) line += "; " + std::to_string(c.nonCanonical) + " with layout overrides (not canonical)";
   std::cerr << line << '\n';
-}
-
-// "Sample.A" of ".../Sample.A.dll".
-std::string simpleName(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  const std::size_t dot = base.rfind('.');
-  if (dot != std::string::npos && dot > 0) base.resize(dot);
-  return base;
 }
 
 void addError(Report& report, const std::string& file, const char* rule, std::string message) {
@@ -437,14 +429,8 @@ std::optional<ImagePdbs> openPdbs(const IlExtractOptions& options, const Source&
   for (const std::string& component : src.componentNames) {
     if (const symbolize::ImagePdb* pdb = cache.of(besides(src.name, component + ".dll"))) pdbs.emplace(component, *pdb);
   }
-  for (const symbolize::PdbNote& note : cache.takeNotes()) {
-    Diagnostic d;
-    d.severity = Severity::Warning;
-    d.rule = note.error.rule;
-    d.file = note.image;
-    d.message = "--lines: no lines for its methods: " + note.error.message;
-    report.add(std::move(d));
-  }
+  for (const symbolize::PdbNote& note : cache.takeNotes())
+    addPdbNote(report, note, Severity::Warning, "--lines: no lines for its methods");
   return pdbs;
 }
 

@@ -106,11 +106,7 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
   const auto answer = [&](std::uint64_t value) {
     const ImageAnswer a = image->answer(value);
     if (!a.found()) ++unknown;
-    if (report.json()) {
-      report.object().arrayRaw(imageAnswerJson(a, image->names));
-    } else {
-      std::cout << imageAnswerText(a, image->names) << '\n';
-    }
+    writeAnswer(report, report.json() ? imageAnswerJson(a, image->names) : imageAnswerText(a, image->names));
   };
   if (!answerAddresses(values, form, options.input, input->displayName(), report, answer, unknown, read))
     return kUsageOrIo;
@@ -119,11 +115,7 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
                        std::string("no RVA to locate: none given, and none on ") +
                            (options.input.empty() || options.input == "-" ? "stdin" : options.input));
   }
-  if (report.json()) {
-    report.object().endArray();
-    report.object().number("unknown", unknown);
-  }
-  return unknown == 0 ? kSuccess : kInvalid;
+  return endAnswers(report, unknown);
 }
 
 }  // namespace

@@ -33,11 +33,11 @@ std::optional<std::vector<symbolize::Mapping>> readMapsFile(const std::string& p
   return std::move(*mappings);
 }
 
-void addPdbNote(Report& report, const symbolize::PdbNote& note) {
+void addPdbNote(Report& report, const symbolize::PdbNote& note, Severity severity, const std::string& what) {
   Diagnostic d;
-  d.severity = Severity::Note;
+  d.severity = severity;
   d.rule = note.error.rule;
-  d.message = "no source lines: " + note.error.message;
+  d.message = what + ": " + note.error.message;
   d.file = note.image;
   report.add(std::move(d));
 }

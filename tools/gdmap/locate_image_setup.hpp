@@ -27,7 +27,9 @@ namespace gdmap::cli {
 std::optional<std::vector<symbolize::Mapping>> readMapsFile(const std::string& path, Report& report, int& status);
 
 // A ReadyToRun image's PDB note (no lines: why), for --maps and a process.
-void addPdbNote(Report& report, const symbolize::PdbNote& note);
+// `what`: how the diagnostic begins ("no source lines", "--lines: no lines for its methods").
+void addPdbNote(Report& report, const symbolize::PdbNote& note, Severity severity = Severity::Note,
+                const std::string& what = "no source lines");
 
 // The image and what answering its addresses needs (filled by
 // openLocatedImage).

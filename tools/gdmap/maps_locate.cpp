@@ -106,19 +106,11 @@ int locateMaps(const IlLocateOptions& options, const std::vector<std::string>& t
       names = &found->second;
     }
     if (!a.found()) ++unknown;
-    if (report.json()) {
-      report.object().arrayRaw(imageAnswerJson(a, *names));
-    } else {
-      std::cout << imageAnswerText(a, *names) << '\n';
-    }
+    writeAnswer(report, report.json() ? imageAnswerJson(a, *names) : imageAnswerText(a, *names));
   };
   if (!answerAddresses(values, AddressForm::Absolute, options.input, options.maps, report, answer, unknown, read))
     return kUsageOrIo;
-  if (report.json()) {
-    report.object().endArray();
-    report.object().number("unknown", unknown);
-  }
-  return unknown == 0 ? kSuccess : kInvalid;
+  return endAnswers(report, unknown);
 }
 
 }  // namespace gdmap::cli

@@ -10,6 +10,7 @@
 #include "il_arguments.hpp"
 #include "il_commands.hpp"
 #include "il_description_output.hpp"
+#include "locate_image_setup.hpp"
 #include "method_query.hpp"
 #include "module_names.hpp"
 #include "r2r_components.hpp"
@@ -325,14 +326,8 @@ int extractProcess(const IlExtractOptions& given, std::optional<InputBytes> core
     };
   }
   status = writeIlDescription(output, methods, options.api, report, lines);
-  for (const symbolize::PdbNote& note : pdbs.takeNotes()) {
-    Diagnostic d;
-    d.severity = Severity::Note;
-    d.rule = note.error.rule;
-    d.file = note.image;
-    d.message = "--lines: no source lines for its methods: " + note.error.message;
-    report.add(std::move(d));
-  }
+  for (const symbolize::PdbNote& note : pdbs.takeNotes())
+    addPdbNote(report, note, Severity::Note, "--lines: no source lines for its methods");
   if (status != kSuccess) return status;
   if (report.json()) report.object().string("output", options.output);
   return kSuccess;

@@ -271,19 +271,11 @@ int locateProcess(const IlLocateOptions& options, std::optional<InputBytes> core
     if (std::optional<Error> walk = locator.takeWalkError()) addTargetError(report, t->name, *walk);
     for (const symbolize::PdbNote& note : locator.takePdbNotes()) addPdbNote(report, note);
     unknown += a.found.found() ? 0 : 1;
-    if (report.json()) {
-      report.object().arrayRaw(json(a));
-    } else {
-      std::cout << text(a) << '\n';
-    }
+    writeAnswer(report, report.json() ? json(a) : text(a));
   };
   if (!answerAddresses(addresses, AddressForm::Absolute, options.input, t->name, report, say, unknown, read))
     return kUsageOrIo;
-  if (report.json()) {
-    report.object().endArray();
-    report.object().number("unknown", unknown);
-  }
-  return unknown == 0 ? kSuccess : kInvalid;
+  return endAnswers(report, unknown);
 }
 
 }  // namespace gdmap::cli

@@ -29,6 +29,14 @@ std::vector<std::string> componentNames(const r2r::R2RImage& image, ByteSpan fil
   return names;
 }
 
+std::string simpleName(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::size_t dot = base.rfind('.');
+  if (dot != std::string::npos && dot > 0) base.resize(dot);
+  return base;
+}
+
 std::string besides(const std::string& path, const std::string& name) {
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos ? name : path.substr(0, slash + 1) + name;

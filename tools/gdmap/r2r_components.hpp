@@ -29,6 +29,9 @@ std::vector<std::string> componentNames(const r2r::R2RImage& image, ByteSpan fil
 // a component's composite image.
 std::string besides(const std::string& path, const std::string& name);
 
+// An assembly's simple name from its file: "Sample.A" of ".../Sample.A.dll".
+std::string simpleName(const std::string& path);
+
 // An assembly's own metadata: the names of its types and methods, and its
 // methods' IL sizes (empty when they cannot be read: nothing is checked).
 struct AssemblyMetadata {

@@ -1,5 +1,7 @@
 #include "runtime_type_text.hpp"
 
+#include "r2r_components.hpp"
+
 #include <array>
 #include <string_view>
 #include <utility>
@@ -32,14 +34,6 @@ std::optional<std::string_view> keyword(std::string_view name) {
     if (type == name) return word;
   }
   return std::nullopt;
-}
-
-std::string simpleName(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  const std::size_t dot = base.rfind('.');
-  if (dot != std::string::npos && dot > 0) base.resize(dot);
-  return base;
 }
 
 }  // namespace

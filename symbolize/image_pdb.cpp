@@ -1,5 +1,6 @@
 #include <gdmap/io/mapped_file.hpp>
 #include <gdmap/pdb/debug_directory.hpp>
+#include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/symbolize/image_pdb.hpp>
 
@@ -64,10 +65,20 @@ std::vector<std::string> candidates(const pdb::DebugDirectory& directory, const 
   return paths;
 }
 
-// The message of an error read from another file starts with that file, so
+// The message of an error about another file starts with that file, so
 // that "pdb-invalid at 0x1c" says which file 0x1c is in.
 Error inFile(Error error, const std::string& path) {
   error.message = path + ": " + error.message;
+  return error;
+}
+
+// The same for an error a reader found in that file's bytes: its byte
+// offset and field path go into the message, since the diagnostic that
+// carries it is about the image (`il locate IMAGE --pdb FILE`).
+Error readIn(Error error, const std::string& path) {
+  std::string where = path + ": byte " + hex32(static_cast<std::uint32_t>(error.offset));
+  if (!error.path.empty()) where += ", " + error.path;
+  error.message = where + ": " + error.message;
   return error;
 }
 
@@ -75,14 +86,14 @@ Error inFile(Error error, const std::string& path) {
 
 Expected<ImagePdb> ImagePdb::open(ByteSpan image, const std::string& imagePath, const std::string& pdbPath) {
   auto directory = pdb::readDebugDirectory(image);
-  if (!directory) return inFile(directory.error(), imagePath);
+  if (!directory) return readIn(directory.error(), imagePath);
   auto state = std::make_shared<State>();
   std::vector<std::string> tried;
   if (!pdbPath.empty()) {
     tried.push_back(pdbPath);
   } else if (directory->hasEmbeddedPdb) {
     auto inflated = pdb::inflateEmbeddedPdb(*directory);
-    if (!inflated) return inFile(inflated.error(), imagePath);
+    if (!inflated) return readIn(inflated.error(), imagePath);
     state->inflated = std::move(*inflated);
     state->source = "<embedded>";
   } else {
@@ -112,12 +123,12 @@ Expected<ImagePdb> ImagePdb::open(ByteSpan image, const std::string& imagePath, 
       }
       if (!firstError) firstError = inFile(matches.error(), path);
     } else if (!firstError) {
-      firstError = inFile(portable.error(), path);
+      firstError = readIn(portable.error(), path);
     }
   }
   if (firstError) return *firstError;
   auto portable = pdb::PortablePdb::open(state->inflated);
-  if (!portable) return inFile(portable.error(), imagePath + " <embedded>");
+  if (!portable) return readIn(portable.error(), imagePath + " <embedded>");
   auto matches = pdb::checkPdbMatches(*directory, portable->id());
   if (!matches) return inFile(matches.error(), imagePath + " <embedded>");
   state->portable = std::move(*portable);

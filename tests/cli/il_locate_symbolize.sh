@@ -97,6 +97,10 @@ open(sys.argv[3], "wb").write(pdb)
 PY
 expect 1 "$gdmap" il locate "$image" 0x10965 --pdb "$work/other.pdb"
 has err "[pdb-id-mismatch]"
+# A broken PDB: the error names the PDB, the byte and the field.
+head -c 3000 "$data/sample.pdb" >"$work/cut.pdb"
+expect 1 "$gdmap" il locate "$image" 0x10965 --pdb "$work/cut.pdb"
+has err "--pdb: $work/cut.pdb: byte 0x0000006c, metadata root.streams[5]: stream #Blob lies outside the metadata [pdb-invalid]"
 expect 2 "$gdmap" il locate "$image" 0x10965 --pdb "$work/none.pdb"
 has err "[pdb-not-found]"
 # A mismatched PDB beside the image is a note, not an error: no lines.

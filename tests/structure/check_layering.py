@@ -9,9 +9,12 @@ and fails, naming file and line, when
 - a library includes a public header of a library it does not depend on
   (directly or through the libraries it depends on);
 - a quoted include names a header that is not beside the including file
-  (a private header of another folder, or a path that climbs with "..");
+  (a private header of another folder, or a path that climbs with ".."),
+  or, in tools/gdmap, not at that path from tools/gdmap;
 - nlohmann/json is included outside description/ and tools/, or CLI11
-  outside tools/gdmap, or CLI11 by more than one translation unit.
+  outside tools/gdmap, or CLI11 by more than one translation unit;
+- a pair of libraries that must stay apart is joined (the IL descriptions
+  never use the map descriptions, the JSON machinery neither format).
 """
 import os
 import re
@@ -36,6 +39,15 @@ def libraries(root):
             deps = set(re.findall(r"gdmap::(\w+)", m.group(2)))
             found[m.group(1)] = (rel, deps)
     return found
+
+
+# Libraries that must never use one another, even when each is allowed the
+# layer below: (user, used, why).
+APART = [
+    ("description_il", "description_map", "the IL descriptions never use the map descriptions"),
+    ("description_json", "description_map", "the JSON machinery knows no description format"),
+    ("description_json", "description_il", "the JSON machinery knows no description format"),
+]
 
 
 def closure(libs, name, seen=None):
@@ -86,6 +98,8 @@ def main():
     problems = []
     cli_units = []
 
+    cli_root = os.path.join(root, "tools", "gdmap")
+
     def check(path, allowed_libs, layer):
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -94,7 +108,10 @@ def main():
             where = f"{os.path.relpath(path, root)}:{line}"
             kind, header = m.group(1), m.group(2)
             if kind == '"':
-                if ".." in header.split("/") or not os.path.exists(os.path.join(os.path.dirname(path), header)):
+                # The CLI's folders include each other's headers by their
+                # path from tools/gdmap; a library only its own, beside it.
+                base = cli_root if layer == "tools" else os.path.dirname(path)
+                if ".." in header.split("/") or not os.path.exists(os.path.join(base, header)):
                     problems.append(f"{where}: \"{header}\" is not a header of this folder")
                 continue
             if header.startswith("nlohmann/") and layer not in ("description", "tools"):
@@ -110,6 +127,11 @@ def main():
             if lib is not None and allowed_libs is not None and lib not in allowed_libs:
                 problems.append(f"{where}: <{header}> belongs to gdmap::{lib}, which this library does not use")
 
+    for user, used, why in APART:
+        if user not in libs or used not in libs:
+            problems.append(f"gdmap::{user} or gdmap::{used} is gone: update APART in {os.path.basename(__file__)}")
+        elif used in closure(libs, user):
+            problems.append(f"{libs[user][0]}/CMakeLists.txt: gdmap::{user} uses gdmap::{used}: {why}")
     for name, (folder, _) in sorted(libs.items()):
         allowed = closure(libs, name) | {name}
         for path in sources(root, folder):

@@ -3,7 +3,7 @@
 // line:column treats them as white space too, so positions stay right.
 // The CLI side (suggestions, wrong-kind notes, the caret line) is covered
 // by tests/cli/friendly_cli.sh.
-#include "description/json_locator.hpp"
+#include <gdmap/internal/json_locator.hpp>
 
 #include <gdmap/description/description_json.hpp>
 #include <gdmap/description/il_description_json.hpp>

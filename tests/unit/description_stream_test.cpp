@@ -8,7 +8,7 @@
 #include <gdmap/reader/map_dump.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/writer/map_builder.hpp>
-#include "description/map_read_back.hpp"
+#include "description/map/map_read_back.hpp"
 
 #include <doctest/doctest.h>
 

@@ -2,9 +2,9 @@
 // pointer and position, the JSON-pointer locator, the write -> parse round
 // trip, and the shipped JSON Schema.
 #include <gdmap/description/description_json.hpp>
+#include <gdmap/internal/json_locator.hpp>
 #include <gdmap/schema/type_text.hpp>
-#include "description/description_parse.hpp"
-#include "description/json_locator.hpp"
+#include "description/map/description_parse.hpp"
 
 #include <doctest/doctest.h>
 #include "text_position.hpp"

@@ -1,5 +1,5 @@
 // NameIndex: instantiation names to their index, in one flat table.
-#include "description/name_index.hpp"
+#include "description/map/name_index.hpp"
 
 #include <doctest/doctest.h>
 

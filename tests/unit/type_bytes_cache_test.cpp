@@ -1,6 +1,6 @@
 // TypeBytesCache: the canonical bytes of type spellings, by spelling,
 // bounded in entries.
-#include "description/type_bytes_cache.hpp"
+#include "description/map/type_bytes_cache.hpp"
 
 #include <doctest/doctest.h>
 

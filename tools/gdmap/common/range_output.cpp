@@ -1,0 +1,85 @@
+#include "common/range_output.hpp"
+
+#include <gdmap/schema/diagnostic.hpp>
+#include <gdmap/schema/hex.hpp>
+
+#include <iostream>
+
+namespace gdmap::cli {
+
+char rangeMark(RangeStatus status) {
+  switch (status) {
+    case RangeStatus::Ok: return ' ';
+    case RangeStatus::Unreachable: return '?';
+    case RangeStatus::Warning: return '~';
+    case RangeStatus::Error: return '!';
+  }
+  return ' ';
+}
+
+void appendLineStart(RangeStatus status, std::size_t offset, std::string& out) {
+  out += rangeMark(status);
+  out += ' ';
+  for (int shift = 28; shift >= 0; shift -= 4) out += hexDigit(static_cast<unsigned>(offset >> shift));
+  out += "  ";
+}
+
+void appendHexBytes(ByteSpan bytes, std::string& out) {
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (i != 0) out += ' ';
+    out += hexDigit(bytes[i] >> 4);
+    out += hexDigit(bytes[i]);
+  }
+}
+
+void appendFieldAndMeaning(std::string_view path, std::size_t pathColumn, std::string_view meaning,
+                           std::string_view rule, std::string& out) {
+  const std::size_t pathStart = out.size();
+  out += path;
+  padColumn(out, pathStart, pathColumn + 2);
+  out += meaning;
+  if (!rule.empty()) {
+    out += "  [";
+    out += rule;
+    out += ']';
+  }
+}
+
+void writeIfFull(std::string& text) {
+  if (text.size() < (std::size_t{1} << 16)) return;
+  std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+  text.clear();
+}
+
+bool writeRest(std::string& text) {
+  std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+  text.clear();
+  std::cout.flush();
+  return static_cast<bool>(std::cout);
+}
+
+void padColumn(std::string& out, std::size_t from, std::size_t width) {
+  if (out.size() - from < width) out.append(width - (out.size() - from), ' ');
+}
+
+void appendRangeTail(std::string_view meaning, ByteSpan bytes, std::string_view status, std::string_view rule,
+                     std::string_view message, std::string& out) {
+  out += ", \"meaning\": ";
+  appendJsonString(meaning, out);
+  out += ", \"hex\": \"";
+  appendHex(bytes, out);
+  out += "\", \"status\": \"";
+  out += status;
+  out += '"';
+  if (!rule.empty()) {
+    out += ", \"rule\": ";
+    appendJsonString(rule, out);
+  }
+  if (!message.empty()) {
+    out += ", \"message\": ";
+    appendJsonString(message, out);
+  }
+  out += '}';
+}
+
+}  // namespace gdmap::cli

@@ -1,0 +1,119 @@
+// gdmap hexdump: every byte of a map, in order, with its field
+// path and meaning (annotateMap()); bytes that break a rule or belong to
+// nothing are marked. Valid or not, the whole file is shown.
+#include "app/commands.hpp"
+#include "app/exit_status.hpp"
+#include "common/file_io.hpp"
+#include "common/input_kind.hpp"
+#include "common/range_output.hpp"
+#include "common/report.hpp"
+#include "common/type_names_input.hpp"
+
+#include <gdmap/reader/map_annotate.hpp>
+#include <gdmap/schema/diagnostic.hpp>
+#include <gdmap/schema/hex.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
+namespace gdmap::cli {
+namespace {
+
+constexpr std::size_t kBytesPerLine = 16;
+constexpr std::size_t kMaxPathColumn = 40;
+
+// "! 0000001c  09 01 ...  heap@0x0.length  length 9 [item-length-outside-heap]",
+// a range longer than a line continued on lines of its own bytes alone.
+void appendRangeText(ByteSpan map, const AnnotatedRange& r, std::size_t bytesColumn, std::size_t pathColumn,
+                     std::string& out) {
+  for (std::size_t at = r.offset, end = r.offset + r.length; at < end; at += kBytesPerLine) {
+    const std::size_t lineStart = out.size();
+    appendLineStart(r.status, at, out);
+    const std::size_t bytesStart = out.size();
+    appendHexBytes(map.subspan(at, std::min(end, at + kBytesPerLine) - at), out);
+    if (at == r.offset) {
+      padColumn(out, bytesStart, bytesColumn + 2);
+      appendFieldAndMeaning(r.path, pathColumn, r.meaning, r.rule, out);
+    }
+    while (out.size() > lineStart && out.back() == ' ') out.pop_back();
+    out += '\n';
+  }
+}
+
+void appendRangeJson(ByteSpan map, const AnnotatedRange& r, std::string& out) {
+  out += "{\"offset\": " + std::to_string(r.offset) + ", \"length\": " + std::to_string(r.length) + ", \"path\": ";
+  appendJsonString(r.path, out);
+  appendRangeTail(r.meaning, map.subspan(r.offset, r.length), rangeStatusName(r.status), r.rule, r.message, out);
+}
+
+int hexdump(const HexdumpOptions& options, Report& report) {
+  std::unique_ptr<TypeNames> names;
+  if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
+  auto input = openInput(options.map, report);
+  if (!input) return kUsageOrIo;
+  const std::string& name = input->displayName();
+  const ByteSpan map = input->bytes();
+  if (report.json()) {
+    // Streamed: a range is written as it is annotated, so a map of a
+    // million entries never has its whole dump in memory; the verdict,
+    // known only at the end, follows the ranges.
+    JsonObject& out = report.object();
+    out.number("size", map.size());
+    out.beginArray("ranges");
+    std::string element;
+    CheckReport check = annotateMap(
+        map,
+        [&](const AnnotatedRange& r) {
+          element.clear();
+          appendRangeJson(map, r, element);
+          out.arrayRaw(element);
+        },
+        names.get());
+    out.endArray();
+    out.boolean("valid", check.valid);
+    report.countUnlisted(check.diagnostics, check.errors, check.warnings);
+    report.add(std::move(check.diagnostics), name);
+    if (!check.valid) noteJsonNotMap(*input, report);
+    return check.valid ? kSuccess : kInvalid;
+  }
+
+  // Two passes, so that the columns fit the widest range and nothing but
+  // one line is held: the first measures, the second prints.
+  std::size_t longest = 4;
+  std::size_t pathColumn = 5;
+  (void)annotateMap(
+      map,
+      [&](const AnnotatedRange& r) {
+        longest = std::max(longest, std::min(r.length, kBytesPerLine));
+        pathColumn = std::max(pathColumn, std::min(r.path.size(), kMaxPathColumn));
+      },
+      names.get());
+  const std::size_t bytesColumn = 3 * longest - 1;
+  std::string text = "  offset    bytes";
+  padColumn(text, 12, bytesColumn + 2);
+  text += "field";
+  padColumn(text, 12 + bytesColumn + 2, pathColumn + 2);
+  text += "meaning\n";
+  CheckReport check = annotateMap(
+      map,
+      [&](const AnnotatedRange& r) {
+        appendRangeText(map, r, bytesColumn, pathColumn, text);
+        writeIfFull(text);
+      },
+      names.get());
+  if (!writeRest(text)) return report.stdoutFailed();
+  report.countUnlisted(check.diagnostics, check.errors, check.warnings);
+  report.add(std::move(check.diagnostics), name);
+  if (!check.valid) noteJsonNotMap(*input, report);
+  return check.valid ? kSuccess : kInvalid;
+}
+
+}  // namespace
+
+int runHexdump(const HexdumpOptions& options, Report& report) {
+  report.nameInput(options.map);
+  return runToVerdict(hexdump, options, report, {"size", "ranges", "valid"});
+}
+
+}  // namespace gdmap::cli

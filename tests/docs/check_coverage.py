@@ -31,7 +31,7 @@ HEADER_GLOBS = [
     "reader/*/include/gdmap/reader/*.h",
     "reader/metadata/include/gdmap/metadata/*.hpp",
     "reader/pdb/include/gdmap/pdb/*.hpp",
-    "description/include/gdmap/description/*.hpp",
+    "description/*/include/gdmap/description/*.hpp",
     "io/include/gdmap/io/*.hpp",
     "symbolize/include/gdmap/symbolize/*.hpp",
     "symbolize/include/gdmap/symbolize/*.h",

@@ -4,6 +4,9 @@
 # - examples/consumer (every component) builds and runs;
 # - examples/reader-consumer (COMPONENTS reader) builds and runs with
 #   nlohmann_json made unfindable: a reader-only program does not need it;
+# - docs/library.md's complete program (its CMakeLists.txt and main.cpp as
+#   the page shows them) builds, without nlohmann_json, and prints what the
+#   page says it prints;
 # - an unknown component makes find_package fail, naming the component;
 # - the man page and the bash completion are installed where man(1) and
 #   bash-completion look, and load; the JSON Schemas under share/gdmap.
@@ -24,6 +27,13 @@ cmake -S examples/reader-consumer -B "$work/reader" -DCMAKE_PREFIX_PATH="$prefix
 cmake --build "$work/reader" -j2 >/dev/null
 "$work/reader/gdmap_reader_consumer" examples/maps/basic.gdmap
 "$work/reader/gdmap_reader_consumer" examples/maps/basic.gdmap 0x1000
+
+echo "== docs/library.md's complete program, as written (COMPONENTS writer reader, no nlohmann_json)"
+python3 tests/docs/extract_examples.py docs/library.md "$work/library_examples.cpp" --program "$work/program-src"
+cmake -S "$work/program-src" -B "$work/program" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON --no-warn-unused-cli >/dev/null
+cmake --build "$work/program" -j2 >/dev/null
+python3 tests/docs/check_program_output.py "$work/program/map_round_trip" "$work/program-src/expected.txt"
 
 echo "== find_package(gdmap COMPONENTS no-such-part) fails loudly"
 mkdir -p "$work/unknown"

@@ -1,4 +1,5 @@
 #include "description_builder.hpp"
+#include "map_part_pointer.hpp"
 
 #include <gdmap/internal/huge_pages.hpp>
 #include <gdmap/internal/plain_hex.hpp>
@@ -84,6 +85,11 @@ class NamedSite final : public Site {
   std::string_view name_;
   std::size_t keyEnd_;
 };
+
+// The pointer of a part of the map a description streams into the map
+// builder: with no error before the layout, its dictionary i is
+// /dictionaries/i.
+std::string streamedPartPointer(const MapPart& part) { return mapPartPointer(nullptr, part); }
 
 // A fixed pointer ("/layout/count"), for notes made after the whole file
 // was read.
@@ -562,7 +568,7 @@ std::optional<Bytes> DescriptionBuilder::finishMap() {
     // keys) runs only when the layout fails; the diagnostics are then
     // made in the order below, as if it had run first.
     map_.setSorted(sorted_);
-    Expected<Bytes> map = map_.finish([](std::size_t i) { return dictionaryPointer(i); });
+    Expected<Bytes> map = map_.finish(streamedPartPointer);
     if (!map) reportDuplicateRvas();
     noteCount();
     reportUnusedNames();
@@ -581,7 +587,7 @@ std::optional<Bytes> DescriptionBuilder::finishMap() {
   map_.setSorted(sorted_);
   if (layout_.any()) map_.setLayout(std::move(layout_));
   // With no error, dictionary i of the builder is /dictionaries/i.
-  Expected<Bytes> map = map_.finish([](std::size_t i) { return dictionaryPointer(i); });
+  Expected<Bytes> map = map_.finish(streamedPartPointer);
   if (!map) {
     reportMapError(map.error());
     return std::nullopt;
@@ -590,17 +596,11 @@ std::optional<Bytes> DescriptionBuilder::finishMap() {
 }
 
 void DescriptionBuilder::reportMapError(const Error& error) {
-  // The errors of overrides start with the JSON pointer of what caused
-  // them ("/dictionaries/3: ..."), and are reported there; limits of the
-  // whole map (too-many-dictionaries, heap-too-large) have no one place.
-  const std::string& message = error.message;
-  const std::size_t colon = message.find(": ");
-  if (!message.starts_with('/') || colon == std::string::npos) {
-    diagnostics_.errorAt(error.rule, Diagnostic::npos, message);
-  } else {
-    diagnostics_.error(error.rule, PointerSite(diagnostics_.work(), message.substr(0, colon)),
-                       [&] { return message.substr(colon + 2); });
-  }
+  // The writer names the part of its input an error is about; limits of
+  // the whole map (too-many-dictionaries, heap-too-large) have no one place.
+  const std::string pointer = streamedPartPointer(mapPartOf(error));
+  if (pointer.empty()) diagnostics_.errorAt(error.rule, Diagnostic::npos, error.message);
+  else diagnostics_.error(error.rule, PointerSite(diagnostics_.work(), pointer), [&] { return error.message; });
 }
 
 std::optional<MapDescription> DescriptionBuilder::finish() {

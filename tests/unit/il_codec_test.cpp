@@ -177,8 +177,8 @@ TEST_CASE("il writer: a flag the form cannot store is an error naming bound and 
   auto packed = gdmap::il::encodeCompressedBounds(seqPoint, BoundsForm::Packed2);
   REQUIRE_FALSE(packed.ok());
   CHECK(packed.error().rule == "il-flag-not-storable");
-  CHECK(packed.error().offset == 1);
-  CHECK(packed.error().message.find("bounds[1].source") != std::string::npos);
+  CHECK(packed.error().index == 1u);
+  CHECK(packed.error().path == "bounds[1].source");
   CHECK(packed.error().message.find("sequence_point") != std::string::npos);
 
   const std::vector<Bound> async = {{0, 1, source::kAsync}};
@@ -201,8 +201,9 @@ TEST_CASE("il writer: bounds must ascend, exist, and the api form needs a code s
     const auto bytes = gdmap::il::encodeCompressedBounds(descending, form);
     REQUIRE_FALSE(bytes.ok());
     CHECK(bytes.error().rule == "il-bounds-not-ascending");
-    CHECK(bytes.error().offset == 2);
-    CHECK(bytes.error().message.find("bounds[2].native") != std::string::npos);
+    CHECK(bytes.error().index == 2u);
+    CHECK(bytes.error().path == "bounds[2].native");
+    CHECK(bytes.error().message.starts_with("native offset 4 is below bounds[1]'s 8"));
 
     const auto empty = gdmap::il::encodeCompressedBounds({}, form);
     REQUIRE_FALSE(empty.ok());

@@ -161,7 +161,7 @@ TEST_CASE("builder: an empty raw item is refused, adding nothing (issue 7 defect
         "020108");
 }
 
-TEST_CASE("builder: buildMap refuses an empty raw instantiation, naming its JSON pointer") {
+TEST_CASE("builder: buildMap refuses an empty raw instantiation, naming it") {
   gdmap::MapDescription d;
   gdmap::InstantiationDescription typed, raw;
   typed.types = {kInt32};
@@ -172,7 +172,10 @@ TEST_CASE("builder: buildMap refuses an empty raw instantiation, naming its JSON
   const auto map = gdmap::buildMap(d);
   REQUIRE_FALSE(map.ok());
   CHECK(map.error().rule == "empty-raw-item");
-  CHECK(map.error().message.rfind("/dictionaries/0/raw: ", 0) == 0);
+  CHECK(map.error().path == "instantiations[0]");
+  CHECK(map.error().index == 0u);
+  CHECK(mapPartPath(mapPartOf(map.error())) == "instantiations[0]");
+  CHECK(map.error().message.starts_with("a raw item needs at least one byte"));
 }
 
 TEST_CASE("builder: lengths and counts take their shortest compressed form") {
@@ -196,7 +199,7 @@ TEST_CASE("builder: lengths and counts take their shortest compressed form") {
   CHECK(map.size() == 4 + 16 + 130 + 4 + 200);
 }
 
-TEST_CASE("builder: a shared RVA is an error naming both insertion indices") {
+TEST_CASE("builder: a shared RVA is an error at the repeat, naming the first") {
   for (bool sorted : {true, false}) {
     MapBuilder b(sorted);
     const std::uint8_t t[] = {0x08};
@@ -208,8 +211,14 @@ TEST_CASE("builder: a shared RVA is an error naming both insertion indices") {
     REQUIRE(b.addEncoded(0x1000, 1, t).ok());  // 5: repeats 0, but later
     Expected<Bytes> map = b.finish();
     REQUIRE_FALSE(map.ok());
-    CHECK(map.error().message == "duplicate RVA 0x00002000: dictionaries 1 and 3 (in insertion order)");
+    CHECK(map.error().message == "duplicate RVA 0x00002000, also at dictionaries[1]");
+    CHECK(map.error().path == "dictionaries[3]");
+    CHECK(map.error().index == 3u);
     CHECK(map.error().rule == "duplicate-rva");
+    // The caller names the other dictionary its own way.
+    map = b.finish([](const MapPart& p) { return "entry #" + std::to_string(p.index); });
+    REQUIRE_FALSE(map.ok());
+    CHECK(map.error().message == "duplicate RVA 0x00002000, also at entry #1");
   }
 }
 
@@ -218,7 +227,9 @@ TEST_CASE("builder: add() fails whole on a type that does not encode, naming it"
   const Type bad[] = {kInt32, Type::genericInstance(false, Token{0x02000001}, {})};
   Status s = b.add(0x10, bad);
   REQUIRE_FALSE(s.ok());
-  CHECK(s.error().message.rfind("type[1]: ", 0) == 0);
+  CHECK(s.error().path == "types[1]");
+  CHECK(s.error().index == 1u);
+  CHECK(s.error().message.find("types[1]") == std::string::npos);
   CHECK(b.size() == 0);
   CHECK_FALSE(b.add(0x10, std::span<const Type>{}).ok());
   CHECK_FALSE(b.addEncoded(0x10, 0, bytes({})).ok());
@@ -309,7 +320,7 @@ TEST_CASE("builder: buildMap writes the issue's example") {
         "020108");
 }
 
-TEST_CASE("builder: buildMap errors carry the description's JSON pointers") {
+TEST_CASE("builder: buildMap errors name the description's part in their fields") {
   MapDescription d = smallDescription();
   CHECK(instantiationPointer(d, 0) == "/instantiations/ListOfInt");
   CHECK(instantiationPointer(d, 1) == "/dictionaries/1/types");
@@ -317,50 +328,81 @@ TEST_CASE("builder: buildMap errors carry the description's JSON pointers") {
   d.dictionaries.push_back({0x1010, 0});
   Expected<Bytes> map = buildMap(d);
   REQUIRE_FALSE(map.ok());
-  CHECK(map.error().message == "/dictionaries/3: duplicate RVA 0x00001010, also at /dictionaries/1");
+  CHECK(map.error().message == "duplicate RVA 0x00001010, also at dictionaries[1]");
+  CHECK(map.error().path == "dictionaries[3]");
+  CHECK(map.error().index == 3u);
 
   d = smallDescription();
   d.instantiations[0].types.push_back(Type::genericInstance(false, Token{0x02000001}, {}));
   map = buildMap(d);
   REQUIRE_FALSE(map.ok());
-  CHECK(map.error().message.rfind("/instantiations/ListOfInt/1: ", 0) == 0);
+  CHECK(map.error().path == "instantiations[0].types[1]");
+  CHECK(map.error().index == 0u);
+  const MapPart type = mapPartOf(map.error());
+  CHECK((type.kind == MapPart::Kind::Type && type.index == 0 && type.type == 1));
+  CHECK(mapPartPath(type) == map.error().path);
+  CHECK(map.error().message.starts_with("instantiations") == false);
 
   d = smallDescription();
   d.instantiations[1].types.insert(d.instantiations[1].types.begin(),
                                    Type::genericInstance(false, Token{0x02000001}, {}));
   map = buildMap(d);
   REQUIRE_FALSE(map.ok());
-  CHECK(map.error().message.rfind("/dictionaries/1/types/0: ", 0) == 0);
+  CHECK(map.error().path == "instantiations[1].types[0]");
+  CHECK(map.error().index == 1u);
 
   d = smallDescription();
   d.instantiations[1].types.clear();
   map = buildMap(d);
   REQUIRE_FALSE(map.ok());
-  CHECK(map.error().message.rfind("/dictionaries/1/types: ", 0) == 0);
+  CHECK(map.error().path == "instantiations[1]");
+  CHECK(map.error().index == 1u);
+  CHECK(map.error().rule == "empty-types");
 
-  // A name is escaped in the pointer.
-  d = smallDescription();
-  d.instantiations[0].name = "List/Of~Int";
-  d.instantiations[0].types.push_back(Type::genericInstance(false, Token{0x02000001}, {}));
-  map = buildMap(d);
-  REQUIRE_FALSE(map.ok());
-  CHECK(map.error().message.rfind("/instantiations/List~1Of~0Int/1: ", 0) == 0);
-
-  // An unnamed instantiation no dictionary uses has no pointer: its index
-  // names it.
+  // An unnamed instantiation no dictionary uses is named by its index.
   d = smallDescription();
   InstantiationDescription unused;
   unused.types = {Type::genericInstance(false, Token{0x02000001}, {})};
   d.instantiations.push_back(unused);
   map = buildMap(d);
   REQUIRE_FALSE(map.ok());
-  CHECK(map.error().message.rfind("instantiation[3]/types/0: ", 0) == 0);
+  CHECK(map.error().path == "instantiations[3].types[0]");
+  CHECK(map.error().index == 3u);
 
   d = smallDescription();
   d.dictionaries[1].instantiation = 7;
   map = buildMap(d);
   REQUIRE_FALSE(map.ok());
-  CHECK(map.error().message == "/dictionaries/1: instantiation index 7 is out of range");
+  CHECK(map.error().message == "instantiation index 7 is out of range");
+  CHECK(map.error().path == "dictionaries[1]");
+  CHECK(map.error().index == 1u);
+
+  d = smallDescription();
+  d.layout.offsets = {{9, 0}};
+  map = buildMap(d);
+  REQUIRE_FALSE(map.ok());
+  CHECK(map.error().path == "layout.offsets[0]");
+  CHECK(map.error().index == 0u);
+  CHECK(map.error().rule == "undefined-instantiation");
+}
+
+TEST_CASE("builder: a MapPart's path reads back as the part") {
+  using Kind = MapPart::Kind;
+  for (const MapPart part : {MapPart{Kind::Dictionary, 12}, MapPart{Kind::Instantiation, 3}, MapPart{Kind::Type, 4, 10},
+                             MapPart{Kind::Offset, 2}, MapPart{Kind::Fill, 7}, MapPart{Kind::Truncate}}) {
+    Error e{0, "m", "r"};
+    e.path = mapPartPath(part);
+    if (part.kind != Kind::Truncate) e.index = part.index;
+    const MapPart back = mapPartOf(e);
+    CHECK(back.kind == part.kind);
+    CHECK(back.index == part.index);
+    CHECK(back.type == part.type);
+  }
+  CHECK(mapPartPath({Kind::Type, 4, 10}) == "instantiations[4].types[10]");
+  CHECK(mapPartPath({Kind::Fill, 7}) == "layout.fill[7]");
+  CHECK(mapPartPath({Kind::Truncate}) == "layout.truncate");
+  CHECK(mapPartPath({Kind::Map}).empty());
+  CHECK(mapPartOf(Error{0, "too many", "too-many-dictionaries"}).kind == Kind::Map);
 }
 
 namespace {

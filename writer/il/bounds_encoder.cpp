@@ -15,15 +15,21 @@
 namespace gdmap::il {
 namespace {
 
-std::string boundPath(std::size_t index, const char* field) { return "bounds[" + std::to_string(index) + "]." + field; }
+// An error about bound `index`'s `field`: the path and index say where,
+// the message what.
+Error boundError(std::size_t index, const char* field, std::string message, const char* rule) {
+  Error e(0, OffsetUnit::Byte, "bounds[" + std::to_string(index) + "]." + field, std::move(message), rule);
+  e.index = index;
+  return e;
+}
 
 Status checkOrder(std::span<const Bound> bounds) {
   if (const auto i = firstDescendingBound(bounds)) {
-    return Error(*i,
-                 boundPath(*i, "native") + ": native offset " + std::to_string(bounds[*i].nativeOffset) +
-                     " is below bounds[" + std::to_string(*i - 1) + "]'s " +
-                     std::to_string(bounds[*i - 1].nativeOffset) + "; bounds must ascend by native offset",
-                 rules::kIlBoundsNotAscending);
+    return boundError(*i, "native",
+                      "native offset " + std::to_string(bounds[*i].nativeOffset) + " is below bounds[" +
+                          std::to_string(*i - 1) + "]'s " + std::to_string(bounds[*i - 1].nativeOffset) +
+                          "; bounds must ascend by native offset",
+                      rules::kIlBoundsNotAscending);
   }
   return Success{};
 }
@@ -34,10 +40,10 @@ Status checkStorable(std::span<const Bound> bounds, BoundsForm form) {
     const std::uint32_t extra = bounds[i].source & ~storable;
     if (extra == 0) continue;
     const std::uint32_t flag = extra & (~extra + 1);  // the lowest offending bit
-    return Error(i,
-                 boundPath(i, "source") + ": the " + std::string(formName(form)) + " form cannot store the flag " +
-                     sourceFlagName(flag) + " (it stores " + sourceText(storable) + ")",
-                 rules::kIlFlagNotStorable);
+    return boundError(i, "source",
+                      "the " + std::string(formName(form)) + " form cannot store the flag " + sourceFlagName(flag) +
+                          " (it stores " + sourceText(storable) + ")",
+                      rules::kIlFlagNotStorable);
   }
   return Success{};
 }

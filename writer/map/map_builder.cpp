@@ -5,7 +5,6 @@
 #include <gdmap/writer/map_builder.hpp>
 
 #include <gdmap/schema/compressed_int.hpp>
-#include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/writer/type_encoder.hpp>
 #include "map_layout.hpp"
@@ -79,8 +78,12 @@ Status MapBuilder::add(std::uint32_t rva, std::span<const Type> types) {
   Bytes& scratch = state_->scratch;
   scratch.clear();
   for (std::size_t i = 0; i < types.size(); ++i) {
-    if (Status s = encodeType(types[i], scratch); !s)
-      return Error{0, "type[" + std::to_string(i) + "]: " + s.error().message, ruleOf(s.error())};
+    if (Status s = encodeType(types[i], scratch); !s) {
+      Error e{0, s.error().message, ruleOf(s.error())};
+      e.path = "types[" + std::to_string(i) + "]";
+      e.index = i;
+      return e;
+    }
   }
   return addEncoded(rva, static_cast<std::uint32_t>(std::min<std::size_t>(types.size(), 0xFFFFFFFFu)), scratch);
 }
@@ -190,25 +193,18 @@ ByteSpan MapBuilder::itemBytes(ItemId item) const {
   return state_->items.item(item);
 }
 
-Expected<Bytes> MapBuilder::finish() {
-  return finish([](std::size_t index) { return "dictionary " + std::to_string(index) + " (in insertion order)"; });
-}
+Expected<Bytes> MapBuilder::finish() { return finish(mapPartPath); }
 
-Expected<Bytes> MapBuilder::finish(const std::function<std::string(std::size_t index)>& entryName) {
+Expected<Bytes> MapBuilder::finish(const MapPartName& name) {
   state_->commitStaged();
   for (std::size_t i = 0; i < state_->entries.size(); ++i) {
     if (state_->entries[i].item == kItemLater)
-      return Error{0, "dictionary " + std::to_string(i) + " (in insertion order) was never given its item",
-                   rules::kUndefinedInstantiation};
+      return detail::partError({MapPart::Kind::Dictionary, i}, "the dictionary was never given its item",
+                               rules::kUndefinedInstantiation);
   }
-  const detail::DuplicateRvaMessage duplicate = [](std::size_t first, std::size_t second, std::uint32_t rva) {
-    return "duplicate RVA " + hex32(rva) + ": dictionaries " + std::to_string(first) + " and " +
-           std::to_string(second) + " (in insertion order)";
-  };
   if (state_->explicitLayout.any())
-    return detail::layoutMapExact(state_->sorted, state_->entries, state_->items, state_->explicitLayout, duplicate,
-                                  entryName);
-  return detail::layoutMap(state_->sorted, state_->entries, state_->items, duplicate, &state_->directory);
+    return detail::layoutMapExact(state_->sorted, state_->entries, state_->items, state_->explicitLayout, name);
+  return detail::layoutMap(state_->sorted, state_->entries, state_->items, name, &state_->directory);
 }
 
 MapBuilder::Entry MapBuilder::directoryAt(std::size_t position) const {
@@ -219,29 +215,6 @@ MapBuilder::Entry MapBuilder::directoryAt(std::size_t position) const {
 
 namespace {
 
-// Where instantiation `j` is defined. One no dictionary uses has no JSON
-// pointer, so it is named by its index.
-std::string definitionPointer(const MapDescription& d, std::size_t j) {
-  std::string p = instantiationPointer(d, j);
-  if (p.empty()) {
-    p = "instantiation[";
-    p += std::to_string(j);
-    p += ']';
-  }
-  return p;
-}
-
-// Where type `i` of an instantiation sits: a named instantiation is itself
-// the array of types; an inline one is a dictionary's `types` member.
-std::string typePointer(const MapDescription& d, std::size_t j, std::size_t i) {
-  std::string p = definitionPointer(d, j);
-  const bool isArray =
-      !d.instantiations[j].name.empty() || (p.size() >= 6 && p.compare(p.size() - 6, 6, "/types") == 0);
-  p += isArray ? "/" : "/types/";
-  p += std::to_string(i);
-  return p;
-}
-
 // Interns instantiation `j` into `items`: its types encoded once, however
 // many dictionaries share it.
 Expected<std::uint32_t> internInstantiation(const MapDescription& d, std::size_t j, detail::ItemStore& items,
@@ -249,16 +222,16 @@ Expected<std::uint32_t> internInstantiation(const MapDescription& d, std::size_t
   const InstantiationDescription& inst = d.instantiations[j];
   if (inst.raw) {
     if (Status s = detail::checkRawItem(*inst.raw); !s)
-      return Error{0, definitionPointer(d, j) + ": " + s.error().message, s.error().rule};
+      return detail::partError({MapPart::Kind::Instantiation, j}, s.error().message, s.error().rule);
     return items.internRaw(*inst.raw);
   }
   scratch.clear();
   for (std::size_t i = 0; i < inst.types.size(); ++i) {
     if (Status s = encodeType(inst.types[i], scratch); !s)
-      return Error{0, typePointer(d, j, i) + ": " + s.error().message, ruleOf(s.error())};
+      return detail::partError({MapPart::Kind::Type, j, i}, s.error().message, ruleOf(s.error()));
   }
   Expected<std::uint32_t> length = detail::itemLength(inst.types.size(), scratch.size());
-  if (!length) return Error{0, definitionPointer(d, j) + ": " + length.error().message, length.error().rule};
+  if (!length) return detail::partError({MapPart::Kind::Instantiation, j}, length.error().message, length.error().rule);
   return items.internTyped(*length, static_cast<std::uint32_t>(inst.types.size()), scratch);
 }
 
@@ -279,13 +252,14 @@ Expected<Bytes> buildMap(const MapDescription& description) {
   entries.reserve(description.dictionaries.size());
   detail::ExplicitLayout explicitLayout;
   explicitLayout.layout = description.layout;
-  for (const DictionaryOffset& given : description.layout.offsets) {
+  for (std::size_t k = 0; k < description.layout.offsets.size(); ++k) {
+    const DictionaryOffset& given = description.layout.offsets[k];
     if (given.dictionary >= description.dictionaries.size() ||
         (!explicitLayout.offsets.empty() && explicitLayout.offsets.back().first >= given.dictionary))
-      return Error{0,
-                   "layout offset for dictionary " + std::to_string(given.dictionary) +
-                       ": out of range or not in ascending order",
-                   rules::kUndefinedInstantiation};
+      return detail::partError(
+          {MapPart::Kind::Offset, k},
+          "the offset for dictionary " + std::to_string(given.dictionary) + ": out of range or not in ascending order",
+          rules::kUndefinedInstantiation);
     explicitLayout.offsets.emplace_back(given.dictionary, given.offset);
   }
   for (std::size_t i = 0, nextOffset = 0; i < description.dictionaries.size(); ++i) {
@@ -297,19 +271,15 @@ Expected<Bytes> buildMap(const MapDescription& description) {
       continue;
     }
     if (dict.instantiation >= itemOf.size())
-      return Error{
-          0, dictionaryPointer(i) + ": instantiation index " + std::to_string(dict.instantiation) + " is out of range",
-          rules::kUndefinedInstantiation};
+      return detail::partError({MapPart::Kind::Dictionary, i},
+                               "instantiation index " + std::to_string(dict.instantiation) + " is out of range",
+                               rules::kUndefinedInstantiation);
     entries.push_back({dict.rva, itemOf[dict.instantiation]});
   }
 
-  const detail::DuplicateRvaMessage duplicate = [](std::size_t first, std::size_t second, std::uint32_t rva) {
-    return dictionaryPointer(second) + ": duplicate RVA " + hex32(rva) + ", also at " + dictionaryPointer(first);
-  };
   if (explicitLayout.any())
-    return detail::layoutMapExact(description.sorted, entries, items, explicitLayout, duplicate,
-                                  [](std::size_t i) { return dictionaryPointer(i); });
-  return detail::layoutMap(description.sorted, entries, items, duplicate);
+    return detail::layoutMapExact(description.sorted, entries, items, explicitLayout, mapPartPath);
+  return detail::layoutMap(description.sorted, entries, items, mapPartPath);
 }
 
 }  // namespace gdmap

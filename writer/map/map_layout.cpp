@@ -55,8 +55,7 @@ Expected<std::uint32_t> itemLength(std::uint64_t typeCount, std::uint64_t typeBy
   return static_cast<std::uint32_t>(length);
 }
 
-Expected<SortKeys> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRepeats,
-                            const DuplicateRvaMessage& duplicateMessage) {
+Expected<SortKeys> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRepeats, const MapPartName& name) {
   const std::size_t n = entries.size();
   SortKeys keys(n);
   for (std::size_t i = 0; i < n; ++i) keys[i] = std::uint64_t{entries[i].rva} << 32 | i;
@@ -72,12 +71,16 @@ Expected<SortKeys> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRep
       repeated = static_cast<std::uint32_t>(keys[groupStart]);
     }
   }
-  if (repeat != n) return Error{0, duplicateMessage(repeated, repeat, entries[repeat].rva), rules::kDuplicateRva};
+  if (repeat != n)
+    return partError(
+        {MapPart::Kind::Dictionary, repeat},
+        "duplicate RVA " + hex32(entries[repeat].rva) + ", also at " + name({MapPart::Kind::Dictionary, repeated}),
+        rules::kDuplicateRva);
   return keys;
 }
 
 Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
-                          const DuplicateRvaMessage& duplicateMessage, SortKeys* directory) {
+                          const MapPartName& name, SortKeys* directory) {
   const std::size_t n = entries.size();
   if (Status s = checkEntryCount(n); !s) return s.error();
 
@@ -92,9 +95,9 @@ Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, con
     for (std::size_t i = 0; i < n; ++i) keys[i] = std::uint64_t{entries[i].rva} << 32 | entries[i].item;
     radixSortByHigh32(keys);
     for (std::size_t p = 1; p < n; ++p) {
-      if ((keys[p] >> 32) == (keys[p - 1] >> 32)) return rvaOrder(entries, true, duplicateMessage).error();
+      if ((keys[p] >> 32) == (keys[p - 1] >> 32)) return rvaOrder(entries, true, name).error();
     }
-  } else if (Expected<SortKeys> ordered = rvaOrder(entries, true, duplicateMessage); !ordered) {
+  } else if (Expected<SortKeys> ordered = rvaOrder(entries, true, name); !ordered) {
     return ordered.error();
   }
 

@@ -96,9 +96,9 @@ std::uint64_t hashItemBytes(ByteSpan bytes);
 // they are handed to the layout.
 using LayoutEntry = MapBuilder::Entry;
 
-// Names two entries (by insertion index, `first` < `second`) that share an
-// RVA, for the caller's error message.
-using DuplicateRvaMessage = std::function<std::string(std::size_t first, std::size_t second, std::uint32_t rva)>;
+// An error about `part`: its path and index say where (mapPartOf() reads
+// them back), `message` says what, with no location of its own.
+Error partError(const MapPart& part, std::string message, std::string rule);
 
 // Large tables of sort keys (a key a dictionary) live in huge pages.
 using SortKeys = HugePageVector<std::uint64_t>;
@@ -106,9 +106,9 @@ using SortKeys = HugePageVector<std::uint64_t>;
 // (rva << 32 | insertion index) for every entry, radix-sorted: one sort
 // orders by RVA and, among equal RVAs, by insertion. With `refuseRepeats`,
 // a repeated RVA is duplicate-rva, reported at the repeat that comes first
-// in input order (where a reader of the input would look first).
-Expected<SortKeys> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRepeats,
-                            const DuplicateRvaMessage& duplicateMessage);
+// in input order (where a reader of the input would look first), at the
+// repeat, its message naming the first by `name`.
+Expected<SortKeys> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRepeats, const MapPartName& name);
 
 // The canonical map: entries sorted by RVA (bit 31 set) or in the given
 // order (bit 31 clear); each distinct referenced item once, in order of first
@@ -117,7 +117,7 @@ Expected<SortKeys> rvaOrder(std::span<const LayoutEntry> entries, bool refuseRep
 // offset limits. A sorted map leaves in `directory` (when given) the
 // directory's entries as (rva << 32 | item) keys, in its order.
 Expected<Bytes> layoutMap(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
-                          const DuplicateRvaMessage& duplicateMessage, SortKeys* directory = nullptr);
+                          const MapPartName& name, SortKeys* directory = nullptr);
 
 // An entry with no item of its own: its directory offset is given.
 inline constexpr std::uint32_t kNoItem = 0xFFFFFFFE;
@@ -131,14 +131,12 @@ struct ExplicitLayout {
   bool any() const { return !offsets.empty() || layout.any(); }
 };
 
-// Names entry `index` (insertion order) in an error message.
-using EntryName = std::function<std::string(std::size_t index)>;
-
 // The map with overrides: the canonical layout for everything not stated
 // (items without an offset placed as layoutMap() places them, deduplicated
 // among themselves), then the placed items and the fill written at their
 // offsets (bytes no one writes are zero), the trailing bytes, the count and
-// the truncation. Errors: duplicate-rva (unless allowed),
+// the truncation. Errors, each at its MapPart (`name` names the other
+// part a message mentions): duplicate-rva (unless allowed),
 // placement-conflict (two writes disagree on a heap byte), gap-too-large
 // (more zero bytes than kMaxImplicitGap), placements-too-large (more heap
 // writes than kMaxPlacementCopies times the items and fill given, plus
@@ -147,7 +145,6 @@ using EntryName = std::function<std::string(std::size_t index)>;
 inline constexpr std::uint64_t kMaxImplicitGap = std::uint64_t{16} << 20;
 inline constexpr std::uint64_t kMaxPlacementCopies = 16;
 Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
-                               const ExplicitLayout& layout, const DuplicateRvaMessage& duplicateMessage,
-                               const EntryName& name);
+                               const ExplicitLayout& layout, const MapPartName& name);
 
 }  // namespace gdmap::detail

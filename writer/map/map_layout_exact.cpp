@@ -26,16 +26,10 @@ struct HeapWrite {
 constexpr std::size_t kFillFlag = std::size_t{1} << (sizeof(std::size_t) * 8 - 1);
 constexpr std::size_t kCanonicalFlag = std::size_t{1} << (sizeof(std::size_t) * 8 - 2);
 
-std::string fillName(std::size_t index) {
-  std::string out = "/layout/fill/";
-  out += std::to_string(index);
-  return out;
-}
-
-std::string writerName(std::size_t who, const EntryName& name) {
-  if (who & kFillFlag) return fillName(who & ~kFillFlag);
-  if (who & kCanonicalFlag) return name(who & ~kCanonicalFlag);
-  return name(who);
+// The part of the input a write comes from.
+MapPart writerPart(std::size_t who) {
+  if (who & kFillFlag) return {MapPart::Kind::Fill, who & ~kFillFlag};
+  return {MapPart::Kind::Dictionary, who & ~kCanonicalFlag};
 }
 
 // The entry at each directory position: by RVA (rvaOrder()'s keys) or as
@@ -92,7 +86,7 @@ void placeExplicitly(std::span<const LayoutEntry> entries, const ItemStore& item
 // Where the heap ends, once the writes are known to stay within what the
 // description pays for.
 Expected<std::uint64_t> boundedHeapEnd(const std::vector<HeapWrite>& writes, const ItemStore& items,
-                                       const LayoutOverrides& layout, const EntryName& name) {
+                                       const LayoutOverrides& layout) {
   std::uint64_t heapEnd = 0, writtenBytes = 0;
   std::size_t last = 0;  // the write that ends last
   for (std::size_t w = 0; w < writes.size(); ++w) {
@@ -114,30 +108,29 @@ Expected<std::uint64_t> boundedHeapEnd(const std::vector<HeapWrite>& writes, con
     std::uint64_t sum = 0;
     std::size_t over = 0;
     while (over + 1 < writes.size() && (sum += writes[over].bytes.size()) <= writeBudget) ++over;
-    return Error{0,
-                 writerName(writes[over].who, name) + ": the explicit placements write " +
-                     std::to_string(writtenBytes) + " heap bytes, more than " + std::to_string(kMaxPlacementCopies) +
-                     " times the " + std::to_string(givenBytes) +
-                     " bytes of items and fill the description gives, plus " + std::to_string(kMaxImplicitGap) +
-                     ": place fewer copies of large items",
-                 rules::kPlacementsTooLarge};
+    return partError(writerPart(writes[over].who),
+                     "the explicit placements write " + std::to_string(writtenBytes) + " heap bytes, more than " +
+                         std::to_string(kMaxPlacementCopies) + " times the " + std::to_string(givenBytes) +
+                         " bytes of items and fill the description gives, plus " + std::to_string(kMaxImplicitGap) +
+                         ": place fewer copies of large items",
+                     rules::kPlacementsTooLarge);
   }
   // Zero bytes nobody wrote cost memory the description did not pay for:
   // bounded, so that `"offset": 4000000000` cannot ask for 4 GiB.
   if (heapEnd > writtenBytes + kMaxImplicitGap)
-    return Error{0,
-                 writerName(writes[last].who, name) + ": the heap would end at " + shortHex(heapEnd) +
-                     ", which leaves " + std::to_string(heapEnd - writtenBytes) +
-                     " or more heap bytes that nothing writes (zeros); at most " + std::to_string(kMaxImplicitGap) +
-                     " are allowed: give the gap's bytes with /layout/fill, or smaller offsets",
-                 rules::kGapTooLarge};
+    return partError(writerPart(writes[last].who),
+                     "the heap would end at " + shortHex(heapEnd) + ", which leaves " +
+                         std::to_string(heapEnd - writtenBytes) +
+                         " or more heap bytes that nothing writes (zeros); at most " + std::to_string(kMaxImplicitGap) +
+                         " are allowed: give the gap's bytes with /layout/fill, or smaller offsets",
+                     rules::kGapTooLarge);
   return heapEnd;
 }
 
 // Every write into `heap` (heapEnd bytes, zeros); two writes may meet only
 // where their bytes agree.
 Status writeHeap(const std::vector<HeapWrite>& writes, std::uint8_t* heap, std::uint64_t heapEnd,
-                 const EntryName& name) {
+                 const MapPartName& name) {
   std::vector<bool> taken(heapEnd, false);
   for (std::size_t w = 0; w < writes.size(); ++w) {
     const HeapWrite& write = writes[w];
@@ -148,11 +141,11 @@ Status writeHeap(const std::vector<HeapWrite>& writes, std::uint8_t* heap, std::
         std::size_t first = 0;
         while (first < w && !(writes[first].start <= at && at < writes[first].start + writes[first].bytes.size()))
           ++first;
-        return Error{0,
-                     writerName(write.who, name) + ": heap byte " + shortHex(at) + " would be " + hex8(write.bytes[k]) +
-                         ", but " + writerName(writes[first].who, name) + " puts " + hex8(heap[at]) +
-                         " there: placed items and fill may overlap only where their bytes agree",
-                     rules::kPlacementConflict};
+        return partError(writerPart(write.who),
+                         "heap byte " + shortHex(at) + " would be " + hex8(write.bytes[k]) + ", but " +
+                             name(writerPart(writes[first].who)) + " puts " + hex8(heap[at]) +
+                             " there: placed items and fill may overlap only where their bytes agree",
+                         rules::kPlacementConflict);
       }
       heap[at] = write.bytes[k];
       taken[at] = true;
@@ -164,13 +157,12 @@ Status writeHeap(const std::vector<HeapWrite>& writes, std::uint8_t* heap, std::
 }  // namespace
 
 Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries, const ItemStore& items,
-                               const ExplicitLayout& explicitLayout, const DuplicateRvaMessage& duplicateMessage,
-                               const EntryName& name) {
+                               const ExplicitLayout& explicitLayout, const MapPartName& name) {
   const LayoutOverrides& layout = explicitLayout.layout;
   const std::size_t n = entries.size();
   if (Status s = checkEntryCount(n); !s) return s.error();
 
-  Expected<SortKeys> ordered = rvaOrder(entries, !layout.duplicateRvas, duplicateMessage);
+  Expected<SortKeys> ordered = rvaOrder(entries, !layout.duplicateRvas, name);
   if (!ordered) return ordered.error();
   const DirectoryOrder indexAt{sorted, *ordered};
 
@@ -184,7 +176,7 @@ Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries
   for (std::size_t f = 0; f < layout.fill.size(); ++f)
     writes.push_back({layout.fill[f].offset, layout.fill[f].bytes, kFillFlag | f});
 
-  const Expected<std::uint64_t> heapEnd = boundedHeapEnd(writes, items, layout, name);
+  const Expected<std::uint64_t> heapEnd = boundedHeapEnd(writes, items, layout);
   if (!heapEnd) return heapEnd.error();
   const auto heapStart = static_cast<std::size_t>(heapStartFor(n));
   Bytes out(heapStart + *heapEnd);
@@ -200,10 +192,10 @@ Expected<Bytes> layoutMapExact(bool sorted, std::span<const LayoutEntry> entries
   out.insert(out.end(), layout.trailing.begin(), layout.trailing.end());
   if (layout.truncate) {
     if (*layout.truncate > out.size())
-      return Error{0,
-                   "/layout/truncate: " + std::to_string(*layout.truncate) + " bytes asked for, but the map has only " +
-                       std::to_string(out.size()),
-                   rules::kTruncatePastEnd};
+      return partError(
+          {MapPart::Kind::Truncate},
+          std::to_string(*layout.truncate) + " bytes asked for, but the map has only " + std::to_string(out.size()),
+          rules::kTruncatePastEnd);
     out.resize(static_cast<std::size_t>(*layout.truncate));
   }
   return out;

@@ -24,15 +24,12 @@ std::optional<Bytes> convertBlob(const DecodedBlob& decoded, il::BoundsForm to, 
   if (decoded.form == il::BoundsForm::Api) return il::encodeApiEntries(decoded.entries);
   auto bytes = il::encodeBounds(decoded.bounds, to, codeSize);
   if (bytes) return std::move(bytes).value();
-  // "bounds[3].source: the packed2 form cannot store ...": the input's
-  // bound, by index, as the path.
+  // The input's bound the error is about ("bounds[3].source") is its path.
   const Error& e = bytes.error();
-  const std::size_t colon = e.message.find(": ");
-  const bool named = e.message.rfind("bounds[", 0) == 0 && colon != std::string::npos;
   Diagnostic d;
   d.rule = e.rule;
-  d.path = named ? e.message.substr(0, colon) : std::string();
-  d.message = named ? e.message.substr(colon + 2) : e.message;
+  d.path = e.path;
+  d.message = e.message;
   d.file = file;
   report.add(std::move(d));
   return std::nullopt;

@@ -43,15 +43,14 @@ void methodError(Report& report, std::string rule, std::string path, std::string
   report.add(std::move(d));
 }
 
-// The pointer of the field an encoder error names: its message starts with
-// "bounds[j].field: " and its offset is j.
+// The pointer of the field an encoder error names: bound j's (Error::index)
+// field is what follows "bounds[j]." in its path.
 std::string boundPointer(std::size_t method, const Error& error) {
   std::string pointer = methodPointer(method) + "/bounds";
-  const std::string prefix = "bounds[" + std::to_string(error.offset) + "].";
-  if (error.message.rfind(prefix, 0) != 0) return pointer;
-  const std::size_t end = error.message.find(':', prefix.size());
-  if (end == std::string::npos) return pointer;
-  return pointer + '/' + std::to_string(error.offset) + '/' + error.message.substr(prefix.size(), end - prefix.size());
+  if (!error.index) return pointer;
+  const std::string prefix = "bounds[" + std::to_string(*error.index) + "].";
+  if (!error.path.starts_with(prefix)) return pointer;
+  return pointer + '/' + std::to_string(*error.index) + '/' + error.path.substr(prefix.size());
 }
 
 // Whether one of the method's code ranges holds `address` (an absolute
@@ -240,8 +239,10 @@ std::optional<Bytes> encodeMethod(const il::Method& method, std::size_t index, i
   if (!bytes) {
     const Error& e = bytes.error();
     const bool aboutBound = e.rule == rules::kIlFlagNotStorable || e.rule == rules::kIlBoundsNotAscending;
-    methodError(report, e.rule, aboutBound ? boundPointer(index, e) : pointer + "/bounds", name + ": " + e.message,
-                input);
+    // The message names the bound as the encoder's did ("bounds[3].source: ...").
+    const std::string bound = e.path.empty() ? std::string() : e.path + ": ";
+    methodError(report, e.rule, aboutBound ? boundPointer(index, e) : pointer + "/bounds",
+                name + ": " + bound + e.message, input);
     return std::nullopt;
   }
   return std::move(bytes).value();

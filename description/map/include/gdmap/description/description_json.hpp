@@ -14,6 +14,7 @@
 #include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/map_description.hpp>
 #include <gdmap/schema/type_names.hpp>
+#include <gdmap/writer/map_builder.hpp>
 
 #include <cstddef>
 #include <functional>
@@ -75,6 +76,14 @@ struct DescriptionBuildOptions {
   std::function<void(std::size_t bytesRead)> onProgress;
 };
 DescriptionBuild buildMapFromDescription(std::string_view jsonText, const DescriptionBuildOptions& options);
+
+// The JSON pointer of the part of `description` an error of buildMap()
+// is about (mapPartOf(error)): "/dictionaries/3", "/instantiations/List~1Int/1",
+// "/dictionaries/1/types/0", "/layout/fill/2", "/layout/truncate". An
+// instantiation no dictionary uses has none, so "instantiation[j]" names
+// it; layout.offsets (the dictionaries' `offset` members gathered) and
+// the whole map give "".
+std::string mapPartPointer(const MapDescription& description, const MapPart& part);
 
 // For a map checkMap() accepts: exactly writeDescription(describeMap(map)
 // .description), written straight from the map's bytes (no MapDescription,

@@ -17,8 +17,8 @@ namespace gdmap::il {
 Bytes encodeApiEntries(std::span<const ApiEntry> entries);
 
 // `bounds` in one of the three compressed forms (Nibble, Packed2, Packed3).
-// Errors, each naming the bound ("bounds[3].source: ...", Error::offset =
-// the bound's index):
+// Errors, a bound's naming it in Error::path ("bounds[3].source") and
+// Error::index (3), not in the message:
 //  - il-empty-bounds: no bound (the runtime stores no blob then);
 //  - il-bounds-not-ascending: a native offset below the previous one;
 //  - il-flag-not-storable: a source flag the form cannot store (the message

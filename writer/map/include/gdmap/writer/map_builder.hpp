@@ -19,6 +19,32 @@
 
 namespace gdmap {
 
+// The part of what a map is built from that an error is about, in the
+// builder's own terms. An error of MapBuilder or buildMap() says it in its
+// fields, never in its message: Error::path is mapPartPath() ("" for the
+// whole map) and Error::index the part's index; mapPartOf() reads them
+// back. A description's reader turns a part into its JSON pointer
+// (description/map).
+struct MapPart {
+  enum class Kind : std::uint8_t {
+    Map,            // the whole map (too-many-dictionaries, heap-too-large)
+    Dictionary,     // "dictionaries[i]": dictionary i, in insertion order
+    Instantiation,  // "instantiations[i]": a MapDescription's instantiation i (raw item, length)
+    Type,           // "instantiations[i].types[t]": its type t
+    Offset,         // "layout.offsets[i]": a MapDescription's layout.offsets[i]
+    Fill,           // "layout.fill[i]": fill piece i
+    Truncate,       // "layout.truncate"
+  };
+  Kind kind = Kind::Map;
+  std::size_t index = 0;  // the dictionary, instantiation, offset or fill piece
+  std::size_t type = 0;   // Kind::Type: the type's index in the instantiation
+};
+std::string mapPartPath(const MapPart& part);
+MapPart mapPartOf(const Error& error);
+// Names a part that an error's message mentions besides its own (the
+// other dictionary of a duplicate RVA, the other writer of a heap byte).
+using MapPartName = std::function<std::string(const MapPart& part)>;
+
 class MapBuilder {
  public:
   // sorted = false keeps insertion order and clears bit 31.
@@ -31,9 +57,9 @@ class MapBuilder {
   void reserve(std::size_t dictionaries, std::size_t heapBytes);
 
   // A dictionary at `rva` whose instantiation is `types` (at least one).
-  // Fails, adding nothing, when a type does not encode (the encoder's rule),
-  // when `types` is empty (empty-types) or the item would be too large
-  // (item-too-large).
+  // Fails, adding nothing, when a type does not encode (the encoder's rule;
+  // Error::path "types[t]", Error::index t), when `types` is empty
+  // (empty-types) or the item would be too large (item-too-large).
   Status add(std::uint32_t rva, std::span<const Type> types);
 
   // The same with the types already encoded back to back (`typeCount` of
@@ -113,15 +139,17 @@ class MapBuilder {
   // included.
   ByteSpan itemBytes(ItemId item) const;
 
-  // Lays out the map. Errors: two dictionaries with one RVA (duplicate-rva;
-  // the message names both by insertion index), 2^31 or more dictionaries
-  // (too-many-dictionaries), a heap offset of 2^32 or more (heap-too-large). The builder may be reused after finish()
-  // only via a fresh instance.
+  // Lays out the map. Errors, each naming its MapPart: two dictionaries
+  // with one RVA (duplicate-rva, at the later one; the message names the
+  // other), 2^31 or more dictionaries (too-many-dictionaries), a heap
+  // offset of 2^32 or more (heap-too-large); with overrides also
+  // placement-conflict, gap-too-large, placements-too-large and
+  // truncate-past-end. The builder may be reused after finish() only via a
+  // fresh instance.
   Expected<Bytes> finish();
-  // The same, naming dictionary `index` in errors as `entryName(index)`
-  // does (a description's JSON pointer); the errors of overrides are
-  // placement-conflict, gap-too-large and truncate-past-end.
-  Expected<Bytes> finish(const std::function<std::string(std::size_t index)>& entryName);
+  // The same, the parts a message mentions named by `name` (a
+  // description's JSON pointers) instead of mapPartPath().
+  Expected<Bytes> finish(const MapPartName& name);
 
  private:
   struct State;
@@ -129,10 +157,11 @@ class MapBuilder {
 };
 
 // The map a description describes (with its overrides, if it states any:
-// dictionaries' `offset`, `layout`). Errors name the description's JSON
-// pointer at the start of their message (for a duplicate RVA, both
-// dictionaries'), and carry the rule: the MapBuilder ones, empty-raw-item
-// for `"raw": ""`, undefined-instantiation for an index out of range.
+// dictionaries' `offset`, `layout`). Errors name their MapPart (a
+// description's JSON pointer of it: mapPartPointer(), description/map)
+// and carry the rule: the MapBuilder ones, the encoder's for a type,
+// empty-raw-item for `"raw": ""`, undefined-instantiation for an index out
+// of range.
 Expected<Bytes> buildMap(const MapDescription& description);
 
 }  // namespace gdmap

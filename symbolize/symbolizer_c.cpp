@@ -128,12 +128,9 @@ gdmap_symbolizer* gdmap_symbolizer_open_image(const char* imagePath, const char*
 gdmap_symbolizer* gdmap_symbolizer_open_target(const gdmap_target* target, uint64_t descriptorAddress, int lines,
                                                gdmap_error* error) {
   try {
-    if (target == nullptr || !target->memory) {
-      describe(error, gdmap::rules::kRuntimeNotFound, 0, "no target");
-      return nullptr;
-    }
-    gdmap::Expected<gdmap::runtime::RuntimeCode> code =
-        gdmap::runtime::RuntimeCode::openAt(*target->memory, descriptorAddress);
+    const gdmap::TargetMemory* memory = gdmap::internal::targetMemory(target, error);
+    if (memory == nullptr) return nullptr;
+    gdmap::Expected<gdmap::runtime::RuntimeCode> code = gdmap::runtime::RuntimeCode::openAt(*memory, descriptorAddress);
     if (!code) {
       describe(error, code.error());
       return nullptr;

@@ -56,12 +56,9 @@ extern "C" {
 
 gdmap_runtime* gdmap_runtime_open(const gdmap_target* target, uint64_t descriptorAddress, gdmap_error* error) {
   try {
-    if (target == nullptr || !target->memory) {
-      describe(error, gdmap::rules::kRuntimeNotFound, 0, "no target");
-      return nullptr;
-    }
-    gdmap::Expected<gdmap::runtime::RuntimeCode> code =
-        gdmap::runtime::RuntimeCode::openAt(*target->memory, descriptorAddress);
+    const gdmap::TargetMemory* memory = gdmap::internal::targetMemory(target, error);
+    if (memory == nullptr) return nullptr;
+    gdmap::Expected<gdmap::runtime::RuntimeCode> code = gdmap::runtime::RuntimeCode::openAt(*memory, descriptorAddress);
     if (!code) {
       describe(error, code.error());
       return nullptr;

@@ -8,8 +8,11 @@
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/rules.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <iostream>
+#include <span>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,15 +20,32 @@
 namespace gdmap::cli {
 namespace {
 
+// Whether the first bytes of an input (at least kSniffBytes, or all of it)
+// can start a PE image ("MZ") or an ELF file (a core dump).
+bool couldBeImage(ByteSpan head) {
+  static constexpr std::array<std::uint8_t, 2> kMz = {'M', 'Z'};
+  static constexpr std::array<std::uint8_t, 4> kElf = {0x7f, 'E', 'L', 'F'};
+  const auto startsWith = [&](std::span<const std::uint8_t> magic) {
+    return head.size() < magic.size() || std::equal(magic.begin(), magic.end(), head.begin());
+  };
+  return startsWith(kMz) || startsWith(kElf);
+}
+
 // Reads `stream` to its end, or, for a JSON input, until its syntax first
 // fails: `yes | gdmap build -` stops after one chunk, and the description
 // parser then reports that first error from the bytes read. Either: JSON
 // when its first bytes look like JSON (diff's operands).
 void readStream(StreamInput& stream, InputContent content) {
-  if (content == InputContent::Either) {
+  if (content == InputContent::Either || content == InputContent::Image) {
     while (stream.bytes().size() < kSniffBytes && !stream.next().empty()) {}
-    if (sniffInputKind(stream.bytes()) != InputKind::Json) content = InputContent::Binary;
+    // Neither a PE image nor a core dump: the readers refuse these bytes
+    // as they would refuse all of them (no MZ signature, at byte 0), and the
+    // notes about what the input looks like read no further.
+    if (content == InputContent::Image && !couldBeImage(stream.bytes())) return;
+    if (content == InputContent::Either && sniffInputKind(stream.bytes()) != InputKind::Json)
+      content = InputContent::Binary;
   }
+  if (content == InputContent::Image) content = InputContent::Binary;
   if (content == InputContent::Binary) {
     stream.readAll();
     return;
@@ -107,22 +127,25 @@ std::string_view InputBytes::text() const {
   return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
 
+void reportInputError(const std::string& path, const Error& e, Report& report) {
+  const std::string file = path == "-" ? "stdin" : path;
+  if (e.rule == rules::kInputTooLarge) {
+    // Where reading stopped: the cap, a byte offset in the input.
+    Diagnostic d = binaryDiagnostic(e);
+    d.message = withoutFile(std::move(d.message), file);
+    d.file = file;
+    report.add(std::move(d));
+  } else if (e.rule == rules::kUsage) {
+    report.fail(kUsageOrIo, rules::kUsage, e.message);
+  } else {
+    failOn(report, file, e, rules::kInputUnreadable);
+  }
+}
+
 std::optional<InputBytes> openInput(const std::string& path, Report& report, FileAccess access, InputContent content) {
   auto input = InputBytes::open(path, access, content);
   if (!input) {
-    const Error& e = input.error();
-    const std::string file = path == "-" ? "stdin" : path;
-    if (e.rule == rules::kInputTooLarge) {
-      // Where reading stopped: the cap, a byte offset in the input.
-      Diagnostic d = binaryDiagnostic(e);
-      d.message = withoutFile(std::move(d.message), file);
-      d.file = file;
-      report.add(std::move(d));
-    } else if (e.rule == rules::kUsage) {
-      report.fail(kUsageOrIo, rules::kUsage, e.message);
-    } else {
-      failOn(report, file, e, rules::kInputUnreadable);
-    }
+    reportInputError(path, input.error(), report);
     return std::nullopt;
   }
   return std::move(input).value();

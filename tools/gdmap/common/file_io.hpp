@@ -24,6 +24,7 @@ enum class InputContent {
   Binary,  // read to the end
   Json,    // a description: reading stops at its first syntax error
   Either,  // Json when its first bytes look like JSON (diff), else Binary
+  Image,   // a PE image or an ELF core dump: reading stops after the first bytes when they start neither
 };
 
 // The most bytes an input that is read rather than mapped (a pipe, a
@@ -58,6 +59,9 @@ class InputBytes {
   Bytes buffer_;
   std::optional<FileIdentity> identity_;
 };
+
+// InputBytes::open's failure for `path` ('-': stdin) added to `report`.
+void reportInputError(const std::string& path, const Error& e, Report& report);
 
 // InputBytes::open, with the failure added to `report`.
 std::optional<InputBytes> openInput(const std::string& path, Report& report, FileAccess access = FileAccess::Whole,

@@ -8,16 +8,20 @@
 
 namespace gdmap::cli {
 
+void reportNotAssembly(const Error& error, const std::string& file, std::string_view what, Report& report) {
+  // Where in the file it stops being an assembly; the CLI's rule.
+  Diagnostic d = binaryDiagnostic(error);
+  d.rule = rules::kNamesNotAssembly;
+  d.message = std::string(what) + d.message;
+  d.file = file;
+  report.add(std::move(d));
+}
+
 std::unique_ptr<metadata::AssemblyTypeNames> assemblyNames(ByteSpan bytes, const std::string& file,
                                                            std::string_view what, Report& report) {
   Expected<metadata::AssemblyTypeNames> names = metadata::AssemblyTypeNames::open(bytes);
   if (!names) {
-    // Where in the file it stops being an assembly; the CLI's rule.
-    Diagnostic d = binaryDiagnostic(names.error());
-    d.rule = rules::kNamesNotAssembly;
-    d.message = std::string(what) + d.message;
-    d.file = file;
-    report.add(std::move(d));
+    reportNotAssembly(names.error(), file, what, report);
     return nullptr;
   }
   return std::make_unique<metadata::AssemblyTypeNames>(std::move(names).value());

@@ -21,6 +21,9 @@ std::unique_ptr<TypeNames> loadTypeNames(const std::string& path, Report& report
 // cannot be read, a names-not-assembly error where it stops being an
 // assembly, its message after `what` ("--names needs an assembly: "), is
 // added to `report` and null returned.
+// That error for the metadata error `error` (AssemblyTypeNames::open's).
+void reportNotAssembly(const Error& error, const std::string& file, std::string_view what, Report& report);
+
 std::unique_ptr<metadata::AssemblyTypeNames> assemblyNames(ByteSpan bytes, const std::string& file,
                                                            std::string_view what, Report& report);
 

@@ -230,9 +230,9 @@ void addError(Report& report, const std::string& file, const char* rule, std::st
 // What is extracted: the image holding the code, and (composite images)
 // the component whose methods are written, or every component's.
 struct Source {
-  std::optional<InputBytes> input;      // the image given
-  std::optional<InputBytes> composite;  // the composite image a component points at
-  std::string name;                     // the file the code is read from, as diagnostics call it
+  std::optional<InputBytes> input;                   // the image given
+  std::optional<symbolize::AssemblyFile> composite;  // the composite image a component points at
+  std::string name;                                  // the file the code is read from, as diagnostics call it
   ByteSpan file;
   std::optional<std::uint32_t> component;  // a composite image's one component; none: every one
   std::string componentName;
@@ -273,21 +273,25 @@ std::optional<r2r::R2RImage> readSource(const IlExtractOptions& options, Source&
   // A component assembly of a composite image: its code is in the
   // composite image (--composite, or the file its header names, beside it).
   if (image && !image->ownerComposite.empty()) {
-    const std::string path = options.composite.empty() ? besides(src.name, image->ownerComposite) : options.composite;
-    if (wanted.empty()) wanted = simpleName(src.name);
+    const InputResolver resolver;
+    const std::string path =
+        options.composite.empty() ? resolver.find(image->ownerComposite, src.name) : options.composite;
+    if (wanted.empty()) wanted = symbolize::assemblySimpleName(src.name);
     if (report.json()) {
       report.object().string("composite", path);
     } else {
       std::cerr << src.name << ": a component of the composite image " << image->ownerComposite << "; reading " << path
                 << '\n';
     }
-    src.composite = openInput(path, report);
-    if (!src.composite) {
+    Expected<symbolize::AssemblyFile> composite = resolver.open(path);
+    if (!composite) {
+      reportInputError(path, composite.error(), report);
       status = kUsageOrIo;
       return std::nullopt;
     }
-    src.name = src.composite->displayName();
-    src.file = src.composite->bytes();
+    src.composite = std::move(*composite);
+    src.name = src.composite->path;
+    src.file = src.composite->bytes;
     image = r2r::readR2RImage(src.file, nullptr);
     if (image && image->components.empty()) {
       addError(report, src.name, rules::kR2rBadComposite,
@@ -426,8 +430,10 @@ std::optional<ImagePdbs> openPdbs(const IlExtractOptions& options, const Source&
   }
   // Every component: each one's PDB beside its file, beside the composite image.
   symbolize::PdbCache cache;
+  const InputResolver resolver;
   for (const std::string& component : src.componentNames) {
-    if (const symbolize::ImagePdb* pdb = cache.of(besides(src.name, component + ".dll"))) pdbs.emplace(component, *pdb);
+    if (const symbolize::ImagePdb* pdb = cache.of(resolver.find(component + ".dll", src.name)))
+      pdbs.emplace(component, *pdb);
   }
   for (const symbolize::PdbNote& note : cache.takeNotes())
     addPdbNote(report, note, Severity::Warning, "--lines: no lines for its methods");
@@ -441,6 +447,186 @@ MethodFinish linesFinish(const ImagePdbs& pdbs) {
     const auto pdb = pdbs.find(m.component);
     return pdb == pdbs.end() ? Status(Success{}) : addBoundLines(m, pdb->second);
   };
+}
+
+// The self-check the metadata allows: IL offsets inside their method's IL.
+bool ilOffsetsInside(const r2r::R2RImage& image, const Source& src, Report& report) {
+  if (image.components.empty())
+    return checkIlOffsets(image, src.file, src.file, src.own.ilBodies, std::nullopt, src.name, report);
+  bool inside = true;
+  for (std::uint32_t c = 0; c < src.components.size(); ++c) {
+    if (!src.components[c].ilBodies.empty()) {
+      inside &=
+          checkIlOffsets(image, src.file, src.components[c].bytes, src.components[c].ilBodies, c, src.name, report);
+    }
+  }
+  return inside;
+}
+
+// The methods of the bodies asked for, in the image's order, with what
+// the summary and the checks after them need.
+struct Extracted {
+  std::map<std::pair<std::uint32_t, std::uint32_t>, MethodCandidate> candidates;  // (component, token): a name's
+  ExtractCounts counts;
+  std::vector<il::Method> methods;
+  std::vector<std::size_t> blobOffsets;
+  std::vector<std::uint32_t> componentOf;  // of each method (every component's: grouped by it)
+};
+
+// Whether --method NAME (if given) answers the body (a candidate then).
+bool answersName(const r2r::MethodBody& body, const MethodQuery& query, const Source& src, const BodyNames& named,
+                 bool everyComponent, Extracted& out) {
+  if (query.byName()) {
+    // The body's own signature, or its method's (every instantiation).
+    if (!answersQuery(query, named.name, named.signature) && !answersQuery(query, named.name, named.typical))
+      return false;
+    out.candidates.try_emplace({body.component, body.token}, candidateOf(body, named, src, everyComponent));
+  }
+  return true;
+}
+
+void extractMethods(const r2r::R2RImage& image, const Source& src, const MethodQuery& query, Extracted& out,
+                    Report& report) {
+  const bool everyComponent = !image.components.empty() && !src.component;
+  out.methods.reserve(image.methods.size());
+  out.blobOffsets.reserve(image.methods.size());
+  for (const r2r::MethodBody& body : image.methods) {
+    if (src.component && body.component != *src.component) continue;
+    if (query.token && body.token != *query.token) continue;
+    const BodyNames named = bodyNames(body, image, src, query.byName());
+    if (!answersName(body, query, src, named, everyComponent, out)) continue;
+    ++out.counts.bodies;
+    std::optional<il::Method> method =
+        extractMethod(body, image, image.profile.bounds, src.file, src.name, out.counts, report);
+    if (!method) continue;
+    if (everyComponent) method->component = src.componentNames[body.component];
+    method->name = named.name;
+    method->signature = named.signature;
+    out.methods.push_back(std::move(*method));
+    out.blobOffsets.push_back(body.debugInfoOffset);
+    out.componentOf.push_back(body.component);
+  }
+}
+
+// The methods written, without duplicates, every component's grouped by
+// component (each group in the image's order); their blobs' offsets.
+std::vector<il::Method> writtenMethods(Extracted& x, bool everyComponent, std::vector<std::size_t>& writtenBlobs) {
+  std::vector<bool> drop;
+  x.counts.duplicates = markDuplicates(x.methods, drop);
+  // In place when nothing moves (the usual case: one image, no repeats).
+  if (!everyComponent && x.counts.duplicates == 0) {
+    writtenBlobs = std::move(x.blobOffsets);
+    return std::move(x.methods);
+  }
+  std::vector<std::size_t> order(x.methods.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (everyComponent) {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return x.componentOf[a] < x.componentOf[b]; });
+  }
+  std::vector<il::Method> written;
+  written.reserve(x.methods.size());
+  writtenBlobs.reserve(x.methods.size());
+  for (const std::size_t i : order) {
+    if (drop[i]) continue;
+    written.push_back(std::move(x.methods[i]));
+    writtenBlobs.push_back(x.blobOffsets[i]);
+  }
+  return written;
+}
+
+// The written methods by kind.
+void countKinds(const std::vector<il::Method>& written, ExtractCounts& counts) {
+  counts.methods = written.size();
+  for (const il::Method& m : written) {
+    if (!m.instantiation) {
+      ++counts.methodDefs;
+      continue;
+    }
+    if (m.instantiation->resumptionStub) {
+      ++counts.resumptionStubs;
+      continue;
+    }
+    if (m.instantiation->asyncVariant) ++counts.asyncVariants;
+    if (m.instantiation->typeArguments.empty() && m.instantiation->methodArguments.empty() &&
+        !m.instantiation->unboxingStub) {
+      ++counts.methodDefs;
+      continue;
+    }
+    ++counts.instantiations;
+    if (m.instantiation->unboxingStub) ++counts.unboxingStubs;
+  }
+}
+
+// The bodies asked for that start where another body does.
+std::size_t sharedBodies(const r2r::R2RImage& image, const Source& src, const MethodQuery& query, const Extracted& x) {
+  std::size_t shared = 0;
+  for (const r2r::MethodBody& body : image.methods) {
+    if (body.sharedBody && (!src.component || body.component == *src.component) &&
+        (!query.token || body.token == *query.token) &&
+        (!query.byName() || x.candidates.count({body.component, body.token}) != 0))
+      ++shared;
+  }
+  return shared;
+}
+
+// --method that answers several methods or none: the error (and the
+// summary), its exit status; nothing when the bodies asked for were found.
+std::optional<int> unansweredQuery(const r2r::R2RImage& image, const Source& src, const MethodQuery& query,
+                                   Extracted& x, Report& report) {
+  const std::size_t components = src.component ? 1 : src.componentNames.size();
+  if (x.candidates.size() > 1) {
+    std::vector<MethodCandidate> listed;
+    listed.reserve(x.candidates.size());
+    for (auto& [key, candidate] : x.candidates) listed.push_back(std::move(candidate));
+    return ambiguousMethod(query, listed, src.name, report);
+  }
+  if (query.byName() && x.counts.bodies == 0) {
+    addError(report, src.name, rules::kIlMethodNotFound,
+             "no precompiled body of the image's methods is named " + quoteInput(query.name, 400) + " (" +
+                 std::to_string(image.methods.size()) + " bodies)");
+    summarize(image, x.counts, src.name, src.componentName, components, report);
+    return kInvalid;
+  }
+  if (query.token && x.counts.bodies == 0) {
+    Diagnostic d;
+    d.rule = rules::kIlMethodNotFound;
+    d.message = "the image has no precompiled body of method " + tokenText(*query.token) + " (" +
+                std::to_string(image.methods.size()) + " bodies)";
+    d.file = src.name;
+    report.add(std::move(d));
+    summarize(image, x.counts, src.name, src.componentName, components, report);
+    return kInvalid;
+  }
+  return std::nullopt;
+}
+
+// The image read, its methods extracted and written.
+int extractImage(const IlExtractOptions& options, Source& src, const Output& output, Report& report) {
+  std::string wanted = options.component;
+  int status = kInvalid;
+  std::optional<r2r::R2RImage> image = readSource(options, src, wanted, report, status);
+  if (!image) return status;
+  if (!chooseComponents(options, *image, wanted, src, report, status)) return status;
+  if (!ilOffsetsInside(*image, src, report)) return kInvalid;
+  const MethodQuery query = parseMethodQuery(options.method);
+  const std::size_t errorsBefore = report.errors();
+  Extracted x;
+  extractMethods(*image, src, query, x, report);
+  std::vector<std::size_t> writtenBlobs;
+  std::vector<il::Method> written = writtenMethods(x, !image->components.empty() && !src.component, writtenBlobs);
+  countKinds(written, x.counts);
+  x.counts.sharedBodies = sharedBodies(*image, src, query, x);
+  countSharing(std::move(writtenBlobs), x.counts);
+  if (const std::optional<int> failed = unansweredQuery(*image, src, query, x, report)) return *failed;
+  summarize(*image, x.counts, src.name, src.componentName, src.component ? 1 : src.componentNames.size(), report);
+  if (report.errors() != errorsBefore) return kInvalid;
+  const std::optional<ImagePdbs> pdbs = openPdbs(options, src, *image, report);
+  if (!pdbs) return kInvalid;
+  status = writeIlDescription(output, written, options.api, report, linesFinish(*pdbs));
+  if (status != kSuccess) return status;
+  if (report.json()) report.object().string("output", options.output);
+  return kSuccess;
 }
 
 int extract(const IlExtractOptions& given, Report& report) {
@@ -463,7 +649,9 @@ int extract(const IlExtractOptions& given, Report& report) {
   if (options.image.empty())
     return report.fail(kUsageOrIo, rules::kUsage, "an IMAGE (a ReadyToRun image or a core dump) or --pid is needed");
   Source src;
-  src.input = openInputAndOutput(options.image, options.output, OutputKind::Text, output, report);
+  // A pipe that starts neither a PE image nor a core dump is refused from
+  // its first bytes, not read to the input cap.
+  src.input = openInputAndOutput(options.image, options.output, OutputKind::Text, output, report, InputContent::Image);
   if (!src.input) return kUsageOrIo;
   // A core dump is a process.
   if (isCoreDump(src.input->bytes())) {
@@ -474,140 +662,7 @@ int extract(const IlExtractOptions& given, Report& report) {
     return report.fail(kUsageOrIo, rules::kUsage, "--jit-only is for a process (--pid or a core dump)");
   src.name = src.input->displayName();
   src.file = src.input->bytes();
-  std::string wanted = options.component;
-  int status = kInvalid;
-  std::optional<r2r::R2RImage> image = readSource(options, src, wanted, report, status);
-  if (!image) return status;
-  if (!chooseComponents(options, *image, wanted, src, report, status)) return status;
-  const std::string& name = src.name;
-  const ByteSpan file = src.file;
-  const bool everyComponent = !image->components.empty() && !src.component;
-  // The self-check the metadata allows: IL offsets inside their method's IL.
-  bool ilInside = true;
-  if (image->components.empty()) {
-    ilInside = checkIlOffsets(*image, src.file, src.file, src.own.ilBodies, std::nullopt, src.name, report);
-  } else {
-    for (std::uint32_t c = 0; c < src.components.size(); ++c) {
-      if (!src.components[c].ilBodies.empty()) {
-        ilInside &=
-            checkIlOffsets(*image, src.file, src.components[c].bytes, src.components[c].ilBodies, c, src.name, report);
-      }
-    }
-  }
-  if (!ilInside) return kInvalid;
-  const MethodQuery query = parseMethodQuery(options.method);
-  const std::optional<std::uint32_t> only = query.token;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, MethodCandidate> candidates;  // (component, token): a name's
-  ExtractCounts counts;
-  std::vector<il::Method> methods;
-  std::vector<std::size_t> blobOffsets;
-  std::vector<std::uint32_t> componentOf;  // of each written method (every component's: grouped by it)
-  methods.reserve(image->methods.size());
-  blobOffsets.reserve(image->methods.size());
-  const std::size_t errorsBefore = report.errors();
-  for (const r2r::MethodBody& body : image->methods) {
-    if (src.component && body.component != *src.component) continue;
-    if (only && body.token != *only) continue;
-    const BodyNames named = bodyNames(body, *image, src, query.byName());
-    if (query.byName()) {
-      // The body's own signature, or its method's (every instantiation).
-      if (!answersQuery(query, named.name, named.signature) && !answersQuery(query, named.name, named.typical))
-        continue;
-      candidates.try_emplace({body.component, body.token}, candidateOf(body, named, src, everyComponent));
-    }
-    ++counts.bodies;
-    std::optional<il::Method> method = extractMethod(body, *image, image->profile.bounds, file, name, counts, report);
-    if (!method) continue;
-    if (everyComponent) method->component = src.componentNames[body.component];
-    method->name = named.name;
-    method->signature = named.signature;
-    methods.push_back(std::move(*method));
-    blobOffsets.push_back(body.debugInfoOffset);
-    componentOf.push_back(body.component);
-  }
-  std::vector<bool> drop;
-  counts.duplicates = markDuplicates(methods, drop);
-  // Every component's methods, grouped by component, each group in the
-  // image's order.
-  std::vector<std::size_t> order(methods.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  if (everyComponent) {
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return componentOf[a] < componentOf[b]; });
-  }
-  // In place when nothing moves (the usual case: one image, no repeats).
-  std::vector<il::Method> written;
-  std::vector<std::size_t> writtenBlobs;
-  if (!everyComponent && counts.duplicates == 0) {
-    written = std::move(methods);
-    writtenBlobs = std::move(blobOffsets);
-  } else {
-    written.reserve(methods.size());
-    writtenBlobs.reserve(methods.size());
-    for (const std::size_t i : order) {
-      if (drop[i]) continue;
-      written.push_back(std::move(methods[i]));
-      writtenBlobs.push_back(blobOffsets[i]);
-    }
-  }
-  counts.methods = written.size();
-  for (const il::Method& m : written) {
-    if (!m.instantiation) {
-      ++counts.methodDefs;
-      continue;
-    }
-    if (m.instantiation->resumptionStub) {
-      ++counts.resumptionStubs;
-      continue;
-    }
-    if (m.instantiation->asyncVariant) ++counts.asyncVariants;
-    if (m.instantiation->typeArguments.empty() && m.instantiation->methodArguments.empty() &&
-        !m.instantiation->unboxingStub) {
-      ++counts.methodDefs;
-      continue;
-    }
-    ++counts.instantiations;
-    if (m.instantiation->unboxingStub) ++counts.unboxingStubs;
-  }
-  for (const r2r::MethodBody& body : image->methods) {
-    if (body.sharedBody && (!src.component || body.component == *src.component) && (!only || body.token == *only) &&
-        (!query.byName() || candidates.count({body.component, body.token}) != 0))
-      ++counts.sharedBodies;
-  }
-  countSharing(std::move(writtenBlobs), counts);
-  const std::size_t components = src.component ? 1 : src.componentNames.size();
-  if (candidates.size() > 1) {
-    std::vector<MethodCandidate> listed;
-    listed.reserve(candidates.size());
-    for (auto& [key, candidate] : candidates) listed.push_back(std::move(candidate));
-    return ambiguousMethod(query, listed, name, report);
-  }
-  if (query.byName() && counts.bodies == 0) {
-    addError(report, name, rules::kIlMethodNotFound,
-             "no precompiled body of the image's methods is named " + quoteInput(query.name, 400) + " (" +
-                 std::to_string(image->methods.size()) + " bodies)");
-    summarize(*image, counts, name, src.componentName, components, report);
-    return kInvalid;
-  }
-  if (only && counts.bodies == 0) {
-    Diagnostic d;
-    d.rule = rules::kIlMethodNotFound;
-    d.message = "the image has no precompiled body of method " + tokenText(*only) + " (" +
-                std::to_string(image->methods.size()) + " bodies)";
-    d.file = name;
-    report.add(std::move(d));
-    summarize(*image, counts, name, src.componentName, components, report);
-    return kInvalid;
-  }
-  summarize(*image, counts, name, src.componentName, components, report);
-  if (report.errors() != errorsBefore) return kInvalid;
-  const std::optional<ImagePdbs> pdbs = openPdbs(options, src, *image, report);
-  if (!pdbs) return kInvalid;
-  if (const int status = writeIlDescription(*output, written, options.api, report, linesFinish(*pdbs));
-      status != kSuccess)
-    return status;
-  if (report.json()) report.object().string("output", options.output);
-  return kSuccess;
+  return extractImage(options, src, *output, report);
 }
 
 }  // namespace

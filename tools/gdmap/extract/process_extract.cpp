@@ -59,6 +59,41 @@ void warnBody(Report& report, const std::string& target, const Error& e) {
   report.add(std::move(d));
 }
 
+// A JIT-compiled method's names: with --names (`names`) its name, its
+// generic arguments when its types can all be named (a method of a generic
+// type or a generic method; methodDesc tells the others apart), with
+// --names its signature.
+void nameJitMethod(const RuntimeTarget& t, const runtime::JitBody& b, const runtime::MethodIdentity& id,
+                   ModuleNames* names, RuntimeTypeText& types, ProcessCounts& c, il::Method& m, Report& report) {
+  if (names) m.name = id.dynamic ? id.dynamicName : names->methodName(m.module, m.token);
+  bool unnamed = false;  // an instantiation whose types cannot all be named: no signature either
+  if (Expected<runtime::MethodInstantiation> inst = t.code->instantiation(b.methodDesc)) {
+    m.instantiation = types.instantiation(*inst);
+    unnamed = !m.instantiation && !(inst->typeArguments.empty() && inst->methodArguments.empty());
+    c.unnamedInstantiations += unnamed ? 1 : 0;
+  } else {
+    unnamed = true;
+    warnBody(report, t.name, inst.error());
+  }
+  c.instantiations += m.instantiation ? 1 : 0;
+  if (names && !id.dynamic && !unnamed) {
+    m.signature = names->signatureOf(m.module, m.token, m.instantiation ? &*m.instantiation : nullptr);
+  }
+}
+
+// A JIT-compiled body's code version, size and code ranges; the version.
+const il::CodeVersion& addJitCode(const runtime::JitBody& b, il::Method& m) {
+  il::CodeVersion v;
+  v.kind = il::CodeKind::Jit;
+  v.tier = b.version.tier;
+  v.ilVersion = b.version.ilVersion;
+  v.active = b.version.active;
+  m.codeVersion = v;
+  m.codeSize = b.size;
+  for (const runtime::CodeBlock& r : b.ranges) m.code.push_back({r.start, r.size, true});
+  return *m.codeVersion;
+}
+
 // `modules` names the types of instantiations always, and the methods
 // themselves with --names.
 bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ModuleNames& modules, ProcessCounts& c,
@@ -110,30 +145,8 @@ bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ModuleN
     m.token = id->token;
     m.methodDesc = b.methodDesc;
     m.dynamicMethod = id->dynamic;
-    if (names) m.name = id->dynamic ? id->dynamicName : names->methodName(m.module, m.token);
-    // Its generic arguments, when its types can all be named (a method of
-    // a generic type or a generic method; methodDesc tells the others apart).
-    bool unnamed = false;  // an instantiation whose types cannot all be named: no signature either
-    if (Expected<runtime::MethodInstantiation> inst = code.instantiation(b.methodDesc)) {
-      m.instantiation = types.instantiation(*inst);
-      unnamed = !m.instantiation && !(inst->typeArguments.empty() && inst->methodArguments.empty());
-      c.unnamedInstantiations += unnamed ? 1 : 0;
-    } else {
-      unnamed = true;
-      warnBody(report, t.name, inst.error());
-    }
-    c.instantiations += m.instantiation ? 1 : 0;
-    if (names && !id->dynamic && !unnamed) {
-      m.signature = names->signatureOf(m.module, m.token, m.instantiation ? &*m.instantiation : nullptr);
-    }
-    il::CodeVersion v;
-    v.kind = il::CodeKind::Jit;
-    v.tier = b.version.tier;
-    v.ilVersion = b.version.ilVersion;
-    v.active = b.version.active;
-    m.codeVersion = v;
-    m.codeSize = b.size;
-    for (const runtime::CodeBlock& r : b.ranges) m.code.push_back({r.start, r.size, true});
+    nameJitMethod(t, b, *id, names, types, c, m, report);
+    const il::CodeVersion& v = addJitCode(b, m);
     m.bounds = std::move(info->bounds);  // --api: made the API array as it is written
     ++c.jitMethods;
     c.dynamicMethods += id->dynamic ? 1 : 0;

@@ -4,12 +4,13 @@
 #include "common/file_io.hpp"
 #include "common/input_kind.hpp"
 #include "common/report.hpp"
+#include "common/verdict.hpp"
 #include "il/il_arguments.hpp"
 #include "il/il_blob.hpp"
-#include "il/il_compare.hpp"
 #include "il/il_description_input.hpp"
 
 #include <gdmap/reader/bounds_decoder.hpp>
+#include <gdmap/reader/il_compare.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
@@ -23,8 +24,7 @@ namespace {
 std::string bytes(std::size_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
 
 int verify(const IlVerifyOptions& options, Report& report) {
-  if (options.description == "-" && options.blob == "-")
-    return report.fail(kUsageOrIo, rules::kUsage, "only one of DESCRIPTION and BLOB can be '-'");
+  if (const std::optional<int> usage = bothFromStdin(options.description, options.blob, "BLOB", report)) return *usage;
   auto description = openInput(options.description, report, FileAccess::Whole, InputContent::Json);
   if (!description) return kUsageOrIo;
   auto methods = loadIlDescription(*description, report);
@@ -48,7 +48,7 @@ int verify(const IlVerifyOptions& options, Report& report) {
   if (!input) return kUsageOrIo;
   const std::string& name = input->displayName();
 
-  IlDifference d = compareIlBlobs(*expected, input->bytes(), form);
+  il::IlDifference d = il::compareIlBlobs(*expected, input->bytes(), form);
   // A blob that differs and does not even decode: its reader's error says
   // more than a byte offset does, and its field is the one to name.
   // The reader's error is its own diagnostic, at its own place; the
@@ -70,15 +70,10 @@ int verify(const IlVerifyOptions& options, Report& report) {
                 << " (" << bytes(d.actualSize) << ")\n";
     return kSuccess;
   }
-  Diagnostic differs;
-  differs.rule = rules::kMapDiffers;
-  differs.path = d.field;
-  differs.offset = d.firstOffset;
-  differs.file = name;
-  differs.message = "differs from the " + std::string(il::formName(form)) + " bytes of method " +
-                    tokenText(method.token) + (decodes ? ": " + d.detail : "") + " (expected " + bytes(d.expectedSize) +
-                    ", found " + std::to_string(d.actualSize) + ")";
-  report.add(std::move(differs));
+  report.add(differsAt(d.field, d.firstOffset, name,
+                       "differs from the " + std::string(il::formName(form)) + " bytes of method " +
+                           tokenText(method.token) + (decodes ? ": " + d.detail : "") + " (expected " +
+                           bytes(d.expectedSize) + ", found " + std::to_string(d.actualSize) + ")"));
   return kInvalid;
 }
 

@@ -97,101 +97,140 @@ std::optional<std::vector<il::Method>> loadIlDescription(const InputBytes& input
 
 std::string methodPointer(std::size_t index) { return "/methods/" + std::to_string(index); }
 
+namespace {
+
+// The bodies of `methods` the options name: their token, component, and
+// the address their code holds.
+std::vector<std::size_t> matchingBodies(const std::vector<il::Method>& methods, std::optional<std::uint32_t> token,
+                                        const std::string& component, std::optional<std::uint64_t> address) {
+  std::vector<std::size_t> bodies;
+  for (std::size_t i = 0; i < methods.size(); ++i) {
+    const il::Method& m = methods[i];
+    if ((!token || m.token == *token) && (component.empty() || m.component == component) &&
+        (!address || holdsAddress(m, *address)))
+      bodies.push_back(i);
+  }
+  return bodies;
+}
+
+// Whether two of the bodies share a token, component and instantiation (a
+// process's code versions): told apart by their code only.
+bool sameButCode(const std::vector<il::Method>& methods, const std::vector<std::size_t>& bodies) {
+  for (std::size_t a = 0; a < bodies.size(); ++a) {
+    for (std::size_t b = a + 1; b < bodies.size(); ++b) {
+      const il::Method& x = methods[bodies[a]];
+      const il::Method& y = methods[bodies[b]];
+      if (x.token == y.token && x.component == y.component && x.instantiation == y.instantiation) return true;
+    }
+  }
+  return false;
+}
+
+// The bodies' identities, for the messages; `components`: whether they are
+// of several components.
+std::string knownBodies(const std::vector<il::Method>& methods, const std::vector<std::size_t>& bodies, bool byToken,
+                        bool showCode, bool& components) {
+  std::string known;
+  components = false;
+  for (const std::size_t i : bodies) {
+    if (known.size() > 300) {
+      known += ", ...";
+      break;
+    }
+    if (!known.empty()) known += ", ";
+    if (!methods[i].component.empty()) {
+      (known += methods[i].component) += ": ";
+      components |= methods[i].component != methods[bodies.front()].component;
+    }
+    known += bodyText(methods[i], !byToken, showCode);
+  }
+  return known;
+}
+
+// The options that tell several bodies apart: their tokens (an address
+// alone: bodies a ReadyToRun image shares), components, instantiations, or
+// only their code (a process's code versions, modules, MethodDescs).
+// `byAddress`: some differ only by their code.
+std::string bodiesHint(const std::vector<il::Method>& methods, const std::vector<std::size_t>& bodies, bool byToken,
+                       bool withAddress, bool components, bool& byAddress) {
+  bool tokens = false;
+  bool instantiations = false;  // of one token
+  byAddress = false;
+  for (std::size_t a = 0; a < bodies.size(); ++a) {
+    for (std::size_t b = a + 1; b < bodies.size(); ++b) {
+      const il::Method& x = methods[bodies[a]];
+      const il::Method& y = methods[bodies[b]];
+      tokens |= x.token != y.token;
+      instantiations |= x.token == y.token && x.instantiation != y.instantiation;
+      byAddress |= x.token == y.token && x.component == y.component && x.instantiation == y.instantiation;
+    }
+  }
+  std::string hint = !byToken && tokens ? "--method TOKEN" : "";
+  const auto also = [&](const char* option) { (hint += hint.empty() ? "" : " and ") += option; };
+  if (components) also("--component NAME");
+  if (byAddress && !withAddress) also("--address ADDR");
+  else if (byToken ? !byAddress : instantiations) also("--instantiation TEXT");
+  if (hint.empty()) hint = "--method TOKEN";
+  return hint;
+}
+
+// --method TOKEN and/or --address ADDR: the one body they name, or the error.
+std::optional<std::size_t> chooseBody(const std::vector<il::Method>& methods, std::optional<std::uint32_t> token,
+                                      const InputBytes& input, Report& report, int& status,
+                                      const std::string& instantiation, const std::string& component,
+                                      std::optional<std::uint64_t> address) {
+  std::vector<std::size_t> bodies = matchingBodies(methods, token, component, address);
+  // What is asked, for the messages: "method 0x06000001", "the method at 0x7f...".
+  const std::string asked = token ? "method " + tokenText(*token) + (address ? " at " + shortHex(*address) : "")
+                                  : "the method at " + shortHex(*address);
+  bool components = false;
+  const std::string known =
+      knownBodies(methods, bodies, token.has_value(), !token || sameButCode(methods, bodies), components);
+  if (!instantiation.empty() && !bodies.empty()) {
+    std::erase_if(bodies, [&](std::size_t i) {
+      return !il::sameInstantiationText(instantiation, il::instantiationText(methods[i].instantiation));
+    });
+    if (bodies.empty()) {
+      status = kInvalid;
+      methodError(report, rules::kIlMethodNotFound, "/methods",
+                  (token ? asked : "the methods at " + shortHex(*address)) + " ha" + (token ? "s" : "ve") +
+                      " no body for the instantiation " + quoteInput(instantiation) + " (" +
+                      (token ? "it has " : "they are ") + known + ")",
+                  input);
+      return std::nullopt;
+    }
+  }
+  if (bodies.size() == 1) return bodies.front();
+  if (bodies.size() > 1) {
+    bool byAddress = false;
+    const std::string hint = bodiesHint(methods, bodies, token.has_value(), address.has_value(), components, byAddress);
+    status = kUsageOrIo;
+    report.fail(kUsageOrIo, rules::kUsage,
+                (token ? asked + " has " + std::to_string(bodies.size()) + " bodies"
+                       : "the code of " + std::to_string(bodies.size()) + " methods holds " + shortHex(*address)) +
+                    (token && !address && !byAddress ? ", one per instantiation (" : " (") + known +
+                    "): choose one with " + hint);
+    return std::nullopt;
+  }
+  status = kInvalid;
+  methodError(
+      report, rules::kIlMethodNotFound, "/methods",
+      (address ? "no method" + (token ? " " + tokenText(*token) : std::string()) + "'s code holds " + shortHex(*address)
+               : "no method " + tokenText(*token)) +
+          " in the description (" + methodCount(methods.size()) + (methods.empty() ? "" : ": " + someTokens(methods)) +
+          ")",
+      input);
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::size_t> chooseMethod(const std::vector<il::Method>& methods, std::optional<std::uint32_t> token,
                                         const InputBytes& input, Report& report, int& status,
                                         const std::string& instantiation, const std::string& component,
                                         std::optional<std::uint64_t> address) {
   if (!token && !address && methods.size() == 1) token = methods.front().token;
-  if (token || address) {
-    std::vector<std::size_t> bodies;
-    for (std::size_t i = 0; i < methods.size(); ++i) {
-      const il::Method& m = methods[i];
-      if ((!token || m.token == *token) && (component.empty() || m.component == component) &&
-          (!address || holdsAddress(m, *address)))
-        bodies.push_back(i);
-    }
-    // What is asked, for the messages: "method 0x06000001", "the method at 0x7f...".
-    const std::string asked = token ? "method " + tokenText(*token) + (address ? " at " + shortHex(*address) : "")
-                                    : "the method at " + shortHex(*address);
-    // Bodies of one token, component and instantiation (a process's code
-    // versions) are told apart by their code, which the messages then show.
-    bool sameButCode = false;
-    for (std::size_t a = 0; a < bodies.size() && !sameButCode; ++a) {
-      for (std::size_t b = a + 1; b < bodies.size() && !sameButCode; ++b) {
-        const il::Method& x = methods[bodies[a]];
-        const il::Method& y = methods[bodies[b]];
-        sameButCode = x.token == y.token && x.component == y.component && x.instantiation == y.instantiation;
-      }
-    }
-    std::string known;  // the bodies' identities, for the messages
-    bool components = false;
-    for (const std::size_t i : bodies) {
-      if (known.size() > 300) {
-        known += ", ...";
-        break;
-      }
-      if (!known.empty()) known += ", ";
-      if (!methods[i].component.empty()) {
-        (known += methods[i].component) += ": ";
-        components |= methods[i].component != methods[bodies.front()].component;
-      }
-      known += bodyText(methods[i], !token, !token || sameButCode);
-    }
-    if (!instantiation.empty() && !bodies.empty()) {
-      std::erase_if(bodies, [&](std::size_t i) {
-        return !il::sameInstantiationText(instantiation, il::instantiationText(methods[i].instantiation));
-      });
-      if (bodies.empty()) {
-        status = kInvalid;
-        methodError(report, rules::kIlMethodNotFound, "/methods",
-                    (token ? asked : "the methods at " + shortHex(*address)) + " ha" + (token ? "s" : "ve") +
-                        " no body for the instantiation " + quoteInput(instantiation) + " (" +
-                        (token ? "it has " : "they are ") + known + ")",
-                    input);
-        return std::nullopt;
-      }
-    }
-    if (bodies.size() == 1) return bodies.front();
-    if (bodies.size() > 1) {
-      // What tells the bodies apart: their tokens (an address alone: bodies
-      // a ReadyToRun image shares), components, instantiations, or only
-      // their code (a process's code versions, modules, MethodDescs).
-      bool tokens = false;
-      bool instantiations = false;  // of one token
-      bool byAddress = false;
-      for (std::size_t a = 0; a < bodies.size(); ++a) {
-        for (std::size_t b = a + 1; b < bodies.size(); ++b) {
-          const il::Method& x = methods[bodies[a]];
-          const il::Method& y = methods[bodies[b]];
-          tokens |= x.token != y.token;
-          instantiations |= x.token == y.token && x.instantiation != y.instantiation;
-          byAddress |= x.token == y.token && x.component == y.component && x.instantiation == y.instantiation;
-        }
-      }
-      std::string hint = !token && tokens ? "--method TOKEN" : "";
-      const auto also = [&](const char* option) { (hint += hint.empty() ? "" : " and ") += option; };
-      if (components) also("--component NAME");
-      if (byAddress && !address) also("--address ADDR");
-      else if (token ? !byAddress : instantiations) also("--instantiation TEXT");
-      if (hint.empty()) hint = "--method TOKEN";
-      status = kUsageOrIo;
-      report.fail(kUsageOrIo, rules::kUsage,
-                  (token ? asked + " has " + std::to_string(bodies.size()) + " bodies"
-                         : "the code of " + std::to_string(bodies.size()) + " methods holds " + shortHex(*address)) +
-                      (token && !address && !byAddress ? ", one per instantiation (" : " (") + known +
-                      "): choose one with " + hint);
-      return std::nullopt;
-    }
-    status = kInvalid;
-    methodError(report, rules::kIlMethodNotFound, "/methods",
-                (address ? "no method" + (token ? " " + tokenText(*token) : std::string()) + "'s code holds " +
-                               shortHex(*address)
-                         : "no method " + tokenText(*token)) +
-                    " in the description (" + methodCount(methods.size()) +
-                    (methods.empty() ? "" : ": " + someTokens(methods)) + ")",
-                input);
-    return std::nullopt;
-  }
+  if (token || address) return chooseBody(methods, token, input, report, status, instantiation, component, address);
   if (methods.empty()) {
     status = kInvalid;
     methodError(report, rules::kIlMethodNotFound, "/methods", "the description has no method", input);

@@ -64,7 +64,7 @@ std::optional<std::string> RuntimeTypeText::text(const runtime::RuntimeType& typ
       const std::string& path = modulePath(type.module);
       const std::string name = names_.typeName(path, type.typeDef);
       if (name.empty()) return std::nullopt;
-      const std::string assembly = simpleName(path);
+      const std::string assembly = symbolize::assemblySimpleName(path);
       if (assembly == "System.Private.CoreLib" && type.arguments.empty()) {
         if (const std::optional<std::string_view> word = keyword(name)) return std::string(*word);
       }

@@ -82,7 +82,8 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
     if (!options.image.empty()) texts.insert(texts.begin(), options.image);
     return locateMaps(options, texts, report);
   }
-  auto input = process ? std::optional<InputBytes>() : openInput(options.image, report);
+  auto input =
+      process ? std::optional<InputBytes>() : openInput(options.image, report, FileAccess::Whole, InputContent::Image);
   if (!process && !input) return kUsageOrIo;
   if (process || isCoreDump(input->bytes())) {
     if (const int status = checkProcessUsage(options, report); status != kSuccess) return status;

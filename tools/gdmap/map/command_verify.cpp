@@ -5,6 +5,7 @@
 #include "common/input_kind.hpp"
 #include "common/report.hpp"
 #include "common/type_names_input.hpp"
+#include "common/verdict.hpp"
 #include "map/description_input.hpp"
 #include "map/diff_output.hpp"
 
@@ -26,8 +27,7 @@ std::string sizes(const MapDifference& d) {
 }
 
 int verify(const VerifyOptions& options, Report& report) {
-  if (options.description == "-" && options.map == "-")
-    return report.fail(kUsageOrIo, rules::kUsage, "only one of DESCRIPTION and MAP can be '-'");
+  if (const std::optional<int> usage = bothFromStdin(options.description, options.map, "MAP", report)) return *usage;
   std::unique_ptr<TypeNames> names;
   if (!options.names.empty() && !(names = loadTypeNames(options.names, report))) return kUsageOrIo;
   auto description = openInput(options.description, report, FileAccess::Whole, InputContent::Json);
@@ -61,13 +61,8 @@ int verify(const VerifyOptions& options, Report& report) {
       out.number("differingBytes", d.differingBytes);
       out.string("cause", diffCause(all, "the description", "the map"));
       writeDiffJson(all, out);
-      Diagnostic differs;
-      differs.rule = rules::kMapDiffers;
-      differs.path = d.field;
-      differs.offset = d.firstOffset;
-      differs.file = name;
-      differs.message = "expected " + d.expected + ", found " + d.found + " (" + sizes(d) + ")";
-      report.add(std::move(differs));
+      report.add(differsAt(d.field, d.firstOffset, name,
+                           "expected " + d.expected + ", found " + d.found + " (" + sizes(d) + ")"));
     }
   } else if (d.identical) {
     std::cout << name << ": identical to the map the description describes (" << d.actualSize << " bytes)\n";

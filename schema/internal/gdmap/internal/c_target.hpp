@@ -3,6 +3,7 @@
 // the C handle of a target, and an Error copied into a gdmap_error.
 #include <gdmap/schema/target_memory.h>
 #include <gdmap/schema/expected.hpp>
+#include <gdmap/schema/rules.hpp>
 #include <gdmap/schema/target_memory.hpp>
 
 #include <algorithm>
@@ -31,5 +32,14 @@ inline void describe(gdmap_error* error, std::string_view rule, std::uint64_t wh
 }
 
 inline void describe(gdmap_error* error, const Error& e) { describe(error, e.rule, e.offset, e.message); }
+
+// The memory of `target`, or null after describing why there is none (a
+// null handle, or one whose source is gone): what the C calls that open a
+// runtime through a target check first.
+inline const TargetMemory* targetMemory(const gdmap_target* target, gdmap_error* error) {
+  if (target != nullptr && target->memory) return target->memory.get();
+  describe(error, rules::kRuntimeNotFound, 0, "no target");
+  return nullptr;
+}
 
 }  // namespace gdmap::internal

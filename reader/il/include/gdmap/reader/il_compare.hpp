@@ -1,7 +1,8 @@
 #pragma once
 // Where two binary IL-to-native maps of one form first differ, named as a
 // profiler engineer reads them: the byte, and the entry or bound and field
-// that differ with both values (`gdmap il verify`).
+// that differ with both values (what `gdmap il verify` says when a blob is
+// not the one its description builds).
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/il_map.hpp>
 
@@ -9,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace gdmap::cli {
+namespace gdmap::il {
 
 struct IlDifference {
   bool identical = true;
@@ -24,6 +25,6 @@ struct IlDifference {
 // the field of `actual` the first differing byte is in (of `expected` when
 // `actual` ends before it), named as far as `actual` reads; a valid blob's
 // first differing value is in `detail`.
-IlDifference compareIlBlobs(ByteSpan expected, ByteSpan actual, il::BoundsForm form);
+IlDifference compareIlBlobs(ByteSpan expected, ByteSpan actual, BoundsForm form);
 
-}  // namespace gdmap::cli
+}  // namespace gdmap::il

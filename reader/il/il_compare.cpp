@@ -1,4 +1,4 @@
-#include "il/il_compare.hpp"
+#include <gdmap/reader/il_compare.hpp>
 
 #include <gdmap/reader/bounds_annotate.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
@@ -8,7 +8,7 @@
 #include <array>
 #include <bit>
 
-namespace gdmap::cli {
+namespace gdmap::il {
 namespace {
 
 std::string expectedFound(const std::string& expected, const std::string& found) {
@@ -19,47 +19,47 @@ std::string number(std::uint32_t value) { return std::to_string(value); }
 
 // The api form: the entry and field are where the byte is.
 void nameApiField(ByteSpan expected, ByteSpan actual, IlDifference& d) {
-  const std::size_t index = d.firstOffset / il::kApiEntrySize;
+  const std::size_t index = d.firstOffset / kApiEntrySize;
   const std::string entry = "entries[" + std::to_string(index) + "]";
-  const std::size_t start = index * il::kApiEntrySize;
-  const bool inExpected = start + il::kApiEntrySize <= expected.size();
-  const bool inActual = start + il::kApiEntrySize <= actual.size();
+  const std::size_t start = index * kApiEntrySize;
+  const bool inExpected = start + kApiEntrySize <= expected.size();
+  const bool inActual = start + kApiEntrySize <= actual.size();
   if (!inExpected || !inActual) {
     d.field = entry;
     d.detail = inExpected
-                   ? "the entry is missing (" + std::to_string(expected.size() / il::kApiEntrySize) +
-                         " entries expected, " + std::to_string(actual.size() / il::kApiEntrySize) + " found)"
-                   : "an entry the description does not have (" + std::to_string(expected.size() / il::kApiEntrySize) +
-                         " entries expected, " + std::to_string(actual.size() / il::kApiEntrySize) + " found)";
+                   ? "the entry is missing (" + std::to_string(expected.size() / kApiEntrySize) +
+                         " entries expected, " + std::to_string(actual.size() / kApiEntrySize) + " found)"
+                   : "an entry the description does not have (" + std::to_string(expected.size() / kApiEntrySize) +
+                         " entries expected, " + std::to_string(actual.size() / kApiEntrySize) + " found)";
     return;
   }
   static constexpr std::array<const char*, 3> kFields = {"ilOffset", "nativeStartOffset", "nativeEndOffset"};
   const std::size_t field = (d.firstOffset - start) / 4;
-  const il::ApiEntry e = il::ApiMapView(expected).entry(index);
-  const il::ApiEntry a = il::ApiMapView(actual).entry(index);
+  const ApiEntry e = ApiMapView(expected).entry(index);
+  const ApiEntry a = ApiMapView(actual).entry(index);
   const std::array<std::uint32_t, 3> ev = {e.ilOffset, e.nativeStartOffset, e.nativeEndOffset};
   const std::array<std::uint32_t, 3> av = {a.ilOffset, a.nativeStartOffset, a.nativeEndOffset};
   d.field = entry + "." + kFields[field];
-  d.detail = field == 0 ? expectedFound(il::ilText(ev[0]), il::ilText(av[0]))
-                        : expectedFound(number(ev[field]), number(av[field]));
+  d.detail =
+      field == 0 ? expectedFound(ilText(ev[0]), ilText(av[0])) : expectedFound(number(ev[field]), number(av[field]));
 }
 
 // The compressed forms: a byte says little (a delta, a nibble of a varint),
 // so both blobs are decoded and the first bound that differs is named
 // (the detail; compareIlBlobs() names the field of the first differing
 // byte, the same field when only values differ).
-void nameBoundsField(ByteSpan expected, ByteSpan actual, il::BoundsForm form, IlDifference& d) {
-  const Expected<il::BoundsView> e = il::openBounds(expected, form);
-  const Expected<il::BoundsView> a = il::openBounds(actual, form);
+void nameBoundsField(ByteSpan expected, ByteSpan actual, BoundsForm form, IlDifference& d) {
+  const Expected<BoundsView> e = openBounds(expected, form);
+  const Expected<BoundsView> a = openBounds(actual, form);
   if (!e || !a) {
     d.field = "";
     d.detail = "the bytes differ";
     return;
   }
-  il::BoundsView::Cursor ec = e->cursor();
-  il::BoundsView::Cursor ac = a->cursor();
-  il::Bound eb;
-  il::Bound ab;
+  BoundsView::Cursor ec = e->cursor();
+  BoundsView::Cursor ac = a->cursor();
+  Bound eb;
+  Bound ab;
   for (std::size_t i = 0;; ++i) {
     const bool eMore = ec.next(eb);
     const bool aMore = ac.next(ab);
@@ -72,12 +72,12 @@ void nameBoundsField(ByteSpan expected, ByteSpan actual, il::BoundsForm form, Il
     }
     if (eb.ilOffset != ab.ilOffset) {
       d.field = bound + ".il";
-      d.detail = expectedFound(il::ilText(eb.ilOffset), il::ilText(ab.ilOffset));
+      d.detail = expectedFound(ilText(eb.ilOffset), ilText(ab.ilOffset));
       return;
     }
     if (eb.source != ab.source) {
       d.field = bound + ".source";
-      d.detail = expectedFound(il::sourceText(eb.source), il::sourceText(ab.source));
+      d.detail = expectedFound(sourceText(eb.source), sourceText(ab.source));
       return;
     }
   }
@@ -87,7 +87,7 @@ void nameBoundsField(ByteSpan expected, ByteSpan actual, il::BoundsForm form, Il
     return;
   }
   // Same content, other bytes: a non-minimal varint or a wider width.
-  const il::BoundsCanonicalReport canonical = il::checkBoundsCanonical(actual, form, 1);
+  const BoundsCanonicalReport canonical = checkBoundsCanonical(actual, form, 1);
   if (!canonical.reasons.empty()) {
     d.field = canonical.reasons.front().path;
     d.detail = "same bounds, not canonical bytes: " + canonical.reasons.front().message;
@@ -107,16 +107,16 @@ std::size_t firstDifferingBit(ByteSpan expected, ByteSpan actual, std::size_t by
 
 // The field that holds `bit`, as `il hexdump` names it: a blob that does
 // not decode has its fields named as far as they read.
-std::string fieldAtBit(ByteSpan blob, il::BoundsForm form, std::size_t bit) {
-  const il::BoundsAnnotation annotation = il::annotateBounds(blob, form);
-  for (const il::AnnotatedBits& r : annotation.ranges)
+std::string fieldAtBit(ByteSpan blob, BoundsForm form, std::size_t bit) {
+  const BoundsAnnotation annotation = annotateBounds(blob, form);
+  for (const AnnotatedBits& r : annotation.ranges)
     if (bit >= r.bit && bit < r.bit + r.bits) return r.path;
   return {};
 }
 
 }  // namespace
 
-IlDifference compareIlBlobs(ByteSpan expected, ByteSpan actual, il::BoundsForm form) {
+IlDifference compareIlBlobs(ByteSpan expected, ByteSpan actual, BoundsForm form) {
   IlDifference d;
   d.expectedSize = expected.size();
   d.actualSize = actual.size();
@@ -124,7 +124,7 @@ IlDifference compareIlBlobs(ByteSpan expected, ByteSpan actual, il::BoundsForm f
   d.identical = mismatch.first == expected.end() && mismatch.second == actual.end();
   if (d.identical) return d;
   d.firstOffset = static_cast<std::size_t>(mismatch.first - expected.begin());
-  if (form == il::BoundsForm::Api) {
+  if (form == BoundsForm::Api) {
     nameApiField(expected, actual, d);
   } else {
     nameBoundsField(expected, actual, form, d);
@@ -141,4 +141,4 @@ IlDifference compareIlBlobs(ByteSpan expected, ByteSpan actual, il::BoundsForm f
   return d;
 }
 
-}  // namespace gdmap::cli
+}  // namespace gdmap::il

@@ -1,0 +1,21 @@
+#pragma once
+// What `gdmap verify` and `gdmap il verify` share: a description and the
+// bytes it should build, of which only one can come from stdin, and the
+// map-differs error where the bytes first differ.
+#include "common/report.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace gdmap::cli {
+
+// The usage error (exit 2) when DESCRIPTION and `inputName` (MAP, BLOB)
+// are both '-'; nothing otherwise.
+std::optional<int> bothFromStdin(const std::string& description, const std::string& input, const std::string& inputName,
+                                 Report& report);
+
+// map-differs at `offset` of `file`, in the field `field`.
+Diagnostic differsAt(const std::string& field, std::size_t offset, const std::string& file, std::string message);
+
+}  // namespace gdmap::cli

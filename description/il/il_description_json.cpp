@@ -7,6 +7,8 @@
 // unexpected values are skipped with a frame each, no recursion).
 #include <gdmap/description/il_description_json.hpp>
 
+#include "il_description_keys.hpp"
+
 #include <gdmap/internal/description_diagnostics.hpp>
 #include <gdmap/internal/json_sax.hpp>
 #include <gdmap/internal/sax_reader.hpp>
@@ -101,58 +103,60 @@ enum class Expect : std::uint8_t {
 using Frame = description::JsonFrame<Expect>;
 using description::KeyedObject;
 using description::KeyUse;
+namespace il_key = description::il_key;
 
 // The format's keys (docs/il-map.md), each object's in the order its list
 // names them.
 constexpr description::KeyTable<Expect, 48> kIlDescriptionKeys{{
-    {"$schema", Expect::Root, Expect::Schema, KeyUse::Unlisted},
-    {"methods", Expect::Root, Expect::Methods, KeyUse::Required, {}, "the description has no ", " array"},
-    {"token", Expect::Method, Expect::Token, KeyUse::Required, {}, "a method needs a "},
-    {"codeSize", Expect::Method, Expect::CodeSize, KeyUse::Optional, "code size"},
-    {"bounds", Expect::Method, Expect::Bounds, KeyUse::Form},
-    {"map", Expect::Method, Expect::Map, KeyUse::Form},
-    {"raw", Expect::Method, Expect::Raw, KeyUse::Form},
-    {"layout", Expect::Method, Expect::Layout},
-    {"instantiation", Expect::Method, Expect::Instantiation},
-    {"name", Expect::Method, Expect::MethodName},
-    {"signature", Expect::Method, Expect::Signature},
-    {"document", Expect::Method, Expect::MethodDocument},
-    {"component", Expect::Method, Expect::Component},
-    {"code", Expect::Method, Expect::Code},
-    {"module", Expect::Method, Expect::Module},
-    {"methodDesc", Expect::Method, Expect::MethodDesc, KeyUse::Optional, "MethodDesc address"},
-    {"dynamic", Expect::Method, Expect::Dynamic},
-    {"codeVersion", Expect::Method, Expect::CodeVersion},
-    {"kind", Expect::CodeVersion, Expect::CodeKind, KeyUse::Required, {}, "a code version needs a "},
-    {"tier", Expect::CodeVersion, Expect::Tier},
-    {"ilVersion", Expect::CodeVersion, Expect::IlVersion, KeyUse::Optional, "IL version"},
-    {"active", Expect::CodeVersion, Expect::Active},
-    {"rva", Expect::CodeRange, Expect::Rva, KeyUse::Form, "RVA"},
-    {"address", Expect::CodeRange, Expect::Address, KeyUse::Form, "address"},
-    {"size", Expect::CodeRange, Expect::Size, KeyUse::Required, "size", "a code range needs a "},
-    {"count", Expect::Layout, Expect::LayoutCount},
-    {"nativeBits", Expect::Layout, Expect::NativeBits},
-    {"ilBits", Expect::Layout, Expect::IlBits},
-    {"nibbles", Expect::Layout, Expect::Nibbles},
-    {"padding", Expect::Layout, Expect::Padding},
-    {"headerPadding", Expect::Layout, Expect::HeaderPadding},
-    {"verbatimSource", Expect::Layout, Expect::VerbatimSource},
-    {"trailing", Expect::Layout, Expect::Trailing},
-    {"truncate", Expect::Layout, Expect::Truncate},
-    {"type", Expect::Instantiation, Expect::TypeArguments},
-    {"method", Expect::Instantiation, Expect::MethodArguments},
-    {"unboxingStub", Expect::Instantiation, Expect::UnboxingStub},
-    {"asyncVariant", Expect::Instantiation, Expect::AsyncVariant},
-    {"resumptionStub", Expect::Instantiation, Expect::ResumptionStub},
-    {"native", Expect::Bound, Expect::Native, KeyUse::Required, "native offset", "a bound needs a ", " offset"},
-    {"il", Expect::Bound, Expect::Il, KeyUse::Required, "IL offset", "a bound needs an ", " offset"},
-    {"source", Expect::Bound, Expect::Source},
-    {"line", Expect::Bound, Expect::LineNumber, KeyUse::Optional, "line"},
-    {"column", Expect::Bound, Expect::LineColumn, KeyUse::Optional, "column"},
-    {"document", Expect::Bound, Expect::LineDocument},
-    {"il", Expect::MapEntry, Expect::Il, KeyUse::Required, "IL offset", "an API entry needs an ", " offset"},
-    {"nativeStart", Expect::MapEntry, Expect::NativeStart, KeyUse::Required, "native start", "an API entry needs a "},
-    {"nativeEnd", Expect::MapEntry, Expect::NativeEnd, KeyUse::Required, "native end", "an API entry needs a "},
+    {il_key::kSchema, Expect::Root, Expect::Schema, KeyUse::Unlisted},
+    {il_key::kMethods, Expect::Root, Expect::Methods, KeyUse::Required, {}, "the description has no ", " array"},
+    {il_key::kToken, Expect::Method, Expect::Token, KeyUse::Required, {}, "a method needs a "},
+    {il_key::kCodeSize, Expect::Method, Expect::CodeSize, KeyUse::Optional, "code size"},
+    {il_key::kBounds, Expect::Method, Expect::Bounds, KeyUse::Form},
+    {il_key::kMap, Expect::Method, Expect::Map, KeyUse::Form},
+    {il_key::kRaw, Expect::Method, Expect::Raw, KeyUse::Form},
+    {il_key::kLayout, Expect::Method, Expect::Layout},
+    {il_key::kInstantiation, Expect::Method, Expect::Instantiation},
+    {il_key::kName, Expect::Method, Expect::MethodName},
+    {il_key::kSignature, Expect::Method, Expect::Signature},
+    {il_key::kDocument, Expect::Method, Expect::MethodDocument},
+    {il_key::kComponent, Expect::Method, Expect::Component},
+    {il_key::kCode, Expect::Method, Expect::Code},
+    {il_key::kModule, Expect::Method, Expect::Module},
+    {il_key::kMethodDesc, Expect::Method, Expect::MethodDesc, KeyUse::Optional, "MethodDesc address"},
+    {il_key::kDynamic, Expect::Method, Expect::Dynamic},
+    {il_key::kCodeVersion, Expect::Method, Expect::CodeVersion},
+    {il_key::kKind, Expect::CodeVersion, Expect::CodeKind, KeyUse::Required, {}, "a code version needs a "},
+    {il_key::kTier, Expect::CodeVersion, Expect::Tier},
+    {il_key::kIlVersion, Expect::CodeVersion, Expect::IlVersion, KeyUse::Optional, "IL version"},
+    {il_key::kActive, Expect::CodeVersion, Expect::Active},
+    {il_key::kRva, Expect::CodeRange, Expect::Rva, KeyUse::Form, "RVA"},
+    {il_key::kAddress, Expect::CodeRange, Expect::Address, KeyUse::Form},
+    {il_key::kSize, Expect::CodeRange, Expect::Size, KeyUse::Required, {}, "a code range needs a "},
+    {il_key::kCount, Expect::Layout, Expect::LayoutCount},
+    {il_key::kNativeBits, Expect::Layout, Expect::NativeBits},
+    {il_key::kIlBits, Expect::Layout, Expect::IlBits},
+    {il_key::kNibbles, Expect::Layout, Expect::Nibbles},
+    {il_key::kPadding, Expect::Layout, Expect::Padding},
+    {il_key::kHeaderPadding, Expect::Layout, Expect::HeaderPadding},
+    {il_key::kVerbatimSource, Expect::Layout, Expect::VerbatimSource},
+    {il_key::kTrailing, Expect::Layout, Expect::Trailing},
+    {il_key::kTruncate, Expect::Layout, Expect::Truncate},
+    {il_key::kType, Expect::Instantiation, Expect::TypeArguments},
+    {il_key::kMethod, Expect::Instantiation, Expect::MethodArguments},
+    {il_key::kUnboxingStub, Expect::Instantiation, Expect::UnboxingStub},
+    {il_key::kAsyncVariant, Expect::Instantiation, Expect::AsyncVariant},
+    {il_key::kResumptionStub, Expect::Instantiation, Expect::ResumptionStub},
+    {il_key::kNative, Expect::Bound, Expect::Native, KeyUse::Required, "native offset", "a bound needs a ", " offset"},
+    {il_key::kIl, Expect::Bound, Expect::Il, KeyUse::Required, "IL offset", "a bound needs an ", " offset"},
+    {il_key::kSource, Expect::Bound, Expect::Source},
+    {il_key::kLine, Expect::Bound, Expect::LineNumber, KeyUse::Optional},
+    {il_key::kColumn, Expect::Bound, Expect::LineColumn, KeyUse::Optional},
+    {il_key::kDocument, Expect::Bound, Expect::LineDocument},
+    {il_key::kIl, Expect::MapEntry, Expect::Il, KeyUse::Required, "IL offset", "an API entry needs an ", " offset"},
+    {il_key::kNativeStart, Expect::MapEntry, Expect::NativeStart, KeyUse::Required, "native start",
+     "an API entry needs a "},
+    {il_key::kNativeEnd, Expect::MapEntry, Expect::NativeEnd, KeyUse::Required, "native end", "an API entry needs a "},
 }};
 
 constexpr std::array<KeyedObject<Expect>, 8> kIlDescriptionObjects{{
@@ -489,7 +493,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     Frame& f = nextMember();
     if (f.role == Expect::Anything) return true;  // inside a skipped value
     if (f.role == Expect::Nibbles) return nibblesKey(f, k);
-    // A code range's "rva" and "address" are its forms, counted when it ends.
+    // A code range's rva and address are its forms, counted when it ends.
     if (readKey(k) && f.role == Expect::Method) ++methodForms_;
     return true;
   }
@@ -641,7 +645,7 @@ class IlDescriptionReader : public description::SaxReader<IlDescriptionReader, E
     });
   }
 
-  // A code range has exactly one of "rva" (in an image) and "address" (in a
+  // A code range has exactly one of rva (in an image) and address (in a
   // process), and a method's ranges are all of one kind.
   void endCodeRange(const ClosedObject& f) {
     static constexpr description::KeyBits kRva = description::bitFor(kKeys, Expect::CodeRange, Expect::Rva);

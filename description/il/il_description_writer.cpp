@@ -1,9 +1,12 @@
 // writeIlDescription: text written directly, as writeDescription does, so
 // the key order is this code's and a method of 10^6 bounds costs one
-// string, one line a bound.
+// string, one line a bound. It goes through the one JsonWriter, with the
+// keys of il_description_keys.hpp, the reader's.
 #include <gdmap/description/il_description_json.hpp>
 
-#include <gdmap/schema/diagnostic.hpp>
+#include "il_description_keys.hpp"
+
+#include <gdmap/description/json_writer.hpp>
 #include <gdmap/schema/hex.hpp>
 
 #include <cstdint>
@@ -13,224 +16,207 @@
 namespace gdmap {
 namespace {
 
-// `before` (the key, quoted, and what precedes it), then `value` in decimal.
-void appendNumber(std::string_view before, std::uint32_t value, std::string& out) {
-  out += before;
-  out += std::to_string(value);
-}
+namespace il_key = description::il_key;
+using Layout = JsonWriter::Layout;
 
-void appendIl(std::uint32_t il, std::string& out) {
+// An IL offset: a number, or the name of a special one.
+void writeIl(JsonWriter& w, std::uint32_t il) {
   const std::string_view special = il::specialIlName(il);
   if (special.empty()) {
-    out += std::to_string(il);
-  } else {
-    out += '"';
-    out += special;
-    out += '"';
+    w.member(il_key::kIl, il);
+    return;
   }
+  w.key(il_key::kIl);
+  w.plainString(special);
 }
 
 // Flags by name, low bit first; a bit without a name as "0x40", which the
 // reader takes back.
-void appendSource(std::uint32_t source, std::string& out) {
-  out += '[';
-  bool first = true;
-  for (std::uint32_t bit = 1; bit != 0; bit <<= 1) {
-    if ((source & bit) == 0) continue;
-    if (!first) out += ", ";
-    first = false;
-    out += '"';
-    out += il::sourceFlagName(bit);
-    out += '"';
-  }
-  out += ']';
+void writeSource(JsonWriter& w, std::uint32_t source) {
+  w.beginArray(Layout::Inline);
+  for (std::uint32_t bit = 1; bit != 0; bit <<= 1)
+    if ((source & bit) != 0) w.plainString(il::sourceFlagName(bit));
+  w.endArray();
 }
 
-// A JSON string; type text has no control characters, but a parsed
-// description may (escaped, as the reader took them).
-void appendString(const std::string& text, std::string& out) {
-  out += '"';
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      out += "\\u00";
-      out += hexDigit(u >> 4);
-      out += hexDigit(u & 0xF);
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
+// Type text has no control characters, but a parsed description may
+// (escaped, as the reader took them): written with \u00XX escapes.
+void writeTypes(JsonWriter& w, std::string_view key, const std::vector<std::string>& types) {
+  w.key(key);
+  w.beginArray(Layout::Inline);
+  for (const std::string& type : types) w.string(type, JsonWriter::Escape::Controls);
+  w.endArray();
 }
 
-void appendTypes(const char* key, const std::vector<std::string>& types, std::string& out) {
-  out += '"';
-  out += key;
-  out += "\": [";
-  for (std::size_t i = 0; i < types.size(); ++i) {
-    if (i != 0) out += ", ";
-    appendString(types[i], out);
-  }
-  out += ']';
-}
-
-// One line: `"instantiation": { "type": [...], "method": [...] }`, empty
-// lists left out.
-void appendInstantiation(const il::Instantiation& inst, std::string& out) {
-  out += "      \"instantiation\": {";
-  const char* separator = " ";
-  if (!inst.typeArguments.empty()) {
-    out += separator;
-    appendTypes("type", inst.typeArguments, out);
-    separator = ", ";
-  }
-  if (!inst.methodArguments.empty()) {
-    out += separator;
-    appendTypes("method", inst.methodArguments, out);
-    separator = ", ";
-  }
-  const auto flag = [&](bool set, const char* key) {
+// One line: the type and method arguments, empty lists left out, and the
+// flags that are set.
+void writeInstantiation(JsonWriter& w, const il::Instantiation& inst) {
+  w.key(il_key::kInstantiation);
+  w.beginObject(Layout::Spaced);
+  if (!inst.typeArguments.empty()) writeTypes(w, il_key::kType, inst.typeArguments);
+  if (!inst.methodArguments.empty()) writeTypes(w, il_key::kMethod, inst.methodArguments);
+  const auto flag = [&](bool set, std::string_view key) {
     if (!set) return;
-    out += separator;
-    out += key;
-    separator = ", ";
+    w.key(key);
+    w.boolean(true);
   };
-  flag(inst.unboxingStub, "\"unboxingStub\": true");
-  flag(inst.asyncVariant, "\"asyncVariant\": true");
-  flag(inst.resumptionStub, "\"resumptionStub\": true");
-  out += separator[0] == ' ' ? "},\n" : " },\n";
+  flag(inst.unboxingStub, il_key::kUnboxingStub);
+  flag(inst.asyncVariant, il_key::kAsyncVariant);
+  flag(inst.resumptionStub, il_key::kResumptionStub);
+  w.endObject();
 }
 
-// `, "line": 14, "column": 13` after a bound, and its `"document"` when it is
-// not the method's.
-void appendLine(const il::BoundLine& line, const std::string& document, std::string& out) {
-  appendNumber(", \"line\": ", line.line, out);
-  if (line.column != 0) appendNumber(", \"column\": ", line.column, out);
+// A bound's line and column, and its document when it is not the method's.
+void writeLine(JsonWriter& w, const il::BoundLine& line, const std::string& document) {
+  w.key(il_key::kLine);
+  w.number(line.line);
+  if (line.column != 0) {
+    w.key(il_key::kColumn);
+    w.number(line.column);
+  }
   if (line.document.empty() || line.document == document) return;
-  out += ", \"document\": ";
-  appendJsonString(line.document, out);
+  w.key(il_key::kDocument);
+  w.string(line.document);
 }
 
-void appendBounds(const std::vector<il::Bound>& bounds, const std::vector<il::BoundLine>& lines,
-                  const std::string& document, std::string& out) {
-  out += "      \"bounds\": [";
+void writeBounds(JsonWriter& w, const std::vector<il::Bound>& bounds, const std::vector<il::BoundLine>& lines,
+                 const std::string& document) {
+  w.key(il_key::kBounds);
+  w.beginArray();
   for (std::size_t i = 0; i < bounds.size(); ++i) {
     const il::Bound& b = bounds[i];
-    appendNumber(i == 0 ? "\n        { \"native\": " : ",\n        { \"native\": ", b.nativeOffset, out);
-    out += ", \"il\": ";
-    appendIl(b.ilOffset, out);
+    w.beginObject(Layout::Spaced);
+    w.member(il_key::kNative, b.nativeOffset);
+    writeIl(w, b.ilOffset);
     if (b.source != 0) {
-      out += ", \"source\": ";
-      appendSource(b.source, out);
+      w.key(il_key::kSource);
+      writeSource(w, b.source);
     }
-    if (i < lines.size() && lines[i].line != 0) appendLine(lines[i], document, out);
-    out += " }";
+    if (i < lines.size() && lines[i].line != 0) writeLine(w, lines[i], document);
+    w.endObject();
   }
-  out += bounds.empty() ? "]" : "\n      ]";
+  w.endArray();
 }
 
-void appendMap(const std::vector<il::ApiEntry>& entries, std::string& out) {
-  out += "      \"map\": [";
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const il::ApiEntry& e = entries[i];
-    out += i == 0 ? "\n        { \"il\": " : ",\n        { \"il\": ";
-    appendIl(e.ilOffset, out);
-    appendNumber(", \"nativeStart\": ", e.nativeStartOffset, out);
-    appendNumber(", \"nativeEnd\": ", e.nativeEndOffset, out);
-    out += " }";
+void writeMap(JsonWriter& w, const std::vector<il::ApiEntry>& entries) {
+  w.key(il_key::kMap);
+  w.beginArray();
+  for (const il::ApiEntry& e : entries) {
+    w.beginObject(Layout::Spaced);
+    writeIl(w, e.ilOffset);
+    w.member(il_key::kNativeStart, e.nativeStartOffset);
+    w.member(il_key::kNativeEnd, e.nativeEndOffset);
+    w.endObject();
   }
-  out += entries.empty() ? "]" : "\n      ]";
+  w.endArray();
+}
+
+void writeNumber(JsonWriter& w, std::string_view key, const std::optional<std::uint32_t>& value) {
+  if (!value) return;
+  w.key(key);
+  w.number(*value);
 }
 
 // One line: the overrides, in the order of the bytes they shape.
-void appendLayout(const il::BoundsLayout& layout, std::string& out) {
-  out += "      \"layout\": {";
-  const char* separator = " ";
-  const auto key = [&](const char* name) {
-    out += separator;
-    separator = ", ";
-    out += '"';
-    out += name;
-    out += "\": ";
-  };
-  const auto number = [&](const char* name, const std::optional<std::uint32_t>& value) {
-    if (!value) return;
-    key(name);
-    out += std::to_string(*value);
-  };
-  number("count", layout.count);
-  number("nativeBits", layout.nativeBits);
-  number("ilBits", layout.ilBits);
-  number("headerPadding", layout.headerPadding);
+void writeLayout(JsonWriter& w, const il::BoundsLayout& layout) {
+  w.key(il_key::kLayout);
+  w.beginObject(Layout::Spaced);
+  writeNumber(w, il_key::kCount, layout.count);
+  writeNumber(w, il_key::kNativeBits, layout.nativeBits);
+  writeNumber(w, il_key::kIlBits, layout.ilBits);
+  writeNumber(w, il_key::kHeaderPadding, layout.headerPadding);
   if (!layout.nibbles.empty()) {
-    key("nibbles");
-    out += '{';
-    for (std::size_t i = 0; i < layout.nibbles.size(); ++i) {
-      const il::VarintLength& v = layout.nibbles[i];
-      out += i == 0 ? " \"" : ", \"";
-      out += il::varintPath(v.field, v.bound);
-      out += "\": ";
-      out += std::to_string(v.nibbles);
+    w.key(il_key::kNibbles);
+    w.beginObject(Layout::Spaced);
+    for (const il::VarintLength& v : layout.nibbles) {
+      w.key(il::varintPath(v.field, v.bound));
+      w.number(v.nibbles);
     }
-    out += " }";
+    w.endObject();
   }
   if (layout.verbatimSource) {
-    key("verbatimSource");
-    out += "true";
+    w.key(il_key::kVerbatimSource);
+    w.boolean(true);
   }
-  number("padding", layout.padding);
+  writeNumber(w, il_key::kPadding, layout.padding);
   if (!layout.trailing.empty()) {
-    key("trailing");
-    out += '"';
-    appendHex(layout.trailing, out);
-    out += '"';
+    w.key(il_key::kTrailing);
+    w.hexBytes(layout.trailing);
   }
-  number("truncate", layout.truncate);
-  out += *separator == ' ' ? "},\n" : " },\n";
+  writeNumber(w, il_key::kTruncate, layout.truncate);
+  w.endObject();
 }
 
-void appendRaw(const Bytes& raw, std::string& out) {
-  out += "      \"raw\": \"";
-  appendHex(raw, out);
-  out += '"';
-}
-
-// The code ranges on one line: `"code": [{ "rva": "0x2120", "size": 127 }, ...],`,
-// a process's as `{ "address": "0x7f66c1a0b2c0", "size": 127 }`.
-void appendCode(const std::vector<il::CodeRange>& code, std::string& out) {
-  out += "      \"code\": [";
-  for (std::size_t i = 0; i < code.size(); ++i) {
-    out += i == 0 ? "{ " : ", { ";
-    if (code[i].absolute) {
-      out += "\"address\": \"";
-      appendShortHex(code[i].start, out);
+// The code ranges on one line, an image's by RVA, a process's by address.
+void writeCode(JsonWriter& w, const std::vector<il::CodeRange>& code) {
+  w.key(il_key::kCode);
+  w.beginArray(Layout::Inline);
+  for (const il::CodeRange& range : code) {
+    w.beginObject(Layout::Spaced);
+    if (range.absolute) {
+      w.key(il_key::kAddress);
+      w.shortHex(range.start);
     } else {
-      out += "\"rva\": \"";
-      appendHex32(static_cast<std::uint32_t>(code[i].start), out);
+      w.key(il_key::kRva);
+      w.hex32(static_cast<std::uint32_t>(range.start));
     }
-    appendNumber("\", \"size\": ", code[i].size, out);
-    out += " }";
+    w.key(il_key::kSize);
+    w.number(range.size);
+    w.endObject();
   }
-  out += "],\n";
+  w.endArray();
 }
 
-// One line: `"codeVersion": { "kind": "jit", "tier": "tier1", "ilVersion": 0, "active": true },`;
-// the IL version and `active` are written always, the tier when known.
-void appendCodeVersion(const il::CodeVersion& version, std::string& out) {
-  out += "      \"codeVersion\": { \"kind\": \"";
-  out += il::codeKindName(version.kind);
-  out += '"';
+// One line: the kind, the tier when known, the IL version and whether it
+// is active (those two always).
+void writeCodeVersion(JsonWriter& w, const il::CodeVersion& version) {
+  w.key(il_key::kCodeVersion);
+  w.beginObject(Layout::Spaced);
+  w.key(il_key::kKind);
+  w.plainString(il::codeKindName(version.kind));
   if (version.tier) {
-    out += ", \"tier\": \"";
-    out += il::tierName(*version.tier);
-    out += '"';
+    w.key(il_key::kTier);
+    w.plainString(il::tierName(*version.tier));
   }
-  out += ", \"ilVersion\": ";
-  out += std::to_string(version.ilVersion);
-  out += version.active ? ", \"active\": true },\n" : ", \"active\": false },\n";
+  w.key(il_key::kIlVersion);
+  w.number(version.ilVersion);
+  w.key(il_key::kActive);
+  w.boolean(version.active);
+  w.endObject();
+}
+
+void writeString(JsonWriter& w, std::string_view key, const std::string& value) {
+  if (value.empty()) return;
+  w.key(key);
+  w.string(value);
+}
+
+// What identifies the method and what people read: module to document.
+void writeIdentity(JsonWriter& w, const il::Method& m) {
+  writeString(w, il_key::kModule, m.module);
+  w.key(il_key::kToken);
+  w.hex32(m.token);
+  writeNumber(w, il_key::kCodeSize, m.codeSize);
+  writeString(w, il_key::kComponent, m.component);
+  if (m.methodDesc) {
+    w.key(il_key::kMethodDesc);
+    w.shortHex(*m.methodDesc);
+  }
+  if (m.dynamicMethod) {
+    w.key(il_key::kDynamic);
+    w.boolean(true);
+  }
+  if (m.codeVersion) writeCodeVersion(w, *m.codeVersion);
+  writeString(w, il_key::kName, m.name);
+  writeString(w, il_key::kSignature, m.signature);
+  writeString(w, il_key::kDocument, m.document);
+}
+
+// A writer inside /methods (the head written before): `any` when a method
+// precedes.
+void resumeInMethods(JsonWriter& w, bool any) {
+  w.resume(Layout::Lines, true);
+  w.resume(Layout::Lines, any);
 }
 
 }  // namespace
@@ -246,63 +232,37 @@ std::string il::writeIlDescription(std::span<const il::Method> methods) {
   return out;
 }
 
-void il::appendIlDescriptionHead(std::string& out) { out += "{\n  \"methods\": ["; }
+void il::appendIlDescriptionHead(std::string& out) {
+  JsonWriter w(out);
+  w.beginObject();
+  w.key(il_key::kMethods);
+  w.beginArray();
+}
 
 void il::appendIlDescriptionTail(std::size_t methods, std::string& out) {
-  out += methods == 0 ? "]\n}\n" : "\n  ]\n}\n";
+  JsonWriter w(out);
+  resumeInMethods(w, methods != 0);
+  w.endArray();
+  w.endObject();
+  out += '\n';
 }
 
 void il::appendIlDescriptionMethod(const il::Method& m, std::size_t index, std::string& out) {
-  out += index == 0 ? "\n    {\n" : ",\n    {\n";
-  if (!m.module.empty()) {
-    out += "      \"module\": ";
-    appendJsonString(m.module, out);
-    out += ",\n";
-  }
-  out += "      \"token\": \"";
-  appendHex32(m.token, out);
-  out += "\",\n";
-  if (m.codeSize) {
-    appendNumber("      \"codeSize\": ", *m.codeSize, out);
-    out += ",\n";
-  }
-  if (!m.component.empty()) {
-    out += "      \"component\": ";
-    appendJsonString(m.component, out);
-    out += ",\n";
-  }
-  if (m.methodDesc) {
-    out += "      \"methodDesc\": \"";
-    appendShortHex(*m.methodDesc, out);
-    out += "\",\n";
-  }
-  if (m.dynamicMethod) out += "      \"dynamic\": true,\n";
-  if (m.codeVersion) appendCodeVersion(*m.codeVersion, out);
-  if (!m.name.empty()) {
-    out += "      \"name\": ";
-    appendJsonString(m.name, out);
-    out += ",\n";
-  }
-  if (!m.signature.empty()) {
-    out += "      \"signature\": ";
-    appendJsonString(m.signature, out);
-    out += ",\n";
-  }
-  if (!m.document.empty()) {
-    out += "      \"document\": ";
-    appendJsonString(m.document, out);
-    out += ",\n";
-  }
-  if (m.instantiation) appendInstantiation(*m.instantiation, out);
-  if (!m.code.empty()) appendCode(m.code, out);
+  JsonWriter w(out);
+  resumeInMethods(w, index != 0);
+  w.beginObject();
+  writeIdentity(w, m);
+  if (m.instantiation) writeInstantiation(w, *m.instantiation);
+  if (!m.code.empty()) writeCode(w, m.code);
   if (m.layout && m.layout->raw) {
-    appendRaw(*m.layout->raw, out);
+    w.key(il_key::kRaw);
+    w.hexBytes(*m.layout->raw);
   } else {
-    if (m.layout) appendLayout(*m.layout, out);
-    if (m.verbatimMap) appendMap(m.map, out);
-    else appendBounds(m.bounds, m.lines, m.document, out);
+    if (m.layout) writeLayout(w, *m.layout);
+    if (m.verbatimMap) writeMap(w, m.map);
+    else writeBounds(w, m.bounds, m.lines, m.document);
   }
-  out += "\n    }";
+  w.endObject();
 }
 
 }  // namespace gdmap

@@ -1,4 +1,5 @@
 #include "description_builder.hpp"
+#include "description_keys.hpp"
 #include "map_part_pointer.hpp"
 
 #include <gdmap/internal/huge_pages.hpp>
@@ -49,7 +50,7 @@ constexpr std::size_t kMaxIndexDigits = 20;
 // was read (the reader took that member's first occurrence).
 class DictionaryMemberSite final : public Site {
  public:
-  DictionaryMemberSite(DiagnosticWork& work, std::size_t index, const char* member)
+  DictionaryMemberSite(DiagnosticWork& work, std::size_t index, std::string_view member)
       : Site(work), index_(index), member_(member) {}
   std::string buildPointer() const override {
     std::string out = dictionaryPointer(index_);
@@ -58,12 +59,12 @@ class DictionaryMemberSite final : public Site {
     return out;
   }
   std::size_t pointerBound() const override {
-    return std::strlen("/dictionaries/") + kMaxIndexDigits + 1 + std::strlen(member_);
+    return std::strlen("/dictionaries/") + kMaxIndexDigits + 1 + member_.size();
   }
 
  private:
   std::size_t index_;
-  const char* member_;
+  std::string_view member_;
 };
 
 // /instantiations/NAME, NAME escaped (and "" included: the empty name is a
@@ -224,8 +225,8 @@ void DescriptionBuilder::addDictionary(DictionaryFields& fields) {
   rvaKeys_.push_back(std::uint64_t{*fields.rva} << 32 | (fields.jsonIndex & 0xFFFFFFFFu));
   if (fields.offsetGiven && !fields.offset) return;  // malformed, and reported
   if (fields.offset) {
-    diagnostics_.note(rules::kLayoutOverride, DictionaryMemberSite(diagnostics_.work(), fields.jsonIndex, "offset"),
-                      [&] {
+    diagnostics_.note(rules::kLayoutOverride,
+                      DictionaryMemberSite(diagnostics_.work(), fields.jsonIndex, map_key::kOffset), [&] {
                         return fields.forms == 0 ? "the directory entry points at heap offset " +
                                                        shortHex(*fields.offset) + "; this dictionary writes no item"
                                                  : "the item is placed at heap offset " + shortHex(*fields.offset) +
@@ -279,7 +280,8 @@ void DescriptionBuilder::streamDictionary(DictionaryFields& fields) {
       // The common case: MapBuilder stages the item (it commits it a few
       // dictionaries later, its table slot prefetched).
       if (Status added = map_.addEncoded(*fields.rva, inlineCount_, inlineBytes_); !added)
-        diagnostics_.error(added.error().rule, DictionaryMemberSite(diagnostics_.work(), fields.jsonIndex, "types"),
+        diagnostics_.error(added.error().rule,
+                           DictionaryMemberSite(diagnostics_.work(), fields.jsonIndex, map_key::kTypes),
                            [&] { return added.error().message; });
       return;
     }
@@ -290,7 +292,7 @@ void DescriptionBuilder::streamDictionary(DictionaryFields& fields) {
     return;  // the form's value was malformed, and reported
   }
   if (!item) {
-    diagnostics_.error(item.error().rule, DictionaryMemberSite(diagnostics_.work(), fields.jsonIndex, "types"),
+    diagnostics_.error(item.error().rule, DictionaryMemberSite(diagnostics_.work(), fields.jsonIndex, map_key::kTypes),
                        [&] { return item.error().message; });
     return;
   }
@@ -504,7 +506,8 @@ void DescriptionBuilder::resolvePendingNames() {
     const std::optional<std::size_t> named = names_.find(name);
     if (!named) {
       diagnostics_.error(
-          rules::kUndefinedInstantiation, DictionaryMemberSite(diagnostics_.work(), p.jsonIndex, "instantiation"),
+          rules::kUndefinedInstantiation,
+          DictionaryMemberSite(diagnostics_.work(), p.jsonIndex, map_key::kInstantiation),
           [&] { return "instantiation " + quoteInput(std::string(name)) + " is not defined in /instantiations"; });
       continue;
     }
@@ -529,14 +532,14 @@ void DescriptionBuilder::reportDuplicateRvas() {
     const std::size_t firstIndex = rvaKeys_[first] & 0xFFFFFFFFu;
     if (layout_.duplicateRvas) {
       diagnostics_.note(rules::kLayoutOverride,
-                        DictionaryMemberSite(diagnostics_.work(), rvaKeys_[i] & 0xFFFFFFFFu, "rva"), [&] {
+                        DictionaryMemberSite(diagnostics_.work(), rvaKeys_[i] & 0xFFFFFFFFu, map_key::kRva), [&] {
                           return "duplicate RVA " + hex32(rva) + " (" + dictionaryPointer(firstIndex) +
                                  "/rva has it too), written as given: /layout/duplicateRvas is true";
                         });
       continue;
     }
     diagnostics_.error(
-        rules::kDuplicateRva, DictionaryMemberSite(diagnostics_.work(), rvaKeys_[i] & 0xFFFFFFFFu, "rva"),
+        rules::kDuplicateRva, DictionaryMemberSite(diagnostics_.work(), rvaKeys_[i] & 0xFFFFFFFFu, map_key::kRva),
         [&] { return "duplicate RVA " + hex32(rva) + ": " + dictionaryPointer(firstIndex) + "/rva has it too"; });
   }
   rvaKeys_ = {};

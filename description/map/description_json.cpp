@@ -10,6 +10,7 @@
 #include <gdmap/internal/json_sax.hpp>
 #include <gdmap/internal/sax_reader.hpp>
 #include "description_builder.hpp"
+#include "description_keys.hpp"
 #include "description_parse.hpp"
 #include "map_read_back.hpp"
 
@@ -54,7 +55,7 @@ enum class Expect : std::uint8_t {
   Count,          // /layout/count: a u32
   DuplicateRvas,  // /layout/duplicateRvas: a boolean
   Fill,           // /layout/fill: an array of pieces
-  FillPiece,      // /layout/fill/K: {"offset", "raw"}
+  FillPiece,      // /layout/fill/K: {offset, raw}
   FillRaw,        // /layout/fill/K/raw: hex
   Trailing,       // /layout/trailing: hex
   Truncate,       // /layout/truncate: a byte count
@@ -64,28 +65,35 @@ enum class Expect : std::uint8_t {
 using description::KeyedObject;
 using description::KeyListing;
 using description::KeyUse;
+namespace map_key = description::map_key;
 
 // The format's keys (docs/description.md), a dictionary's first: they are
 // looked up for every dictionary.
 constexpr description::KeyTable<Expect, 18> kDescriptionKeys{{
-    {"rva", Expect::Dictionary, Expect::Rva, KeyUse::Required, {}, "a dictionary needs an "},
-    {"instantiation", Expect::Dictionary, Expect::InstantiationName, KeyUse::Form},
-    {"types", Expect::Dictionary, Expect::InlineTypes, KeyUse::Form},
-    {"raw", Expect::Dictionary, Expect::Raw, KeyUse::Form},
-    {"offset", Expect::Dictionary, Expect::Offset},
-    {"$schema", Expect::Root, Expect::Schema, KeyUse::Unlisted},
-    {"sorted", Expect::Root, Expect::Sorted},
-    {"instantiations", Expect::Root, Expect::Instantiations},
-    {"dictionaries", Expect::Root, Expect::Dictionaries, KeyUse::Required, {}, "the description has no ", " array"},
-    {"layout", Expect::Root, Expect::Layout},
-    {"hex", Expect::TypeItem, Expect::Hex},
-    {"count", Expect::Layout, Expect::Count},
-    {"duplicateRvas", Expect::Layout, Expect::DuplicateRvas},
-    {"fill", Expect::Layout, Expect::Fill},
-    {"trailing", Expect::Layout, Expect::Trailing},
-    {"truncate", Expect::Layout, Expect::Truncate},
-    {"offset", Expect::FillPiece, Expect::Offset, KeyUse::Required, {}, "a fill piece needs an "},
-    {"raw", Expect::FillPiece, Expect::FillRaw, KeyUse::Required, {}, "a fill piece needs ", " bytes"},
+    {map_key::kRva, Expect::Dictionary, Expect::Rva, KeyUse::Required, {}, "a dictionary needs an "},
+    {map_key::kInstantiation, Expect::Dictionary, Expect::InstantiationName, KeyUse::Form},
+    {map_key::kTypes, Expect::Dictionary, Expect::InlineTypes, KeyUse::Form},
+    {map_key::kRaw, Expect::Dictionary, Expect::Raw, KeyUse::Form},
+    {map_key::kOffset, Expect::Dictionary, Expect::Offset},
+    {map_key::kSchema, Expect::Root, Expect::Schema, KeyUse::Unlisted},
+    {map_key::kSorted, Expect::Root, Expect::Sorted},
+    {map_key::kInstantiations, Expect::Root, Expect::Instantiations},
+    {map_key::kDictionaries,
+     Expect::Root,
+     Expect::Dictionaries,
+     KeyUse::Required,
+     {},
+     "the description has no ",
+     " array"},
+    {map_key::kLayout, Expect::Root, Expect::Layout},
+    {map_key::kHex, Expect::TypeItem, Expect::Hex},
+    {map_key::kCount, Expect::Layout, Expect::Count},
+    {map_key::kDuplicateRvas, Expect::Layout, Expect::DuplicateRvas},
+    {map_key::kFill, Expect::Layout, Expect::Fill},
+    {map_key::kTrailing, Expect::Layout, Expect::Trailing},
+    {map_key::kTruncate, Expect::Layout, Expect::Truncate},
+    {map_key::kOffset, Expect::FillPiece, Expect::Offset, KeyUse::Required, {}, "a fill piece needs an "},
+    {map_key::kRaw, Expect::FillPiece, Expect::FillRaw, KeyUse::Required, {}, "a fill piece needs ", " bytes"},
 }};
 
 constexpr std::array<KeyedObject<Expect>, 5> kDescriptionObjects{{

@@ -1,13 +1,14 @@
 // writeDescription: the text is produced directly rather than through a
 // JSON DOM, so that the key order is fixed by this code (not by a map's
 // ordering) and a million dictionaries cost one string, one line each.
-// Strings are escaped by gdmap::appendJsonString (schema/diagnostic.hpp),
-// the same escaper the --json diagnostics use.
+// It goes through the one JsonWriter (the --json reports' too), with the
+// keys of description_keys.hpp, the reader's.
 #include <gdmap/description/description_json.hpp>
 
-#include "layout_text.hpp"
+#include "description_keys.hpp"
+#include "description_text.hpp"
 
-#include <gdmap/schema/diagnostic.hpp>
+#include <gdmap/description/json_writer.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/type_text.hpp>
 
@@ -16,17 +17,8 @@
 namespace gdmap {
 namespace {
 
-void appendTypeList(const std::vector<Type>& types, std::string& out) {
-  out += '[';
-  std::string text;
-  for (std::size_t i = 0; i < types.size(); ++i) {
-    if (i != 0) out += ", ";
-    text.clear();
-    formatType(types[i], text);
-    appendJsonString(text, out);
-  }
-  out += ']';
-}
+namespace map_key = description::map_key;
+using Layout = JsonWriter::Layout;
 
 // Which instantiations can be written under /instantiations and referenced
 // by name: named ones with types (the format gives names to type lists
@@ -42,60 +34,94 @@ std::vector<bool> listedByName(const MapDescription& d) {
   return listed;
 }
 
+void writeListed(JsonWriter& w, const MapDescription& description, const std::vector<bool>& listed, std::string& text) {
+  bool anyListed = false;
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    if (!listed[i]) continue;
+    if (!anyListed) {
+      w.key(map_key::kInstantiations);
+      w.beginObject();
+      anyListed = true;
+    }
+    w.stringKey(description.instantiations[i].name);
+    description::writeTypeList(w, description.instantiations[i].types, text);
+  }
+  if (anyListed) w.endObject();
+}
+
+// A dictionary's form. An index out of range is a caller's bug; writing no
+// form makes the output fail to parse ("missing-field") rather than invent
+// one.
+void writeForm(JsonWriter& w, const MapDescription& description, const std::vector<bool>& listed,
+               std::size_t instantiation, std::string& text) {
+  if (instantiation >= description.instantiations.size()) return;
+  const InstantiationDescription& inst = description.instantiations[instantiation];
+  if (listed[instantiation]) {
+    w.key(map_key::kInstantiation);
+    w.string(inst.name);
+  } else if (inst.raw) {
+    w.key(map_key::kRaw);
+    w.hexBytes(*inst.raw);
+  } else {
+    w.key(map_key::kTypes);
+    description::writeTypeList(w, inst.types, text);
+  }
+}
+
 }  // namespace
 
 namespace description {
 
-void appendDictionaryOffset(std::uint32_t offset, std::string& out) {
-  out += ", \"offset\": \"";
-  appendHex32(offset, out);
-  out += '"';
+void writeTypeList(JsonWriter& w, const std::vector<Type>& types, std::string& text, const TypeNames* names) {
+  w.beginArray(Layout::Inline);
+  for (const Type& type : types) {
+    text.clear();
+    formatType(type, text, names);
+    w.string(text);
+  }
+  w.endArray();
 }
 
-void appendLayout(const LayoutOverrides& layout, std::string& out) {
-  // The offsets are written in their dictionaries.
+void writeDictionaryOffset(JsonWriter& w, std::uint32_t offset) {
+  w.key(map_key::kOffset);
+  w.hex32(offset);
+}
+
+void writeLayout(JsonWriter& w, const LayoutOverrides& layout) {
   if (!layout.count && !layout.duplicateRvas && layout.fill.empty() && layout.trailing.empty() && !layout.truncate)
     return;
-  out += ",\n  \"layout\": {";
-  const char* separator = "\n    ";
+  w.key(map_key::kLayout);
+  w.beginObject();
   if (layout.count) {
-    out += separator;
-    out += "\"count\": \"";
-    appendHex32(*layout.count, out);
-    out += '"';
-    separator = ",\n    ";
+    w.key(map_key::kCount);
+    w.hex32(*layout.count);
   }
   if (layout.duplicateRvas) {
-    out += separator;
-    out += "\"duplicateRvas\": true";
-    separator = ",\n    ";
+    w.key(map_key::kDuplicateRvas);
+    w.boolean(true);
   }
   if (!layout.fill.empty()) {
-    out += separator;
-    out += "\"fill\": [";
-    for (std::size_t i = 0; i < layout.fill.size(); ++i) {
-      out += i == 0 ? "\n      {\"offset\": \"" : ",\n      {\"offset\": \"";
-      appendHex32(layout.fill[i].offset, out);
-      out += "\", \"raw\": \"";
-      appendHex(layout.fill[i].bytes, out);
-      out += "\"}";
+    w.key(map_key::kFill);
+    w.beginArray();
+    for (const HeapFill& piece : layout.fill) {
+      w.beginObject(Layout::Inline);
+      w.key(map_key::kOffset);
+      w.hex32(piece.offset);
+      w.key(map_key::kRaw);
+      w.hexBytes(piece.bytes);
+      w.endObject();
     }
-    out += "\n    ]";
-    separator = ",\n    ";
+    w.endArray();
   }
   if (!layout.trailing.empty()) {
-    out += separator;
-    out += "\"trailing\": \"";
-    appendHex(layout.trailing, out);
-    out += '"';
-    separator = ",\n    ";
+    w.key(map_key::kTrailing);
+    w.hexBytes(layout.trailing);
   }
   if (layout.truncate) {
-    out += separator;
-    out += "\"truncate\": ";
-    out += std::to_string(*layout.truncate);
+    w.key(map_key::kTruncate);
+    w.number(*layout.truncate);
   }
-  out += "\n  }";
+  w.endObject();
 }
 
 }  // namespace description
@@ -104,52 +130,30 @@ std::string writeDescription(const MapDescription& description) {
   const std::vector<bool> listed = listedByName(description);
   std::string out;
   out.reserve(64 + description.dictionaries.size() * 48);
-
-  out += "{\n  \"sorted\": ";
-  out += description.sorted ? "true" : "false";
-
-  bool anyListed = false;
-  for (std::size_t i = 0; i < listed.size(); ++i) {
-    if (!listed[i]) continue;
-    out += anyListed ? ",\n    " : ",\n  \"instantiations\": {\n    ";
-    anyListed = true;
-    appendJsonString(description.instantiations[i].name, out);
-    out += ": ";
-    appendTypeList(description.instantiations[i].types, out);
-  }
-  if (anyListed) out += "\n  }";
-
-  out += ",\n  \"dictionaries\": [";
+  std::string text;
+  JsonWriter w(out);
+  w.beginObject();
+  w.key(map_key::kSorted);
+  w.boolean(description.sorted);
+  writeListed(w, description, listed, text);
+  w.key(map_key::kDictionaries);
+  w.beginArray();
   const std::vector<DictionaryOffset>& offsets = description.layout.offsets;
   for (std::size_t i = 0, nextOffset = 0; i < description.dictionaries.size(); ++i) {
     const DictionaryDescription& d = description.dictionaries[i];
     while (nextOffset < offsets.size() && offsets[nextOffset].dictionary < i) ++nextOffset;
-    out += i == 0 ? "\n    {\"rva\": \"" : ",\n    {\"rva\": \"";
-    out += hex32(d.rva);
-    out += '"';
-    // An index out of range is a caller's bug; writing no form makes the
-    // output fail to parse ("missing-field") rather than invent one.
-    if (d.instantiation < description.instantiations.size()) {
-      const InstantiationDescription& inst = description.instantiations[d.instantiation];
-      if (listed[d.instantiation]) {
-        out += ", \"instantiation\": ";
-        appendJsonString(inst.name, out);
-      } else if (inst.raw) {
-        out += ", \"raw\": \"";
-        out += toHex(*inst.raw);
-        out += '"';
-      } else {
-        out += ", \"types\": ";
-        appendTypeList(inst.types, out);
-      }
-    }
+    w.beginObject(Layout::Inline);
+    w.key(map_key::kRva);
+    w.hex32(d.rva);
+    writeForm(w, description, listed, d.instantiation, text);
     if (nextOffset < offsets.size() && offsets[nextOffset].dictionary == i)
-      description::appendDictionaryOffset(offsets[nextOffset].offset, out);
-    out += '}';
+      description::writeDictionaryOffset(w, offsets[nextOffset].offset);
+    w.endObject();
   }
-  out += description.dictionaries.empty() ? "]" : "\n  ]";
-  description::appendLayout(description.layout, out);
-  out += "\n}\n";
+  w.endArray();
+  description::writeLayout(w, description.layout);
+  w.endObject();
+  out += '\n';
   return out;
 }
 

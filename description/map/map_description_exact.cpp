@@ -5,15 +5,17 @@
 // the heap. Items a directory entry reaches are described as types (when
 // they are exactly the canonical encoding of their types) or raw; an entry
 // whose item does not sit where the canonical layout would put it gets an
-// `"offset"`; an entry that reaches no well-formed item gets only its
+// offset of its own; an entry that reaches no well-formed item gets only its
 // offset; heap bytes no item covers become /layout/fill or
 // /layout/trailing. Canonical maps never come here: `dump` writes them with
 // dumpDescription(), as before.
 #include <gdmap/description/description_json.hpp>
 
 #include "collected_text.hpp"
-#include "layout_text.hpp"
+#include "description_keys.hpp"
+#include "description_text.hpp"
 
+#include <gdmap/description/json_writer.hpp>
 #include <gdmap/internal/radix_sort.hpp>
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/compressed_int.hpp>
@@ -33,6 +35,8 @@
 namespace gdmap {
 namespace {
 
+namespace map_key = description::map_key;
+
 // The item at heap offset `offset`, when a length prefix there decodes and
 // the item it announces fits in the heap.
 std::optional<ByteSpan> wellFormedItem(ByteSpan heap, std::uint32_t offset) {
@@ -44,47 +48,44 @@ std::optional<ByteSpan> wellFormedItem(ByteSpan heap, std::uint32_t offset) {
   return heap.subspan(offset, static_cast<std::size_t>(size));
 }
 
-// `"types": [...]` when `item` is exactly the canonical encoding of one or
-// more types (so that building the text gives these bytes back), else
-// `"raw": "..."`.
-void appendItemForm(ByteSpan item, std::string& out, Bytes& scratch, std::vector<Type>& types, const TypeNames* names) {
-  const auto raw = [&] {
-    out += "\"raw\": \"";
-    appendHex(item, out);
-    out += '"';
-  };
+// The types of `item` when it is exactly their canonical encoding (so
+// that building their text gives these bytes back).
+bool canonicalTypes(ByteSpan item, Bytes& scratch, std::vector<Type>& types) {
   DecodedUInt length, count;
-  if (decodeCompressedUInt(item, length) != CompressedIntError::None) return raw();
+  if (decodeCompressedUInt(item, length) != CompressedIntError::None) return false;
   const ByteSpan body = item.subspan(length.length);
   if (decodeCompressedUInt(body, count) != CompressedIntError::None || count.value == 0 ||
       count.value > body.size())  // each type takes at least a byte
-    return raw();
+    return false;
   types.clear();
   std::size_t at = count.length;
   for (std::uint32_t t = 0; t < count.value; ++t) {
     Expected<Type> type = decodeType(body, at);
-    if (!type) return raw();
+    if (!type) return false;
     types.push_back(std::move(type).value());
   }
-  if (at != body.size()) return raw();
+  if (at != body.size()) return false;
   scratch.clear();
   std::uint8_t prefix[8];
   std::size_t prefixSize = encodeCompressedUInt(static_cast<std::uint32_t>(body.size()), prefix);
   prefixSize += encodeCompressedUInt(count.value, prefix + prefixSize);
   scratch.insert(scratch.end(), prefix, prefix + prefixSize);
   for (const Type& type : types) {
-    if (!encodeType(type, scratch)) return raw();
+    if (!encodeType(type, scratch)) return false;
   }
-  if (!std::ranges::equal(scratch, item)) return raw();
-  out += "\"types\": [";
-  std::string text;
-  for (std::size_t i = 0; i < types.size(); ++i) {
-    if (i != 0) out += ", ";
-    text.clear();
-    formatType(types[i], text, names);
-    appendJsonString(text, out);
+  return std::ranges::equal(scratch, item);
+}
+
+// An item's form: its types when they are canonical, else its bytes raw.
+void writeItemForm(JsonWriter& w, ByteSpan item, Bytes& scratch, std::vector<Type>& types, std::string& text,
+                   const TypeNames* names) {
+  if (canonicalTypes(item, scratch, types)) {
+    w.key(map_key::kTypes);
+    description::writeTypeList(w, types, text, names);
+  } else {
+    w.key(map_key::kRaw);
+    w.hexBytes(item);
   }
-  out += ']';
 }
 
 std::string_view viewOf(ByteSpan bytes) { return {reinterpret_cast<const char*>(bytes.data()), bytes.size()}; }
@@ -104,13 +105,21 @@ std::string cutCountWordText(ByteSpan map) {
   std::copy(map.begin(), map.end(), word);
   if (readU32(ByteSpan(word, kHeaderSize), 0) != kSortedFlag) layout.count = readU32(ByteSpan(word, kHeaderSize), 0);
   layout.truncate = map.size();
-  std::string out = "{\n  \"sorted\": true,\n  \"dictionaries\": []";
-  description::appendLayout(layout, out);
-  out += "\n}\n";
+  std::string out;
+  JsonWriter w(out);
+  w.beginObject();
+  w.key(map_key::kSorted);
+  w.boolean(true);
+  w.key(map_key::kDictionaries);
+  w.beginArray();
+  w.endArray();
+  description::writeLayout(w, layout);
+  w.endObject();
+  out += '\n';
   return out;
 }
 
-// Whether the description says "sorted": the count word's bit 31 where the
+// Whether the description says sorted: the count word's bit 31 where the
 // RVAs ascend; the count word, when a build would not write it, and
 // repeated RVAs go to `layout`.
 bool readCountWord(ByteSpan map, std::size_t entries, LayoutOverrides& layout) {
@@ -130,7 +139,7 @@ bool readCountWord(ByteSpan map, std::size_t entries, LayoutOverrides& layout) {
 enum EntryKind : std::uint8_t { kOffsetOnly, kCanonical, kPlaced };
 
 // Where the canonical layout puts the items of entries without an
-// "offset" (as the builder does: in directory order, deduplicated), and so
+// offset (as the builder does: in directory order, deduplicated), and so
 // which entries need one. With fewer entries than the count claims, the
 // reader's heap is not this one: every entry is an offset only. `covered`
 // gets [start, end) of every item written.
@@ -197,29 +206,31 @@ Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string
   constexpr std::size_t kChunk = std::size_t{1} << 20;
   std::string out;
   out.reserve(kChunk + 4096);
-  out += "{\n  \"sorted\": ";
-  out += sorted ? "true" : "false";
-  out += ",\n  \"dictionaries\": [";
+  JsonWriter w(out);
+  w.beginObject();
+  w.key(map_key::kSorted);
+  w.boolean(sorted);
+  w.key(map_key::kDictionaries);
+  w.beginArray();
   Bytes scratch;
   std::vector<Type> types;
+  std::string text;
   for (std::size_t i = 0; i < entries; ++i) {
-    out += i == 0 ? "\n    {\"rva\": \"" : ",\n    {\"rva\": \"";
-    appendHex32(rvaAt(map, i), out);
-    out += '"';
-    if (kind[i] != kOffsetOnly) {
-      out += ", ";
-      appendItemForm(*wellFormedItem(heap, offsetAt(map, i)), out, scratch, types, names);
-    }
-    if (kind[i] != kCanonical) description::appendDictionaryOffset(offsetAt(map, i), out);
-    out += '}';
+    w.beginObject(JsonWriter::Layout::Inline);
+    w.key(map_key::kRva);
+    w.hex32(rvaAt(map, i));
+    if (kind[i] != kOffsetOnly) writeItemForm(w, *wellFormedItem(heap, offsetAt(map, i)), scratch, types, text, names);
+    if (kind[i] != kCanonical) description::writeDictionaryOffset(w, offsetAt(map, i));
+    w.endObject();
     if (out.size() >= kChunk) {
       if (Status s = emit(out); !s) return s;
       out.clear();
     }
   }
-  out += entries == 0 ? "]" : "\n  ]";
-  description::appendLayout(layout, out);
-  out += "\n}\n";
+  w.endArray();
+  description::writeLayout(w, layout);
+  w.endObject();
+  out += '\n';
   return emit(out);
 }
 

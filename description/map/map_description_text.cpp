@@ -6,7 +6,10 @@
 #include <gdmap/description/description_json.hpp>
 
 #include "collected_text.hpp"
+#include "description_keys.hpp"
+#include "description_text.hpp"
 
+#include <gdmap/description/json_writer.hpp>
 #include <gdmap/reader/map_dump.hpp>
 #include <gdmap/reader/map_view.hpp>
 #include <gdmap/schema/diagnostic.hpp>
@@ -20,26 +23,61 @@
 namespace gdmap {
 namespace {
 
+namespace map_key = description::map_key;
+using Layout = JsonWriter::Layout;
+
+// An item's types, when it is read and they decode.
+Expected<std::vector<Type>> itemTypes(const MapView& view, std::uint32_t heapOffset) {
+  Expected<ItemView> item = view.item(heapOffset);
+  return item ? decodeItemTypes(*item) : Expected<std::vector<Type>>(item.error());
+}
+
 // An item as describeMap() states it: its types as ILAsm text, or (should
 // they not decode) its bytes verbatim.
-void appendItem(const MapView& view, std::uint32_t heapOffset, std::string& out, const TypeNames* names) {
-  Expected<ItemView> item = view.item(heapOffset);
-  Expected<std::vector<Type>> types = item ? decodeItemTypes(*item) : Expected<std::vector<Type>>(item.error());
-  if (!types) {
-    out += "\"raw\": \"";
-    if (item) appendHex(item->bytes, out);
-    out += '"';
+void writeItem(JsonWriter& w, const MapView& view, std::uint32_t heapOffset, std::string& text,
+               const TypeNames* names) {
+  const Expected<std::vector<Type>> types = itemTypes(view, heapOffset);
+  if (types) {
+    w.key(map_key::kTypes);
+    description::writeTypeList(w, *types, text, names);
     return;
   }
-  out += "\"types\": [";
-  std::string text;
-  for (std::size_t i = 0; i < types->size(); ++i) {
-    if (i != 0) out += ", ";
-    text.clear();
-    formatType((*types)[i], text, names);
-    appendJsonString(text, out);
+  w.key(map_key::kRaw);
+  const Expected<ItemView> item = view.item(heapOffset);
+  w.hexBytes(item ? item->bytes : ByteSpan());
+}
+
+// Shared items become named instantiations, named from their bytes in heap
+// order as describeMap() names them (instantiation_names.hpp); a shared
+// item whose types do not decode is written inline, as `raw`, like
+// writeDescription() does with a raw instantiation. Returns which are
+// listed, and their names in `label`.
+template <class Flush>
+Expected<std::vector<bool>> writeShared(JsonWriter& w, const MapView& view, const ReachedItems& reached,
+                                        std::vector<std::string>& label, std::string& text, const TypeNames* names,
+                                        const Flush& flushIfFull) {
+  const std::vector<std::uint32_t>& distinct = reached.offsets;
+  InstantiationNamer namer;
+  std::vector<bool> listed(distinct.size(), false);
+  bool anyListed = false;
+  for (std::size_t k = 0; k < distinct.size(); ++k) {
+    if (!reached.shared(k)) continue;
+    Expected<ItemView> shared = view.item(distinct[k]);
+    if (shared) label[k] = namer.next(shared->bytes);
+    const Expected<std::vector<Type>> types = itemTypes(view, distinct[k]);
+    if (!types) continue;
+    listed[k] = true;
+    if (!anyListed) {
+      w.key(map_key::kInstantiations);
+      w.beginObject();
+      anyListed = true;
+    }
+    w.key(label[k]);
+    description::writeTypeList(w, *types, text, names);
+    if (Status s = flushIfFull(); !s) return s.error();
   }
-  out += ']';
+  if (anyListed) w.endObject();
+  return listed;
 }
 
 }  // namespace
@@ -53,9 +91,7 @@ Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view
   if (!opened) return opened.error();
   const MapView& view = *opened;
   const std::uint32_t n = view.size();
-
   const ReachedItems reached = reachedItems(view);
-  const std::vector<std::uint32_t>& distinct = reached.offsets;
 
   // The text goes out in pieces of about this size: memory stays a few
   // words per directory entry whatever the size of the text.
@@ -68,52 +104,34 @@ Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view
     out.clear();
     return s;
   };
-  out += "{\n  \"sorted\": ";
-  out += view.sorted() ? "true" : "false";
-  // Shared items become named instantiations, named from their bytes in
-  // heap order as describeMap() names them (instantiation_names.hpp); a
-  // shared item whose types do not decode is written inline, as `raw`,
-  // like writeDescription() does with a raw instantiation.
-  InstantiationNamer namer;
-  std::vector<std::string> label(distinct.size());
-  bool anyListed = false;
-  std::vector<bool> listed(distinct.size(), false);
-  std::string item;
-  for (std::size_t k = 0; k < distinct.size(); ++k) {
-    if (!reached.shared(k)) continue;
-    Expected<ItemView> shared = view.item(distinct[k]);
-    if (shared) label[k] = namer.next(shared->bytes);
-    item.clear();
-    appendItem(view, distinct[k], item, names);
-    if (item.starts_with("\"raw\"")) continue;
-    listed[k] = true;
-    out += anyListed ? ",\n    " : ",\n  \"instantiations\": {\n    ";
-    anyListed = true;
-    out += '"';
-    out += label[k];
-    out += "\": ";
-    out.append(item, std::string_view("\"types\": ").size());
-    if (Status s = flushIfFull(); !s) return s;
-  }
-  if (anyListed) out += "\n  }";
-  out += ",\n  \"dictionaries\": [";
+  JsonWriter w(out);
+  std::string text;
+  w.beginObject();
+  w.key(map_key::kSorted);
+  w.boolean(view.sorted());
+  std::vector<std::string> label(reached.offsets.size());
+  const Expected<std::vector<bool>> listed = writeShared(w, view, reached, label, text, names, flushIfFull);
+  if (!listed) return listed.error();
+  w.key(map_key::kDictionaries);
+  w.beginArray();
   for (std::uint32_t i = 0; i < n; ++i) {
     const DirectoryEntry e = view.entry(i);
-    out += i == 0 ? "\n    {\"rva\": \"" : ",\n    {\"rva\": \"";
-    appendHex32(e.rva, out);
-    out += "\", ";
+    w.beginObject(Layout::Inline);
+    w.key(map_key::kRva);
+    w.hex32(e.rva);
     const std::size_t k = reached.indexOf(e.offset);
-    if (listed[k]) {
-      out += "\"instantiation\": \"";
-      out += label[k];
-      out += '"';
+    if ((*listed)[k]) {
+      w.key(map_key::kInstantiation);
+      w.plainString(label[k]);
     } else {
-      appendItem(view, e.offset, out, names);
+      writeItem(w, view, e.offset, text, names);
     }
-    out += '}';
+    w.endObject();
     if (Status s = flushIfFull(); !s) return s;
   }
-  out += n == 0 ? "]\n}\n" : "\n  ]\n}\n";
+  w.endArray();
+  w.endObject();
+  out += '\n';
   return emit(out);
 }
 

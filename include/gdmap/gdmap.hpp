@@ -13,6 +13,7 @@
 #include <gdmap/description/il_description_json.hpp>
 #include <gdmap/description/json_position.hpp>
 #include <gdmap/description/json_syntax.hpp>
+#include <gdmap/description/json_writer.hpp>
 #include <gdmap/io/file_identity.hpp>
 #include <gdmap/io/mapped_file.hpp>
 #include <gdmap/io/output_file.hpp>

@@ -1,7 +1,5 @@
 #include "common/json_object.hpp"
 
-#include <gdmap/schema/diagnostic.hpp>
-
 #include <algorithm>
 
 namespace gdmap::cli {
@@ -10,11 +8,8 @@ constexpr std::size_t kFlushBytes = std::size_t{1} << 16;
 }  // namespace
 
 void JsonObject::key(std::string_view name) {
-  buffer_ += anyField_ ? ",\n  " : "{\n  ";
-  anyField_ = true;
   keys_.emplace_back(name);
-  appendJsonString(name, buffer_);
-  buffer_ += ": ";
+  writer_.stringKey(name);
 }
 
 bool JsonObject::has(std::string_view key) const { return std::ranges::find(keys_, key) != keys_.end(); }
@@ -26,61 +21,63 @@ void JsonObject::nullUnwritten(std::initializer_list<std::string_view> keys) {
 
 void JsonObject::string(std::string_view key, std::string_view value) {
   this->key(key);
-  appendJsonString(value, buffer_);
+  writer_.string(value);
   flushIfLarge();
 }
 
 void JsonObject::number(std::string_view key, std::uint64_t value) {
   this->key(key);
-  buffer_ += std::to_string(value);
+  writer_.number(value);
 }
 
 void JsonObject::boolean(std::string_view key, bool value) {
   this->key(key);
-  buffer_ += value ? "true" : "false";
+  writer_.boolean(value);
 }
 
 void JsonObject::null(std::string_view key) {
   this->key(key);
-  buffer_ += "null";
+  writer_.null();
 }
 
 void JsonObject::raw(std::string_view key, std::string_view json) {
   this->key(key);
-  buffer_ += json;
+  writer_.raw(json);
   flushIfLarge();
+}
+
+JsonWriter& JsonObject::value(std::string_view key) {
+  flushIfLarge();
+  this->key(key);
+  return writer_;
+}
+
+JsonWriter& JsonObject::element() {
+  flushIfLarge();
+  return writer_;
 }
 
 void JsonObject::beginArray(std::string_view key) {
   this->key(key);
-  buffer_ += '[';
-  anyElement_ = false;
-}
-
-void JsonObject::arrayElement() {
-  buffer_ += anyElement_ ? ",\n    " : "\n    ";
-  anyElement_ = true;
+  writer_.beginArray();
 }
 
 void JsonObject::arrayString(std::string_view value) {
-  arrayElement();
-  appendJsonString(value, buffer_);
+  writer_.string(value);
   flushIfLarge();
 }
 
 void JsonObject::arrayRaw(std::string_view json) {
-  arrayElement();
-  buffer_ += json;
+  writer_.raw(json);
   flushIfLarge();
 }
 
 void JsonObject::arrayNull() {
-  arrayElement();
-  buffer_ += "null";
+  writer_.null();
   flushIfLarge();
 }
 
-void JsonObject::endArray() { buffer_ += anyElement_ ? "\n  ]" : "]"; }
+void JsonObject::endArray() { writer_.endArray(); }
 
 void JsonObject::flushIfLarge() {
   if (buffer_.size() < kFlushBytes) return;
@@ -89,7 +86,8 @@ void JsonObject::flushIfLarge() {
 }
 
 bool JsonObject::close() {
-  buffer_ += anyField_ ? "\n}\n" : "{}\n";
+  writer_.endObject();
+  buffer_ += '\n';
   out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   buffer_.clear();
   out_.flush();

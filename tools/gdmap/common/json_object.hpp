@@ -1,9 +1,11 @@
 #pragma once
 // The one JSON object a `--json` run prints on stdout, written as it goes
 // (so a streamed array of a million results costs no more memory than a
-// buffer): two-space indentation, one field per line, keys in the order
-// they are written. Strings go through gdmap::appendJsonString, so any
-// input bytes give valid JSON.
+// buffer) by the one JsonWriter: two-space indentation, one field per
+// line, keys in the order they are written. Strings go through
+// gdmap::appendJsonString, so any input bytes give valid JSON.
+#include <gdmap/description/json_writer.hpp>
+
 #include <cstdint>
 #include <initializer_list>
 #include <ostream>
@@ -15,7 +17,7 @@ namespace gdmap::cli {
 
 class JsonObject {
  public:
-  explicit JsonObject(std::ostream& out) : out_(out) {}
+  explicit JsonObject(std::ostream& out) : out_(out) { writer_.beginObject(); }
 
   void string(std::string_view key, std::string_view value);
   void number(std::string_view key, std::uint64_t value);
@@ -34,6 +36,12 @@ class JsonObject {
   void arrayRaw(std::string_view json);
   void endArray();
 
+  // The writer, for one value: of the field `key` (written here), or the
+  // next element of the open array. Nested containers it opens are laid
+  // out by their level (an array of Layout::Lines here: four spaces).
+  JsonWriter& value(std::string_view key);
+  JsonWriter& element();
+
   // Whether a field `key` has been written (Report fills in the fields of
   // the common envelope, docs/json.md, that a command did not write).
   bool has(std::string_view key) const;
@@ -47,13 +55,11 @@ class JsonObject {
 
  private:
   void key(std::string_view name);
-  void arrayElement();
   void flushIfLarge();
 
   std::ostream& out_;
   std::string buffer_;
-  bool anyField_ = false;
-  bool anyElement_ = false;
+  JsonWriter writer_{buffer_};
   std::vector<std::string> keys_;  // a few per object: arrays hold the bulk
 };
 

@@ -62,24 +62,22 @@ void padColumn(std::string& out, std::size_t from, std::size_t width) {
   if (out.size() - from < width) out.append(width - (out.size() - from), ' ');
 }
 
-void appendRangeTail(std::string_view meaning, ByteSpan bytes, std::string_view status, std::string_view rule,
-                     std::string_view message, std::string& out) {
-  out += ", \"meaning\": ";
-  appendJsonString(meaning, out);
-  out += ", \"hex\": \"";
-  appendHex(bytes, out);
-  out += "\", \"status\": \"";
-  out += status;
-  out += '"';
+void writeRangeTail(JsonWriter& w, std::string_view meaning, ByteSpan bytes, std::string_view status,
+                    std::string_view rule, std::string_view message) {
+  w.key("meaning");
+  w.string(meaning);
+  w.key("hex");
+  w.hexBytes(bytes);
+  w.key("status");
+  w.plainString(status);
   if (!rule.empty()) {
-    out += ", \"rule\": ";
-    appendJsonString(rule, out);
+    w.key("rule");
+    w.string(rule);
   }
   if (!message.empty()) {
-    out += ", \"message\": ";
-    appendJsonString(message, out);
+    w.key("message");
+    w.string(message);
   }
-  out += '}';
 }
 
 }  // namespace gdmap::cli

@@ -2,6 +2,7 @@
 // What `hexdump` and `il hexdump` write alike for an annotated range: the
 // mark of its status in the text dump, column padding, and the fields every
 // range of their --json ends with.
+#include <gdmap/description/json_writer.hpp>
 #include <gdmap/reader/map_annotate.hpp>
 #include <gdmap/schema/bytes.hpp>
 
@@ -37,8 +38,8 @@ bool writeRest(std::string& text);
 void padColumn(std::string& out, std::size_t from, std::size_t width);
 
 // Meaning, the bytes in hex, status, and the rule and message of a problem
-// there, when there is one; then the closing brace.
-void appendRangeTail(std::string_view meaning, ByteSpan bytes, std::string_view status, std::string_view rule,
-                     std::string_view message, std::string& out);
+// there, when there is one: members of a range's object.
+void writeRangeTail(JsonWriter& w, std::string_view meaning, ByteSpan bytes, std::string_view status,
+                    std::string_view rule, std::string_view message);
 
 }  // namespace gdmap::cli

@@ -234,16 +234,24 @@ void summarize(const RuntimeTarget& t, const ProcessCounts& c, const IlExtractOp
     o.number("instantiations", c.instantiations);
     o.number("unnamedInstantiations", c.unnamedInstantiations);
     o.number("explicitVersions", c.explicitVersions);
-    std::string tiers = "{";
-    for (const auto& [name, n] : c.tiers)
-      tiers += (tiers.size() > 1 ? ", \"" : "\"") + name + "\": " + std::to_string(n);
-    o.raw("tiers", tiers + "}");
+    JsonWriter& tiers = o.value("tiers");
+    tiers.beginObject(JsonWriter::Layout::Inline);
+    for (const auto& [name, n] : c.tiers) {
+      tiers.key(name);
+      tiers.number(n);
+    }
+    tiers.endObject();
     o.number("r2rModules", c.r2rModules);
     o.number("r2rMethods", c.r2rMethods);
     o.number("noDebugInfo", c.noDebugInfo);
     o.number("noBounds", c.noBounds);
-    o.raw("skipped", "{\"unreadable\": " + std::to_string(c.unreadable) +
-                         ", \"r2rModulesUnread\": " + std::to_string(c.r2rModulesUnread) + "}");
+    JsonWriter& skipped = o.value("skipped");
+    skipped.beginObject(JsonWriter::Layout::Inline);
+    skipped.key("unreadable");
+    skipped.number(c.unreadable);
+    skipped.key("r2rModulesUnread");
+    skipped.number(c.r2rModulesUnread);
+    skipped.endObject();
     return;
   }
   std::string line =

@@ -53,12 +53,21 @@ void appendRangeText(ByteSpan blob, const il::AnnotatedBits& r, std::size_t byte
   }
 }
 
-void appendRangeJson(ByteSpan blob, const il::AnnotatedBits& r, std::string& out) {
+void writeRangeJson(JsonWriter& w, ByteSpan blob, const il::AnnotatedBits& r) {
   const auto [first, last] = touched(r);
-  out += "{\"offset\": " + std::to_string(first) + ", \"length\": " + std::to_string(last - first) +
-         ", \"bit\": " + std::to_string(r.bit) + ", \"bits\": " + std::to_string(r.bits) + ", \"path\": ";
-  appendJsonString(r.path, out);
-  appendRangeTail(r.meaning, blob.subspan(first, last - first), rangeStatusName(r.status), r.rule, r.message, out);
+  w.beginObject(JsonWriter::Layout::Inline);
+  w.key("offset");
+  w.number(first);
+  w.key("length");
+  w.number(last - first);
+  w.key("bit");
+  w.number(r.bit);
+  w.key("bits");
+  w.number(r.bits);
+  w.key("path");
+  w.string(r.path);
+  writeRangeTail(w, r.meaning, blob.subspan(first, last - first), rangeStatusName(r.status), r.rule, r.message);
+  w.endObject();
 }
 
 int hexdump(const IlHexdumpOptions& options, Report& report) {
@@ -75,12 +84,7 @@ int hexdump(const IlHexdumpOptions& options, Report& report) {
     out.boolean("valid", annotation.check.valid);
     // Streamed, a range at a time, as `hexdump` does.
     out.beginArray("ranges");
-    std::string element;
-    for (const il::AnnotatedBits& r : annotation.ranges) {
-      element.clear();
-      appendRangeJson(blob, r, element);
-      out.arrayRaw(element);
-    }
+    for (const il::AnnotatedBits& r : annotation.ranges) writeRangeJson(out.element(), blob, r);
     out.endArray();
     report.countUnlisted(annotation.check.diagnostics, annotation.check.errors, annotation.check.warnings);
     report.add(std::move(annotation.check.diagnostics), name);

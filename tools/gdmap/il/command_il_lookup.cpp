@@ -39,15 +39,10 @@ std::string hresultName(gdmap_hresult hr) {
   }
 }
 
-std::string entriesJson(const std::vector<gdmap_il_to_native_map>& entries) {
-  if (entries.empty()) return "[]";
-  std::string out = "[";
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    out += i == 0 ? "\n    " : ",\n    ";
-    appendEntryJson(entries[i].ilOffset, entries[i].nativeStartOffset, entries[i].nativeEndOffset, out);
-  }
-  out += "\n  ]";
-  return out;
+void writeEntries(JsonWriter& w, const std::vector<gdmap_il_to_native_map>& entries, JsonWriter::Layout layout) {
+  w.beginArray(layout);
+  for (const gdmap_il_to_native_map& e : entries) writeEntryJson(w, e.ilOffset, e.nativeStartOffset, e.nativeEndOffset);
+  w.endArray();
 }
 
 // The readable answer: a header line, then one aligned row per entry.
@@ -214,7 +209,7 @@ void writeAnswer(const Answer& a, const il::Method* method, std::uint32_t token,
       out.null("copied");
       out.boolean("truncated", false);
     }
-    out.raw("entries", entriesJson(a.entries));
+    writeEntries(out.value("entries"), a.entries, JsonWriter::Layout::Lines);
   } else if (a.ok()) {
     std::string header = "S_OK, count " + std::to_string(a.count) + ", " + std::to_string(a.copied) + " copied";
     if (a.truncated()) header += " (truncated: capacity " + std::to_string(a.capacity) + ")";
@@ -282,6 +277,31 @@ std::optional<Asked> methodNamed(const std::vector<il::Method>& methods, const M
   return Asked{methods[bodies.front()].token, bodies.size() == 1 ? std::optional(bodies.front()) : std::nullopt};
 }
 
+// One method's answer, on one line.
+void writeMethodAnswer(JsonWriter& w, const il::Method& m, const Answer& a) {
+  using Layout = JsonWriter::Layout;
+  w.beginObject(Layout::Inline);
+  w.key("method");
+  w.plainString(tokenText(m.token));
+  const auto text = [&](std::string_view key, const std::string& value) {
+    if (value.empty()) return;
+    w.key(key);
+    w.string(value);
+  };
+  text("name", m.name);
+  text("signature", m.signature);
+  if (m.instantiation) text("instantiation", il::instantiationText(m.instantiation));
+  w.key("hr");
+  w.plainString(hresultName(a.hr));
+  w.key("count");
+  w.number(a.count);
+  w.key("copied");
+  w.number(a.copied);
+  w.key("entries");
+  writeEntries(w, a.entries, Layout::Inline);
+  w.endObject();
+}
+
 // Every method's array, each played on a table of its own (a token may have
 // several bodies, which one table cannot hold), written as each is found:
 // one object a method in JSON, one row an entry in text.
@@ -304,18 +324,7 @@ int lookupEvery(const IlLookupOptions& options, const std::vector<il::Method>& m
     filterEntries(options, a.entries);
     line.clear();
     if (report.json()) {
-      line = "{\"method\": \"" + tokenText(m.token) + '"';
-      if (!m.name.empty()) appendJsonString(m.name, line += ", \"name\": ");
-      if (!m.signature.empty()) appendJsonString(m.signature, line += ", \"signature\": ");
-      if (m.instantiation) appendJsonString(il::instantiationText(m.instantiation), line += ", \"instantiation\": ");
-      line += ", \"hr\": \"" + hresultName(a.hr) + "\", \"count\": " + std::to_string(a.count) +
-              ", \"copied\": " + std::to_string(a.copied) + ", \"entries\": [";
-      for (std::size_t k = 0; k < a.entries.size(); ++k) {
-        if (k != 0) line += ", ";
-        appendEntryJson(a.entries[k].ilOffset, a.entries[k].nativeStartOffset, a.entries[k].nativeEndOffset, line);
-      }
-      line += "]}";
-      report.object().arrayRaw(line);
+      writeMethodAnswer(report.object().element(), m, a);
       continue;
     }
     // The name column: SOS's text, or gdmap's name and the instantiation.

@@ -1,23 +1,20 @@
 #include "il/il_entry_json.hpp"
 
-#include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/il_map.hpp>
 
 namespace gdmap::cli {
 
-void appendEntryJson(std::uint32_t ilOffset, std::uint32_t nativeStart, std::uint32_t nativeEnd, std::string& out) {
-  out += "{\"il\": ";
+void writeEntryJson(JsonWriter& w, std::uint32_t ilOffset, std::uint32_t nativeStart, std::uint32_t nativeEnd) {
+  w.beginObject(JsonWriter::Layout::Inline);
+  w.key("il");
   const std::string_view special = il::specialIlName(ilOffset);
-  if (special.empty()) {
-    out += std::to_string(ilOffset);
-  } else {
-    appendJsonString(special, out);
-  }
-  out += ", \"nativeStart\": ";
-  out += std::to_string(nativeStart);
-  out += ", \"nativeEnd\": ";
-  out += std::to_string(nativeEnd);
-  out += '}';
+  if (special.empty()) w.number(ilOffset);
+  else w.string(special);
+  w.key("nativeStart");
+  w.number(nativeStart);
+  w.key("nativeEnd");
+  w.number(nativeEnd);
+  w.endObject();
 }
 
 }  // namespace gdmap::cli

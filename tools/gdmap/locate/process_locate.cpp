@@ -52,35 +52,25 @@ std::string entriesText(const symbolize::ProcessAnswer& a) {
   return out;
 }
 
-std::string entriesJson(const symbolize::ProcessAnswer& a) {
-  std::string out;
-  if (a.noBounds) {
-    out = ", \"il\": null";
-  } else {
-    out = ", \"il\": [";
-    for (std::size_t i = 0; i < a.entries.size(); ++i) {
-      if (i) out += ", ";
-      appendEntryJson(a.entries[i].ilOffset, a.entries[i].nativeStartOffset, a.entries[i].nativeEndOffset, out);
-    }
-    out += "]";
-  }
-  return out + symbolJson(a.kind, a.il, a.source);
+// The entries, the lookup of a return address, the line.
+void writeTail(JsonWriter& w, const symbolize::ProcessAnswer& a) {
+  writeEntries(w, a.noBounds, a.entries);
+  writeSymbol(w, a.kind, a.il, a.source);
 }
 
-// What follows the entries: the lookup of a return address, the line.
 // " NAME": as SOS names the method where it can, else as ILAsm does.
 std::string shownName(const Answer& answer) {
   const std::string& name = answer.signature.empty() ? answer.name : answer.signature;
   return name.empty() ? std::string() : " " + name;
 }
 
-void appendNameJson(const Answer& answer, std::string& out) {
+void writeName(JsonWriter& w, const Answer& answer) {
   if (answer.name.empty()) return;
-  out += ", \"name\": ";
-  appendJsonString(answer.name, out);
+  w.key("name");
+  w.string(answer.name);
   if (answer.signature.empty()) return;
-  out += ", \"signature\": ";
-  appendJsonString(answer.signature, out);
+  w.key("signature");
+  w.string(answer.signature);
 }
 
 std::string tailText(const symbolize::ProcessAnswer& a) {
@@ -93,8 +83,8 @@ std::string jitText(const Answer& answer) {
   const runtime::JitBody& b = *a.body;
   if (!a.error.empty()) return "JIT-compiled code of the body at " + shortHex(b.start) + ": " + a.error;
   const char* tier = tierOf(b);
-  const std::string inst =
-      answer.instantiation && *answer.instantiation ? " " + il::instantiationText(*answer.instantiation) : "";
+  std::string inst;
+  if (answer.instantiation && *answer.instantiation) (inst = " ") += il::instantiationText(*answer.instantiation);
   return "jit method " + hex32(a.jit->method.token) + shownName(answer) + inst +
          (a.jit->method.dynamic ? " (dynamic)" : "") + " of " +
          (a.jit->module.empty() ? std::string("(no file)") : a.jit->module) + " [" + (tier ? tier : "tier unknown") +
@@ -130,73 +120,134 @@ std::string text(const Answer& answer) {
   return out;
 }
 
-std::string jitJson(const Answer& answer) {
-  const symbolize::ProcessAnswer& a = answer.found;
-  std::string out = "\"kind\": \"jit\", ";
-  if (!a.body) return out + "\"method\": null" + symbolJson(a.kind, a.il, a.source) + "}";
-  if (!a.error.empty()) {
-    out += "\"method\": null, \"error\": ";
-    appendJsonString(a.error, out);
-    return out + symbolJson(a.kind, a.il, a.source) + "}";
+using Layout = JsonWriter::Layout;
+
+// An answer without a method: null, and why when known.
+void writeNoMethod(JsonWriter& w, const symbolize::ProcessAnswer& a, const std::string& error) {
+  w.key("method");
+  w.null();
+  if (!error.empty()) {
+    w.key("error");
+    w.string(error);
   }
-  const runtime::JitBody& b = *a.body;
-  const char* tier = tierOf(b);
-  out += "\"method\": {\"module\": ";
-  appendJsonString(a.jit->module, out);
-  out += ", \"token\": \"" + hex32(a.jit->method.token) + "\"";
-  appendNameJson(answer, out);
-  if (answer.instantiation && *answer.instantiation) {
-    const il::Instantiation& inst = **answer.instantiation;
-    out += ", \"instantiation\": {\"type\": " + stringArrayJson(inst.typeArguments) +
-           ", \"method\": " + stringArrayJson(inst.methodArguments) + "}";
-  }
-  out += ", \"methodDesc\": \"" + shortHex(b.methodDesc) +
-         "\", \"dynamic\": " + (a.jit->method.dynamic ? "true" : "false") + ", \"codeVersion\": {\"kind\": \"jit\"" +
-         (tier ? std::string(", \"tier\": \"") + tier + "\"" : "") +
-         ", \"ilVersion\": " + std::to_string(b.version.ilVersion) +
-         ", \"active\": " + (b.version.active ? "true" : "false") + "}, \"start\": \"" + shortHex(b.start) +
-         "\", \"codeSize\": " + std::to_string(b.size) + "}, \"offset\": " + std::to_string(a.offset);
-  return out + entriesJson(a) + "}";
+  writeSymbol(w, a.kind, a.il, a.source);
 }
 
-std::string readyToRunJson(const Answer& answer) {
+void writeCodeVersion(JsonWriter& w, const runtime::JitBody& b) {
+  w.key("codeVersion");
+  w.beginObject(Layout::Inline);
+  w.key("kind");
+  w.plainString("jit");
+  if (const char* tier = tierOf(b)) {
+    w.key("tier");
+    w.plainString(tier);
+  }
+  w.key("ilVersion");
+  w.number(b.version.ilVersion);
+  w.key("active");
+  w.boolean(b.version.active);
+  w.endObject();
+}
+
+void writeJit(JsonWriter& w, const Answer& answer) {
   const symbolize::ProcessAnswer& a = answer.found;
-  std::string out = "\"kind\": \"r2r\", \"module\": ";
-  appendJsonString(a.image->path, out);
-  out += ", \"rva\": \"" + shortHex(a.rva) + "\", ";
-  if (!a.error.empty()) {
-    out += "\"method\": null, \"error\": ";
-    appendJsonString(a.error, out);
-    return out + symbolJson(a.kind, a.il, a.source) + "}";
+  w.key("kind");
+  w.plainString("jit");
+  if (!a.body) return writeNoMethod(w, a, {});
+  if (!a.error.empty()) return writeNoMethod(w, a, a.error);
+  const runtime::JitBody& b = *a.body;
+  w.key("method");
+  w.beginObject(Layout::Inline);
+  w.key("module");
+  w.string(a.jit->module);
+  w.key("token");
+  w.hex32(a.jit->method.token);
+  writeName(w, answer);
+  if (answer.instantiation && *answer.instantiation) {
+    const il::Instantiation& inst = **answer.instantiation;
+    w.key("instantiation");
+    w.beginObject(Layout::Inline);
+    w.key("type");
+    writeStringArray(w, inst.typeArguments);
+    w.key("method");
+    writeStringArray(w, inst.methodArguments);
+    w.endObject();
   }
-  if (!a.located.method) return out + "\"method\": null" + symbolJson(a.kind, a.il, a.source) + "}";
+  w.key("methodDesc");
+  w.shortHex(b.methodDesc);
+  w.key("dynamic");
+  w.boolean(a.jit->method.dynamic);
+  writeCodeVersion(w, b);
+  w.key("start");
+  w.shortHex(b.start);
+  w.key("codeSize");
+  w.number(b.size);
+  w.endObject();
+  w.key("offset");
+  w.number(a.offset);
+  writeTail(w, a);
+}
+
+void writeReadyToRun(JsonWriter& w, const Answer& answer) {
+  const symbolize::ProcessAnswer& a = answer.found;
+  w.key("kind");
+  w.plainString("r2r");
+  w.key("module");
+  w.string(a.image->path);
+  w.key("rva");
+  w.shortHex(a.rva);
+  if (!a.error.empty() || !a.located.method) return writeNoMethod(w, a, a.error);
   const r2r::MethodBody& m = *a.located.method;
-  out += "\"method\": {\"token\": \"" + hex32(m.token) + "\"";
-  appendNameJson(answer, out);
+  w.key("method");
+  w.beginObject(Layout::Inline);
+  w.key("token");
+  w.hex32(m.token);
+  writeName(w, answer);
   if (const std::string inst = instantiationOf(m); !inst.empty()) {
-    out += ", \"instantiation\": ";
-    appendJsonString(inst, out);
+    w.key("instantiation");
+    w.string(inst);
   }
-  out += ", \"codeVersion\": {\"kind\": \"r2r\"}, \"start\": \"" + shortHex(a.section->begin + m.entryRva) +
-         "\", \"codeSize\": " + std::to_string(m.codeSize) + "}, \"part\": \"" + symbolize::partName(a.located.part) +
-         "\", \"offset\": " + std::to_string(a.offset);
-  return out + entriesJson(a) + "}";
+  w.key("codeVersion");
+  w.beginObject(Layout::Inline);
+  w.key("kind");
+  w.plainString("r2r");
+  w.endObject();
+  w.key("start");
+  w.shortHex(a.section->begin + m.entryRva);
+  w.key("codeSize");
+  w.number(m.codeSize);
+  w.endObject();
+  w.key("part");
+  w.plainString(symbolize::partName(a.located.part));
+  w.key("offset");
+  w.number(a.offset);
+  writeTail(w, a);
 }
 
 std::string json(const Answer& answer) {
   const symbolize::ProcessAnswer& a = answer.found;
-  std::string out = "{\"address\": \"" + shortHex(a.address) + "\", ";
+  std::string out;
+  JsonWriter w(out);
+  w.beginObject(Layout::Inline);
+  w.key("address");
+  w.shortHex(a.address);
   switch (a.code) {
     case symbolize::CodeKind::None:
-      return out + "\"kind\": null, \"method\": null" + symbolJson(a.kind, a.il, a.source) + "}";
+      w.key("kind");
+      w.null();
+      writeNoMethod(w, a, {});
+      break;
     case symbolize::CodeKind::Stub:
     case symbolize::CodeKind::Other:
-      return out + "\"kind\": \"" + (a.code == symbolize::CodeKind::Stub ? "stub" : "other") + "\", \"method\": null" +
-             symbolJson(a.kind, a.il, a.source) + "}";
-    case symbolize::CodeKind::Jit: return out + jitJson(answer);
-    case symbolize::CodeKind::ReadyToRun: return out + readyToRunJson(answer);
+      w.key("kind");
+      w.plainString(a.code == symbolize::CodeKind::Stub ? "stub" : "other");
+      writeNoMethod(w, a, {});
+      break;
+    case symbolize::CodeKind::Jit: writeJit(w, answer); break;
+    case symbolize::CodeKind::ReadyToRun: writeReadyToRun(w, answer); break;
   }
-  return out + "}";
+  w.endObject();
+  return out;
 }
 
 // symbolize's answers, named for the CLI: --names from each module's

@@ -17,13 +17,10 @@ std::string instantiationOf(const r2r::MethodBody& m) {
   return inst ? il::instantiationText(inst) : std::string();
 }
 
-std::string stringArrayJson(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i) out += ", ";
-    appendJsonString(items[i], out);
-  }
-  return out + "]";
+void writeStringArray(JsonWriter& w, const std::vector<std::string>& items) {
+  w.beginArray(JsonWriter::Layout::Inline);
+  for (const std::string& item : items) w.string(item);
+  w.endArray();
 }
 
 std::string lookupText(symbolize::AddressKind kind, std::uint32_t offset, std::uint32_t lookup) {
@@ -36,25 +33,44 @@ std::string sourceText(const std::optional<pdb::SourceLine>& source) {
   return " at " + source->document + ":" + std::to_string(source->line) + ":" + std::to_string(source->column);
 }
 
-std::string symbolJson(symbolize::AddressKind kind, const symbolize::IlOffset& il,
-                       const std::optional<pdb::SourceLine>& source) {
-  std::string out = ", \"lookup\": \"" + std::string(symbolize::addressKindName(kind)) + "\", \"ilOffset\": ";
+void writeSymbol(JsonWriter& w, symbolize::AddressKind kind, const symbolize::IlOffset& il,
+                 const std::optional<pdb::SourceLine>& source) {
+  w.key("lookup");
+  w.plainString(symbolize::addressKindName(kind));
+  w.key("ilOffset");
   if (il.entry) {
-    out += '"';
-    out += ilText(il.entry->ilOffset);
+    w.plainString(ilText(il.entry->ilOffset));
     // The number StackFrame.GetILOffset() gives for it (a prolog's and an
     // unmapped entry's: 0; an epilog's: the method's greatest IL offset).
-    out += "\", \"stackTraceIlOffset\": " + std::to_string(il.ilOffset);
+    w.key("stackTraceIlOffset");
+    w.number(il.ilOffset);
   } else {
-    out += "null, \"stackTraceIlOffset\": null";
+    w.null();
+    w.key("stackTraceIlOffset");
+    w.null();
   }
-  out += ", \"source\": ";
-  if (!source) return out + "null";
-  out += "{\"document\": ";
-  appendJsonString(source->document, out);
-  return out + ", \"line\": " + std::to_string(source->line) + ", \"column\": " + std::to_string(source->column) +
-         ", \"endLine\": " + std::to_string(source->endLine) + ", \"endColumn\": " + std::to_string(source->endColumn) +
-         "}";
+  w.key("source");
+  if (!source) return w.null();
+  w.beginObject(JsonWriter::Layout::Inline);
+  w.key("document");
+  w.string(source->document);
+  w.key("line");
+  w.number(source->line);
+  w.key("column");
+  w.number(source->column);
+  w.key("endLine");
+  w.number(source->endLine);
+  w.key("endColumn");
+  w.number(source->endColumn);
+  w.endObject();
+}
+
+void writeEntries(JsonWriter& w, bool noBounds, const std::vector<il::ApiEntry>& entries) {
+  w.key("il");
+  if (noBounds) return w.null();
+  w.beginArray(JsonWriter::Layout::Inline);
+  for (const il::ApiEntry& e : entries) writeEntryJson(w, e.ilOffset, e.nativeStartOffset, e.nativeEndOffset);
+  w.endArray();
 }
 
 const metadata::AssemblyTypeNames* MethodNames::of(const r2r::MethodBody& m) const {
@@ -148,84 +164,120 @@ std::string imageAnswerText(const ImageAnswer& a, const MethodNames& methodNames
 
 namespace {
 
-void appendMethodJson(const ImageAnswer& a, const MethodNames& methodNames, std::string& out) {
-  const metadata::AssemblyTypeNames* names = methodNames.of(*a.located.method);
-  const r2r::MethodBody& m = *a.located.method;
-  out += "\"method\": {\"token\": \"" + hex32(m.token) + "\"";
-  if (!a.component.empty()) {
-    out += ", \"component\": ";
-    appendJsonString(a.component, out);
-  }
-  if (names && !(m.hasModule && a.component.empty())) {
-    out += ", \"name\": ";
-    appendJsonString(names->methodName(m.token), out);
-    if (const std::string signature = methodNames.signatureOf(m); !signature.empty()) {
-      out += ", \"signature\": ";
-      appendJsonString(signature, out);
-    }
-  }
-  if (const std::optional<il::Instantiation> inst = bodyInstantiation(m)) {
-    out += ", \"instantiation\": {\"type\": " + stringArrayJson(inst->typeArguments) +
-           ", \"method\": " + stringArrayJson(inst->methodArguments);
-    if (inst->unboxingStub) out += ", \"unboxingStub\": true";
-    if (inst->asyncVariant) out += ", \"asyncVariant\": true";
-    if (inst->resumptionStub) out += ", \"resumptionStub\": true";
-    out += "}";
-  }
-  out += ", \"codeSize\": " + std::to_string(m.codeSize) + ", \"entryRva\": \"" + hex32(m.entryRva) + "\"}";
+using Layout = JsonWriter::Layout;
+
+void writeInstantiation(JsonWriter& w, const il::Instantiation& inst) {
+  w.key("instantiation");
+  w.beginObject(Layout::Inline);
+  w.key("type");
+  writeStringArray(w, inst.typeArguments);
+  w.key("method");
+  writeStringArray(w, inst.methodArguments);
+  const auto flag = [&](bool set, std::string_view key) {
+    if (!set) return;
+    w.key(key);
+    w.boolean(true);
+  };
+  flag(inst.unboxingStub, "unboxingStub");
+  flag(inst.asyncVariant, "asyncVariant");
+  flag(inst.resumptionStub, "resumptionStub");
+  w.endObject();
 }
 
-void appendSharingJson(const ImageAnswer& a, const metadata::AssemblyTypeNames* names, std::string& out) {
-  out += ", \"sharedWith\": [";
-  for (std::size_t i = 0; i < a.located.sharing.size(); ++i) {
-    const r2r::MethodBody& s = *a.located.sharing[i];
-    out += (i ? ", " : "") + std::string("{\"token\": \"") + hex32(s.token) + "\"";
+void writeMethod(JsonWriter& w, const ImageAnswer& a, const MethodNames& methodNames) {
+  const metadata::AssemblyTypeNames* names = methodNames.of(*a.located.method);
+  const r2r::MethodBody& m = *a.located.method;
+  w.key("method");
+  w.beginObject(Layout::Inline);
+  w.key("token");
+  w.hex32(m.token);
+  if (!a.component.empty()) {
+    w.key("component");
+    w.string(a.component);
+  }
+  if (names && !(m.hasModule && a.component.empty())) {
+    w.key("name");
+    w.string(names->methodName(m.token));
+    if (const std::string signature = methodNames.signatureOf(m); !signature.empty()) {
+      w.key("signature");
+      w.string(signature);
+    }
+  }
+  if (const std::optional<il::Instantiation> inst = bodyInstantiation(m)) writeInstantiation(w, *inst);
+  w.key("codeSize");
+  w.number(m.codeSize);
+  w.key("entryRva");
+  w.hex32(m.entryRva);
+  w.endObject();
+}
+
+void writeSharing(JsonWriter& w, const ImageAnswer& a, const metadata::AssemblyTypeNames* names) {
+  w.key("sharedWith");
+  w.beginArray(Layout::Inline);
+  for (const r2r::MethodBody* shared : a.located.sharing) {
+    const r2r::MethodBody& s = *shared;
+    w.beginObject(Layout::Inline);
+    w.key("token");
+    w.hex32(s.token);
     if (names && !(s.hasModule && a.component.empty())) {
-      out += ", \"name\": ";
-      appendJsonString(names->methodName(s.token), out);
+      w.key("name");
+      w.string(names->methodName(s.token));
     }
     if (const std::string inst = instantiationOf(s); !inst.empty()) {
-      out += ", \"instantiation\": ";
-      appendJsonString(inst, out);
+      w.key("instantiation");
+      w.string(inst);
     }
-    out += "}";
+    w.endObject();
   }
-  out += "]";
+  w.endArray();
+}
+
+// The answer's members after its address and module.
+void writeImageAnswer(JsonWriter& w, const ImageAnswer& a, const MethodNames& methodNames) {
+  const symbolize::Located& l = a.located;
+  if (!a.problem.empty()) {
+    w.key("rva");
+    w.null();
+    w.key("method");
+    w.null();
+    w.key("error");
+    w.string(a.problem);
+    return writeSymbol(w, l.kind, l.il, std::nullopt);
+  }
+  w.key("rva");
+  w.hex32(l.rva);
+  if (l.method == nullptr) {
+    w.key("method");
+    w.null();
+    return writeSymbol(w, l.kind, l.il, std::nullopt);
+  }
+  writeMethod(w, a, methodNames);
+  if (!l.sharing.empty()) writeSharing(w, a, methodNames.of(*l.method));
+  w.key("part");
+  w.plainString(symbolize::partName(l.part));
+  w.key("offset");
+  w.number(l.offset);
+  writeEntries(w, l.noBounds, l.entries);
+  writeSymbol(w, l.kind, l.il, a.source);
 }
 
 }  // namespace
 
 std::string imageAnswerJson(const ImageAnswer& a, const MethodNames& methodNames) {
-  const symbolize::Located& l = a.located;
-  std::string out = "{";
-  if (a.address) out += "\"address\": \"" + shortHex(*a.address) + "\", ";
+  std::string out;
+  JsonWriter w(out);
+  w.beginObject(Layout::Inline);
+  if (a.address) {
+    w.key("address");
+    w.shortHex(*a.address);
+  }
   if (a.address && !a.module.empty()) {
-    out += "\"module\": ";
-    appendJsonString(a.module, out);
-    out += ", ";
+    w.key("module");
+    w.string(a.module);
   }
-  if (!a.problem.empty()) {
-    out += "\"rva\": null, \"method\": null, \"error\": ";
-    appendJsonString(a.problem, out);
-    return out + symbolJson(l.kind, l.il, std::nullopt) + "}";
-  }
-  out += "\"rva\": \"" + hex32(l.rva) + "\", ";
-  if (l.method == nullptr) return out + "\"method\": null" + symbolJson(l.kind, l.il, std::nullopt) + "}";
-  const metadata::AssemblyTypeNames* names = methodNames.of(*l.method);
-  appendMethodJson(a, methodNames, out);
-  if (!l.sharing.empty()) appendSharingJson(a, names, out);
-  out += ", \"part\": \"" + std::string(symbolize::partName(l.part)) + "\", \"offset\": " + std::to_string(l.offset);
-  if (l.noBounds) {
-    out += ", \"il\": null";
-  } else {
-    out += ", \"il\": [";
-    for (std::size_t i = 0; i < l.entries.size(); ++i) {
-      if (i) out += ", ";
-      appendEntryJson(l.entries[i].ilOffset, l.entries[i].nativeStartOffset, l.entries[i].nativeEndOffset, out);
-    }
-    out += "]";
-  }
-  return out + symbolJson(l.kind, l.il, a.source) + "}";
+  writeImageAnswer(w, a, methodNames);
+  w.endObject();
+  return out;
 }
 
 }  // namespace gdmap::cli

@@ -3,6 +3,7 @@
 // answer for an RVA (or an absolute address: --base, --maps) as a line of
 // text or a JSON object, and what every answer adds to its IL entries (the
 // lookup, the IL offset the runtime reports, the source line).
+#include <gdmap/description/json_writer.hpp>
 #include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/pdb/portable_pdb.hpp>
 #include <gdmap/reader/r2r_image.hpp>
@@ -25,15 +26,18 @@ std::string ilText(std::uint32_t il);
 // `async resumption`); empty for a method's plain body.
 std::string instantiationOf(const r2r::MethodBody& m);
 
-std::string stringArrayJson(const std::vector<std::string>& items);
+// `["a", "b"]` on one line.
+void writeStringArray(JsonWriter& w, const std::vector<std::string>& items);
 
 // ", looked up at +0x27" for a return address looked up before itself.
 std::string lookupText(symbolize::AddressKind kind, std::uint32_t offset, std::uint32_t lookup);
 // " at DOCUMENT:LINE:COLUMN", or nothing.
 std::string sourceText(const std::optional<pdb::SourceLine>& source);
-// `, "lookup": ..., "ilOffset": ..., "source": ...` of an answer.
-std::string symbolJson(symbolize::AddressKind kind, const symbolize::IlOffset& il,
-                       const std::optional<pdb::SourceLine>& source);
+// The members lookup, ilOffset and source of an answer.
+void writeSymbol(JsonWriter& w, symbolize::AddressKind kind, const symbolize::IlOffset& il,
+                 const std::optional<pdb::SourceLine>& source);
+// The member il of an answer: its entries, null without bounds.
+void writeEntries(JsonWriter& w, bool noBounds, const std::vector<il::ApiEntry>& entries);
 
 // The metadata that names an image's methods (--names): the image's own,
 // or a composite image's components'.

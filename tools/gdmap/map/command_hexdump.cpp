@@ -41,10 +41,16 @@ void appendRangeText(ByteSpan map, const AnnotatedRange& r, std::size_t bytesCol
   }
 }
 
-void appendRangeJson(ByteSpan map, const AnnotatedRange& r, std::string& out) {
-  out += "{\"offset\": " + std::to_string(r.offset) + ", \"length\": " + std::to_string(r.length) + ", \"path\": ";
-  appendJsonString(r.path, out);
-  appendRangeTail(r.meaning, map.subspan(r.offset, r.length), rangeStatusName(r.status), r.rule, r.message, out);
+void writeRangeJson(JsonWriter& w, ByteSpan map, const AnnotatedRange& r) {
+  w.beginObject(JsonWriter::Layout::Inline);
+  w.key("offset");
+  w.number(r.offset);
+  w.key("length");
+  w.number(r.length);
+  w.key("path");
+  w.string(r.path);
+  writeRangeTail(w, r.meaning, map.subspan(r.offset, r.length), rangeStatusName(r.status), r.rule, r.message);
+  w.endObject();
 }
 
 int hexdump(const HexdumpOptions& options, Report& report) {
@@ -61,15 +67,8 @@ int hexdump(const HexdumpOptions& options, Report& report) {
     JsonObject& out = report.object();
     out.number("size", map.size());
     out.beginArray("ranges");
-    std::string element;
     CheckReport check = annotateMap(
-        map,
-        [&](const AnnotatedRange& r) {
-          element.clear();
-          appendRangeJson(map, r, element);
-          out.arrayRaw(element);
-        },
-        names.get());
+        map, [&](const AnnotatedRange& r) { writeRangeJson(out.element(), map, r); }, names.get());
     out.endArray();
     out.boolean("valid", check.valid);
     report.countUnlisted(check.diagnostics, check.errors, check.warnings);

@@ -37,19 +37,57 @@ std::string entryText(const MapDiffEntry& e) {
   }
 }
 
-void optionalNumber(std::string_view key, const std::optional<std::size_t>& v, std::string& out) {
-  out += ", \"";
-  out += key;
-  out += "\": ";
-  out += v ? std::to_string(*v) : "null";
+void optionalNumber(JsonWriter& w, std::string_view key, const std::optional<std::size_t>& v) {
+  w.key(key);
+  if (v) w.number(*v);
+  else w.null();
 }
 
-void optionalString(std::string_view key, const std::string& v, std::string& out) {
-  out += ", \"";
-  out += key;
-  out += "\": ";
-  if (v.empty()) out += "null";
-  else appendJsonString(v, out);
+void optionalString(JsonWriter& w, std::string_view key, const std::string& v) {
+  w.key(key);
+  if (v.empty()) w.null();
+  else w.string(v);
+}
+
+void writeEntry(JsonWriter& w, const MapDiffEntry& e) {
+  w.beginObject(JsonWriter::Layout::Inline);
+  w.key("kind");
+  w.string(mapDiffKindName(e.kind));
+  w.key("path");
+  w.string(e.path);
+  w.key("rva");
+  if (e.rva) w.hex32(*e.rva);
+  else w.null();
+  optionalString(w, "a", e.a);
+  optionalString(w, "b", e.b);
+  optionalNumber(w, "offsetA", e.offsetA);
+  optionalNumber(w, "offsetB", e.offsetB);
+  if (!e.subPath.empty()) {
+    optionalString(w, "subPath", e.subPath);
+    optionalString(w, "partA", e.partA);
+    optionalString(w, "partB", e.partB);
+  }
+  if (!e.contextA.empty() || !e.contextB.empty()) {
+    optionalString(w, "contextA", e.contextA);
+    optionalString(w, "contextB", e.contextB);
+  }
+  w.endObject();
+}
+
+void writeByteSummary(JsonWriter& w, const MapByteSummary& s) {
+  w.beginObject(JsonWriter::Layout::Inline);
+  w.key("sizeA");
+  w.number(s.sizeA);
+  w.key("sizeB");
+  w.number(s.sizeB);
+  w.key("differingBytes");
+  w.number(s.differingBytes);
+  w.key("differingRuns");
+  w.number(s.differingRuns);
+  optionalNumber(w, "firstOffset", s.firstOffset);
+  optionalString(w, "pathA", s.pathA);
+  optionalString(w, "pathB", s.pathB);
+  w.endObject();
 }
 
 }  // namespace
@@ -165,50 +203,17 @@ void writeDiffJson(const MapDiff& d, JsonObject& out) {
   out.boolean("sameContent", d.sameContent);
   out.number("total", d.total);
   out.number("listed", d.differences.size());
-  std::string counts = "{";
+  JsonWriter& counts = out.value("counts");
+  counts.beginObject(JsonWriter::Layout::Inline);
   for (const MapDiffKind kind : kAllKinds) {
-    if (counts.size() > 1) counts += ", ";
-    appendJsonString(mapDiffKindName(kind), counts);
-    counts += ": " + std::to_string(d.count(kind));
+    counts.stringKey(mapDiffKindName(kind));
+    counts.number(d.count(kind));
   }
-  counts += "}";
-  out.raw("counts", counts);
+  counts.endObject();
   out.beginArray("differences");
-  std::string element;
-  for (const MapDiffEntry& e : d.differences) {
-    element = "{\"kind\": ";
-    appendJsonString(mapDiffKindName(e.kind), element);
-    element += ", \"path\": ";
-    appendJsonString(e.path, element);
-    element += ", \"rva\": ";
-    if (e.rva) appendJsonString(hex32(*e.rva), element);
-    else element += "null";
-    optionalString("a", e.a, element);
-    optionalString("b", e.b, element);
-    optionalNumber("offsetA", e.offsetA, element);
-    optionalNumber("offsetB", e.offsetB, element);
-    if (!e.subPath.empty()) {
-      optionalString("subPath", e.subPath, element);
-      optionalString("partA", e.partA, element);
-      optionalString("partB", e.partB, element);
-    }
-    if (!e.contextA.empty() || !e.contextB.empty()) {
-      optionalString("contextA", e.contextA, element);
-      optionalString("contextB", e.contextB, element);
-    }
-    element += "}";
-    out.arrayRaw(element);
-  }
+  for (const MapDiffEntry& e : d.differences) writeEntry(out.element(), e);
   out.endArray();
-  const MapByteSummary& s = d.bytes;
-  std::string bytes = "{\"sizeA\": " + std::to_string(s.sizeA) + ", \"sizeB\": " + std::to_string(s.sizeB) +
-                      ", \"differingBytes\": " + std::to_string(s.differingBytes) +
-                      ", \"differingRuns\": " + std::to_string(s.differingRuns);
-  optionalNumber("firstOffset", s.firstOffset, bytes);
-  optionalString("pathA", s.pathA, bytes);
-  optionalString("pathB", s.pathB, bytes);
-  bytes += "}";
-  out.raw("bytes", bytes);
+  writeByteSummary(out.value("bytes"), d.bytes);
 }
 
 Diagnostic byteLevelNote(const Error& why, ByteSpan bytes, const std::string& file) {

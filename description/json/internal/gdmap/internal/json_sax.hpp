@@ -46,7 +46,7 @@ struct JsonFrame {
   std::size_t index = 0;  // arrays: the index of the current element
   // Objects: the key of the current member, as keyText() gives it: a key
   // of the format's table is a view of the table (no copy for the
-  // millions of "rva" and "hex" keys); any other is copied into `key`.
+  // millions of rva and hex keys); any other is copied into `key`.
   std::string key;
   std::string_view tableKey;
   std::string_view keyText() const { return tableKey.data() != nullptr ? tableKey : std::string_view(key); }

@@ -111,7 +111,7 @@ TEST_CASE("map part: a streamed description's layout errors are at their pointer
     if (d.rule == rules::kTruncatePastEnd) {
       found = true;
       CHECK(d.path == "/layout/truncate");
-      CHECK(d.message == "99 bytes asked for, but the map has only 11");
+      CHECK(d.message == "99 bytes asked for, but the map has only 15");
     }
   CHECK(found);
 }

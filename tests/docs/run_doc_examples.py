@@ -48,7 +48,7 @@ import sys
 import tempfile
 
 TIMEOUT_SECONDS = 120
-FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
+FENCE = re.compile(r"^(\s*)```(\S*)(?:\s+[^`\s][^`]*)?\s*$")  # ```cpp program: a language, then words
 MARKER = re.compile(r"^\s*<!--\s*doc-test:\s*([\w-]+)\s*(.*?)\s*(-->)?\s*$")
 ROFF_MARKER = re.compile(r'^\.\\"\s*doc-test:\s*([\w-]+)\s*(.*?)\s*$')
 STATUS = re.compile(r"^\[(\d+)\]$")

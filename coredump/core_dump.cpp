@@ -97,13 +97,13 @@ Status readNotes(ByteSpan notes, std::uint64_t notesAt, const std::string& name,
   return Success{};
 }
 
-}  // namespace
+// Where the program headers are and how many (ELF header, PN_XNUM).
+struct ProgramHeaders {
+  std::uint64_t at = 0;
+  std::uint64_t count = 0;
+};
 
-Expected<CoreDump> CoreDump::open(ByteSpan file, std::string name) {
-  CoreDump core;
-  core.file_ = file;
-  core.name_ = std::move(name);
-  const std::string& n = core.name_;
+Expected<ProgramHeaders> readElfHeader(ByteSpan file, const std::string& n, std::uint16_t& machine) {
   if (file.size() < kElfHeaderSize || std::memcmp(file.data(),
                                                   "\x7f"
                                                   "ELF",
@@ -114,21 +114,22 @@ Expected<CoreDump> CoreDump::open(ByteSpan file, std::string name) {
   ByteCursor header(file.first(kElfHeaderSize), 0);
   header.seek(16);
   const std::uint16_t type = header.u16();
-  core.machine_ = header.u16();
+  machine = header.u16();
   if (type != kCoreType) return invalid(16, n, "ELF type " + std::to_string(type) + " is not a core dump (4)");
-  if (core.machine_ != kMachineX64 && core.machine_ != kMachineArm64) {
-    return invalid(18, n, "machine " + std::to_string(core.machine_) + " is neither x86-64 (62) nor AArch64 (183)");
+  if (machine != kMachineX64 && machine != kMachineArm64) {
+    return invalid(18, n, "machine " + std::to_string(machine) + " is neither x86-64 (62) nor AArch64 (183)");
   }
   header.seek(32);
-  const std::uint64_t programHeaders = header.u64();
+  ProgramHeaders headers;
+  headers.at = header.u64();
   const std::uint64_t sectionHeaders = header.u64();
   header.seek(54);
   const std::uint16_t entrySize = header.u16();
-  std::uint64_t count = header.u16();
+  headers.count = header.u16();
   if (entrySize != kProgramHeaderSize) {
     return invalid(54, n, "program headers of " + std::to_string(entrySize) + " bytes, not 56");
   }
-  if (count == kManyHeaders) {
+  if (headers.count == kManyHeaders) {
     // More than 65534 segments: the count is section header 0's sh_info.
     if (!inside(sectionHeaders, 64, file.size())) {
       return invalid(40, n, "e_phnum is PN_XNUM but section header 0 is not in the file");
@@ -136,17 +137,23 @@ Expected<CoreDump> CoreDump::open(ByteSpan file, std::string name) {
     ByteCursor section(file.subspan(static_cast<std::size_t>(sectionHeaders), 64),
                        static_cast<std::size_t>(sectionHeaders));
     section.seek(44);
-    count = section.u32();
+    headers.count = section.u32();
   }
-  if (!inside(programHeaders, count * kProgramHeaderSize, file.size())) {
+  if (!inside(headers.at, headers.count * kProgramHeaderSize, file.size())) {
     return invalid(32, n,
-                   std::to_string(count) + " program headers at " + shortHex(programHeaders) +
+                   std::to_string(headers.count) + " program headers at " + shortHex(headers.at) +
                        " run past the end of the file (" + std::to_string(file.size()) + " bytes)");
   }
-  std::vector<TargetRegion> files;
-  core.segments_.reserve(static_cast<std::size_t>(count));
-  for (std::uint64_t i = 0; i < count; ++i) {
-    const std::uint64_t at = programHeaders + i * kProgramHeaderSize;
+  return headers;
+}
+
+// The loadable segments (memory size not 0), and the mapped files the
+// notes name.
+Status readSegments(ByteSpan file, const std::string& n, const ProgramHeaders& headers, std::vector<Segment>& segments,
+                    std::vector<TargetRegion>& files) {
+  segments.reserve(static_cast<std::size_t>(headers.count));
+  for (std::uint64_t i = 0; i < headers.count; ++i) {
+    const std::uint64_t at = headers.at + i * kProgramHeaderSize;
     ByteCursor ph(file.subspan(static_cast<std::size_t>(at), kProgramHeaderSize), static_cast<std::size_t>(at));
     const std::uint32_t kind = ph.u32();
     ph.u32();  // p_flags
@@ -177,22 +184,17 @@ Expected<CoreDump> CoreDump::open(ByteSpan file, std::string name) {
                      which + ": file size " + std::to_string(s.fileSize) + ", memory size " +
                          std::to_string(s.memorySize) + " at " + shortHex(s.address));
     }
-    if (s.memorySize != 0) core.segments_.push_back(s);
+    if (s.memorySize != 0) segments.push_back(s);
   }
-  std::sort(core.segments_.begin(), core.segments_.end(),
-            [](const Segment& a, const Segment& b) { return a.address < b.address; });
-  for (std::size_t i = 1; i < core.segments_.size(); ++i) {
-    const Segment& before = core.segments_[i - 1];
-    if (core.segments_[i].address < before.address + before.memorySize) {
-      return invalid(programHeaders, n,
-                     "segments overlap at " + shortHex(core.segments_[i].address) + " (the one at " +
-                         shortHex(before.address) + " runs " + std::to_string(before.memorySize) + " bytes)");
-    }
-  }
-  // Regions: each segment, named by the mapped file that holds its start.
+  return Success{};
+}
+
+// Regions: each segment, named by the mapped file that holds its start.
+std::vector<TargetRegion> namedRegions(const std::vector<Segment>& segments, std::vector<TargetRegion>& files) {
   std::sort(files.begin(), files.end(), [](const TargetRegion& a, const TargetRegion& b) { return a.start < b.start; });
-  core.regions_.reserve(core.segments_.size());
-  for (const Segment& s : core.segments_) {
+  std::vector<TargetRegion> regions;
+  regions.reserve(segments.size());
+  for (const Segment& s : segments) {
     TargetRegion r;
     r.start = s.address;
     r.end = s.address + s.memorySize;
@@ -202,8 +204,33 @@ Expected<CoreDump> CoreDump::open(ByteSpan file, std::string name) {
       r.path = std::prev(f)->path;
       r.fileOffset = std::prev(f)->fileOffset + (s.address - std::prev(f)->start);
     }
-    core.regions_.push_back(std::move(r));
+    regions.push_back(std::move(r));
   }
+  return regions;
+}
+
+}  // namespace
+
+Expected<CoreDump> CoreDump::open(ByteSpan file, std::string name) {
+  CoreDump core;
+  core.file_ = file;
+  core.name_ = std::move(name);
+  const std::string& n = core.name_;
+  const Expected<ProgramHeaders> headers = readElfHeader(file, n, core.machine_);
+  if (!headers) return headers.error();
+  std::vector<TargetRegion> files;
+  if (Status read = readSegments(file, n, *headers, core.segments_, files); !read) return read.error();
+  std::sort(core.segments_.begin(), core.segments_.end(),
+            [](const Segment& a, const Segment& b) { return a.address < b.address; });
+  for (std::size_t i = 1; i < core.segments_.size(); ++i) {
+    const Segment& before = core.segments_[i - 1];
+    if (core.segments_[i].address < before.address + before.memorySize) {
+      return invalid(headers->at, n,
+                     "segments overlap at " + shortHex(core.segments_[i].address) + " (the one at " +
+                         shortHex(before.address) + " runs " + std::to_string(before.memorySize) + " bytes)");
+    }
+  }
+  core.regions_ = namedRegions(core.segments_, files);
   return core;
 }
 

@@ -5,11 +5,13 @@
 #include <gdmap/reader/bounds_annotate.hpp>
 
 #include <gdmap/reader/bounds_decoder.hpp>
+#include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/map_format.hpp>
 #include <gdmap/schema/rules.hpp>
 
-#include <gdmap/internal/nibble_reader.hpp>
+#include <gdmap/internal/bit_cursor.hpp>
+#include <gdmap/internal/nibble_cursor.hpp>
 #include <gdmap/internal/range_tiler.hpp>
 
 #include <algorithm>
@@ -34,16 +36,6 @@ std::string ilMeaning(std::uint32_t stored) {
 std::uint32_t packedSource(std::uint32_t bits) {
   return ((bits & 1u) ? source::kCallInstruction : 0) | ((bits & 2u) ? source::kStackEmpty : 0) |
          ((bits & 4u) ? source::kAsync : 0);
-}
-
-// Little-endian bits [bit, bit + count) of `bytes`, count <= 32, inside.
-std::uint32_t readBits(ByteSpan bytes, std::size_t bit, unsigned count) {
-  std::uint64_t value = 0;
-  for (unsigned i = 0; i < count; ++i) {
-    const std::size_t at = bit + i;
-    value |= std::uint64_t{(bytes[at / 8] >> (at % 8)) & 1u} << i;
-  }
-  return static_cast<std::uint32_t>(value);
 }
 
 // Where the tiler's ranges go (AnnotatedBits), and what bits no field
@@ -88,10 +80,11 @@ class Annotator {
     for (std::size_t i = 0; i < whole; ++i) {
       const std::size_t at = i * kApiEntrySize;
       const std::string entry = "entries[" + std::to_string(i) + "]";
-      const std::uint32_t il = readU32(blob_, at);
+      ByteCursor in(blob_.subspan(at, kApiEntrySize));
+      const std::uint32_t il = in.u32();
       tiler_.add(8 * at, 8 * (at + 4), entry + ".ilOffset", hex32(il) + " (il " + ilText(il) + ")");
-      tiler_.add(8 * (at + 4), 8 * (at + 8), entry + ".nativeStartOffset", std::to_string(readU32(blob_, at + 4)));
-      tiler_.add(8 * (at + 8), 8 * (at + 12), entry + ".nativeEndOffset", std::to_string(readU32(blob_, at + 8)));
+      tiler_.add(8 * (at + 4), 8 * (at + 8), entry + ".nativeStartOffset", std::to_string(in.u32()));
+      tiler_.add(8 * (at + 8), 8 * (at + 12), entry + ".nativeEndOffset", std::to_string(in.u32()));
     }
     const std::size_t cut = whole * kApiEntrySize;
     tiler_.add(8 * cut, tiler_.total(), "entries[" + std::to_string(whole) + "]",
@@ -102,10 +95,10 @@ class Annotator {
   // One nibble varint as a range; nullopt (and the rest unread) when it
   // does not read.
   template <typename Meaning>
-  std::optional<std::uint32_t> varint(NibbleReader& r, std::string path, Meaning meaning) {
-    const NibbleReader::Varint v = r.u32();
-    if (v.status != NibbleReader::Status::Ok) {
-      const bool truncated = v.status == NibbleReader::Status::Truncated;
+  std::optional<std::uint32_t> varint(NibbleCursor& r, std::string path, Meaning meaning) {
+    const NibbleCursor::Varint v = r.varint();
+    if (!r.ok()) {
+      const bool truncated = r.problem() == NibbleCursor::Problem::Truncated;
       tiler_.add(4 * v.start, truncated ? tiler_.total() : 4 * (v.at + 1), std::move(path),
                  truncated ? "a nibble varint cut short by the blob's end" : "not a nibble varint of 32 bits",
                  RangeStatus::Error, truncated ? rules::kIlTruncated : std::string_view{});
@@ -125,7 +118,7 @@ class Annotator {
                RangeStatus::Unreachable);
   }
 
-  void padNibble(NibbleReader& r, const char* path) {
+  void padNibble(NibbleCursor& r, const char* path) {
     if (r.position() % 2 == 0 || r.remaining() == 0) return;
     const std::size_t at = r.position();
     const std::uint8_t n = r.nibble();
@@ -140,7 +133,7 @@ class Annotator {
   }
 
   void nibble() {
-    NibbleReader r(blob_);
+    NibbleCursor r(blob_);
     const auto count = varint(r, "header.count", [](std::uint32_t n) { return plural(n, "bound", "bounds"); });
     if (!count) return;
     std::uint64_t native = 0;
@@ -163,7 +156,7 @@ class Annotator {
   }
 
   void packed(unsigned sourceBits) {
-    NibbleReader r(blob_);
+    NibbleCursor r(blob_);
     const auto count = varint(r, "header.count", [](std::uint32_t n) { return plural(n, "bound", "bounds"); });
     if (!count) return;
     const auto widthMeaning = [](const char* name) {
@@ -182,19 +175,20 @@ class Annotator {
     }
     const unsigned widths[3] = {sourceBits, *nativeBits + 1, *ilBits + 1};
     const char* names[3] = {"source", "native", "il"};
-    std::size_t bit = r.position() * 4;
+    BitCursor in(blob_, r.position() * 4);
     std::uint64_t native = 0;
     // Every entry takes at least 4 bits: the loop ends with the bytes.
-    for (std::uint32_t i = 0; i < *count && bit < tiler_.total(); ++i) {
+    for (std::uint32_t i = 0; i < *count && in.remaining() > 0; ++i) {
       for (int f = 0; f < 3; ++f) {
-        if (bit + widths[f] > tiler_.total()) {
+        const std::size_t bit = in.position();
+        if (widths[f] > in.remaining()) {
           tiler_.add(
               bit, tiler_.total(), boundField(i, names[f]),
               "cut short: " + std::to_string(tiler_.total() - bit) + " of " + std::to_string(widths[f]) + " bits",
               RangeStatus::Error, rules::kIlCountExceedsBytes);
           return;
         }
-        const std::uint32_t v = readBits(blob_, bit, widths[f]);
+        const std::uint32_t v = in.bits(widths[f]);
         std::string meaning;
         if (f == 0) {
           meaning = std::to_string(v) + ": " + sourceText(packedSource(v));
@@ -205,12 +199,12 @@ class Annotator {
           meaning = ilMeaning(v);
         }
         tiler_.add(bit, bit + widths[f], boundField(i, names[f]), std::move(meaning));
-        bit += widths[f];
       }
     }
-    if (bit % 8 != 0 && bit < tiler_.total()) {
+    const std::size_t bit = in.position();
+    if (bit % 8 != 0 && in.remaining() > 0) {
       const unsigned pad = static_cast<unsigned>(8 - bit % 8);
-      const std::uint32_t v = readBits(blob_, bit, pad);
+      const std::uint32_t v = in.bits(pad);
       tiler_.add(bit, bit + pad, "padding", plural(pad, "bit", "bits") + (v == 0 ? ", zero" : ", not zero"));
     }
     trailing();

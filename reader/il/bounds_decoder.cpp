@@ -7,8 +7,9 @@
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
+#include <gdmap/internal/bit_cursor.hpp>
 #include <gdmap/internal/diagnostic_sink.hpp>
-#include <gdmap/internal/nibble_reader.hpp>
+#include <gdmap/internal/nibble_cursor.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -42,21 +43,6 @@ Error atBit(std::size_t bit, std::string path, std::string message, const char* 
 
 Error atByte(std::size_t byte, std::string path, std::string message, const char* rule) {
   return Error(byte, OffsetUnit::Byte, std::move(path), std::move(message), rule);
-}
-
-// Little-endian bits [bit, bit + count) of `bytes`, count <= 32; the caller
-// has checked that they are inside.
-std::uint32_t readBits(ByteSpan bytes, std::size_t bit, unsigned count) {
-  std::uint64_t value = 0;
-  unsigned have = 0;
-  std::size_t byte = bit / 8;
-  const unsigned skip = static_cast<unsigned>(bit % 8);
-  while (have < count + skip) {
-    value |= std::uint64_t{bytes[byte++]} << have;
-    have += 8;
-  }
-  value >>= skip;
-  return static_cast<std::uint32_t>(count == 32 ? value & 0xFFFFFFFFu : value & ((std::uint64_t{1} << count) - 1));
 }
 
 unsigned bitLength(std::uint32_t value) { return value == 0 ? 1u : static_cast<unsigned>(std::bit_width(value)); }
@@ -99,22 +85,12 @@ struct BoundsScanner {
   }
 
   // A varint that must be readable; notes a non-minimal one.
-  bool varint(NibbleReader& r, const Field& field, std::uint32_t& out) {
-    const NibbleReader::Varint v = r.u32();
-    switch (v.status) {
-      case NibbleReader::Status::Truncated:
-        return fail(atNibble(v.at, field.text(),
-                             "the blob ends inside a nibble varint (" + std::to_string(bytes.size()) + " byte(s))",
-                             rules::kIlTruncated));
-      case NibbleReader::Status::TooLong:
-        return fail(atNibble(v.at, field.text(),
-                             "a nibble varint longer than " + std::to_string(NibbleReader::kMaxNibbles) +
-                                 " nibbles (the runtime's reader stops there)",
-                             rules::kIlVarintTooLong));
-      case NibbleReader::Status::Overflow:
-        return fail(atNibble(v.at, field.text(), "a nibble varint whose value does not fit in 32 bits",
-                             rules::kIlVarintOverflow));
-      case NibbleReader::Status::Ok: break;
+  bool varint(NibbleCursor& r, const Field& field, std::uint32_t& out) {
+    const NibbleCursor::Varint v = r.varint();
+    if (!r.ok()) {
+      Error e = r.takeError();
+      e.path = field.text();
+      return fail(std::move(e));
     }
     if (!v.minimal && notes.wanted())
       notes.add([&] {
@@ -127,7 +103,7 @@ struct BoundsScanner {
     return true;
   }
 
-  bool count(NibbleReader& r, std::size_t& countNibble) {
+  bool count(NibbleCursor& r, std::size_t& countNibble) {
     countNibble = r.position();
     std::uint32_t n = 0;
     if (!varint(r, Field{"header.count"}, n)) return false;
@@ -141,7 +117,7 @@ struct BoundsScanner {
   }
 
   // An odd nibble before a byte boundary must be zero.
-  bool padding(NibbleReader& r, const char* path) {
+  bool padding(NibbleCursor& r, const char* path) {
     if (r.position() % 2 == 0) return true;
     const std::size_t at = r.position();
     if (r.nibble() != 0)
@@ -159,7 +135,7 @@ struct BoundsScanner {
   }
 
   bool nibbleForm() {
-    NibbleReader r(bytes);
+    NibbleCursor r(bytes);
     std::size_t countNibble = 0;
     if (!count(r, countNibble)) return false;
     // Three varints of at least one nibble each per bound.
@@ -193,7 +169,7 @@ struct BoundsScanner {
     return noTrailing(r.position() / 2);
   }
 
-  bool width(NibbleReader& r, const char* path, unsigned& out) {
+  bool width(NibbleCursor& r, const char* path, unsigned& out) {
     const std::size_t at = r.position();
     std::uint32_t stored = 0;
     if (!varint(r, Field{path}, stored)) return false;
@@ -206,7 +182,7 @@ struct BoundsScanner {
   }
 
   bool packedForm() {
-    NibbleReader r(bytes);
+    NibbleCursor r(bytes);
     std::size_t countNibble = 0;
     if (!count(r, countNibble)) return false;
     const std::size_t nativeAt = r.position();
@@ -228,6 +204,7 @@ struct BoundsScanner {
                            rules::kIlCountExceedsBytes));
     view.dataStart_ = dataByte * 8;
 
+    // The count check above proves every read inside.
     std::size_t bit = view.dataStart_;
     std::uint64_t native = 0;
     std::uint32_t maxDelta = 0, maxIl = 0;
@@ -249,23 +226,21 @@ struct BoundsScanner {
           atBit(bit, "padding", "the padding bits after the last bound are not zero", rules::kIlNonzeroPadding));
     if (!noTrailing((bit + 7) / 8)) return false;
 
-    if (notes.wanted()) {
-      if (view.nativeBits_ > bitLength(maxDelta))
-        notes.add([&] {
-          return atNibble(nativeAt, "header.nativeBits",
-                          "native deltas take " + std::to_string(view.nativeBits_) + " bits; the largest (" +
-                              std::to_string(maxDelta) + ") needs " + std::to_string(bitLength(maxDelta)),
-                          rules::kIlWideField);
-        });
-      if (view.ilBits_ > bitLength(maxIl))
-        notes.add([&] {
-          return atNibble(ilAt, "header.ilBits",
-                          "IL offsets take " + std::to_string(view.ilBits_) + " bits; the largest stored value (" +
-                              std::to_string(maxIl) + ") needs " + std::to_string(bitLength(maxIl)),
-                          rules::kIlWideField);
-        });
-    }
+    noteWide(nativeAt, "header.nativeBits", "native deltas take ", view.nativeBits_, "; the largest (", maxDelta);
+    noteWide(ilAt, "header.ilBits", "IL offsets take ", view.ilBits_, "; the largest stored value (", maxIl);
     return true;
+  }
+
+  // A width field wider than its largest value needs (il-wide-field).
+  void noteWide(std::size_t at, const char* path, const char* what, unsigned bits, const char* largest,
+                std::uint32_t max) {
+    if (!notes.wanted() || bits <= bitLength(max)) return;
+    notes.add([&] {
+      return atNibble(at, path,
+                      what + std::to_string(bits) + " bits" + largest + std::to_string(max) + ") needs " +
+                          std::to_string(bitLength(max)),
+                      rules::kIlWideField);
+    });
   }
 
   bool run() {
@@ -288,12 +263,13 @@ BoundsView::Cursor::Cursor(const BoundsView& view)
 bool BoundsView::Cursor::next(Bound& out) {
   if (index_ >= count_) return false;
   ++index_;
+  // The view's scan proved every read inside.
   if (form_ == BoundsForm::Nibble) {
-    NibbleReader r(bytes_, position_);
-    native_ += r.u32().value;
+    NibbleCursor r(bytes_, position_);
+    native_ += r.varint().value;
     out.nativeOffset = native_;
-    out.ilOffset = r.u32().value - 3;
-    out.source = r.u32().value;
+    out.ilOffset = r.varint().value - 3;
+    out.source = r.varint().value;
     position_ = r.position();
     return true;
   }

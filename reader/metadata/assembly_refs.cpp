@@ -7,7 +7,7 @@
 namespace gdmap::metadata {
 
 Expected<std::vector<std::string>> assemblyRefNames(ByteSpan root, std::size_t fileOffset) {
-  constexpr std::uint8_t kAssemblyRef = 0x23;
+  using table::kAssemblyRef;
   constexpr unsigned kNameColumn = 6;  // MajorVersion..Flags, PublicKeyOrToken, then Name (ECMA-335 II.22.5)
   const Expected<MetadataStreams> streams = readStreams(root, fileOffset);
   if (!streams) return streams.error();

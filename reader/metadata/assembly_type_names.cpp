@@ -13,14 +13,11 @@
 namespace gdmap::metadata {
 namespace {
 
-constexpr std::uint8_t kTypeRef = 0x01;
-constexpr std::uint8_t kTypeDef = 0x02;
-constexpr std::uint8_t kMethodDef = 0x06;
-constexpr std::uint8_t kAssemblyRef = 0x23;
-constexpr std::uint8_t kNestedClass = 0x29;
-// Nesting deeper than this is taken for a cycle in hostile metadata: the
-// type keeps its hex token.
-constexpr int kMaxNesting = 64;
+using table::kAssemblyRef;
+using table::kMethodDef;
+using table::kNestedClass;
+using table::kTypeDef;
+using table::kTypeRef;
 
 // Strings are built by appending: `"[" + std::string` trips a false g++ 12
 // -Wrestrict warning at -O2.
@@ -59,7 +56,7 @@ class NameBuilder {
   }
 
   std::optional<std::string> typeDef(std::uint32_t row, int depth = 0) {
-    if (row == 0 || row > tables_.rowCount(kTypeDef) || depth > kMaxNesting) return std::nullopt;
+    if (row == 0 || row > tables_.rowCount(kTypeDef) || depth > kMaxTypeNesting) return std::nullopt;
     const std::string ns = string(tables_.cell(kTypeDef, row, 2));
     std::string own = qualified(ns, string(tables_.cell(kTypeDef, row, 1)));
     const auto outer = enclosing_.find(row);
@@ -70,7 +67,7 @@ class NameBuilder {
   }
 
   std::optional<std::string> typeRef(std::uint32_t row, int depth = 0) {
-    if (row == 0 || row > tables_.rowCount(kTypeRef) || depth > kMaxNesting) return std::nullopt;
+    if (row == 0 || row > tables_.rowCount(kTypeRef) || depth > kMaxTypeNesting) return std::nullopt;
     const std::string ns = string(tables_.cell(kTypeRef, row, 2));
     std::string own = qualified(ns, string(tables_.cell(kTypeRef, row, 1)));
     const std::uint32_t scope = tables_.cell(kTypeRef, row, 0);

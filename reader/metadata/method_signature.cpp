@@ -21,16 +21,14 @@
 namespace gdmap::metadata {
 namespace {
 
+using table::kAssembly;
+using table::kAssemblyRef;
 using table::kMethodDef;
+using table::kNestedClass;
 using table::kTypeDef;
 using table::kTypeRef;
-constexpr std::uint8_t kAssembly = 0x20;
-constexpr std::uint8_t kAssemblyRef = 0x23;
-constexpr std::uint8_t kNestedClass = 0x29;
 constexpr std::size_t kMethodName = 3;
 constexpr std::size_t kMethodSignature = 4;
-// Nesting deeper than this is taken for a cycle in hostile metadata.
-constexpr int kMaxNesting = 64;
 
 // What an assembly is, by the name SOS gives CoreLib in it.
 bool isCoreLibraryName(std::string_view name) { return name == "System.Private.CoreLib" || name == "mscorlib"; }
@@ -76,7 +74,7 @@ struct MethodSignatures::Impl final : TypeNamer {
   std::optional<TypePath> typeDefPath(std::uint32_t row) const {
     TypePath path;
     for (int depth = 0; row != 0; ++depth, row = enclosing(row)) {
-      if (row > tables.rowCount(kTypeDef) || depth > kMaxNesting) return std::nullopt;
+      if (row > tables.rowCount(kTypeDef) || depth > kMaxTypeNesting) return std::nullopt;
       path.parts.push_back(qualifiedName(kTypeDef, row));
     }
     std::reverse(path.parts.begin(), path.parts.end());
@@ -87,7 +85,7 @@ struct MethodSignatures::Impl final : TypeNamer {
   std::optional<TypePath> typeRefPath(std::uint32_t row) const {
     TypePath path;
     for (int depth = 0;; ++depth) {
-      if (row == 0 || row > tables.rowCount(kTypeRef) || depth > kMaxNesting) return std::nullopt;
+      if (row == 0 || row > tables.rowCount(kTypeRef) || depth > kMaxTypeNesting) return std::nullopt;
       path.parts.push_back(qualifiedName(kTypeRef, row));
       const std::uint32_t scope = tables.cell(kTypeRef, row, 0);
       if ((scope & 3u) == 3u) {  // nested in another reference

@@ -1,6 +1,8 @@
 #include <gdmap/internal/metadata_table_schema.hpp>
 
 #include <algorithm>
+#include <initializer_list>
+#include <vector>
 
 namespace gdmap::metadata {
 namespace {
@@ -50,19 +52,26 @@ struct CodedIndexInfo {
   std::vector<std::uint8_t> tables;
 };
 
+// The tables HasCustomAttribute tags (II.24.2.6), then `more`.
+std::vector<std::uint8_t> hasCustomAttribute(std::initializer_list<std::uint8_t> more = {}) {
+  std::vector<std::uint8_t> tables = {MethodDef,        Field,        TypeRef,
+                                      TypeDef,          Param,        InterfaceImpl,
+                                      MemberRef,        Module,       DeclSecurity,
+                                      Property,         Event,        StandAloneSig,
+                                      ModuleRef,        TypeSpec,     Assembly,
+                                      AssemblyRef,      File,         ExportedType,
+                                      ManifestResource, GenericParam, GenericParamConstraint,
+                                      MethodSpec};
+  for (const std::uint8_t t : more) tables.push_back(t);  // (insert trips a false g++ 12 -Warray-bounds)
+  return tables;
+}
+
 // II.24.2.6, in the order of CodedIndex.
 const std::vector<CodedIndexInfo>& codedIndexes() {
   static const std::vector<CodedIndexInfo> info = {
       {2, {TypeDef, TypeRef, TypeSpec}},
       {2, {Field, Param, Property}},
-      {5, {MethodDef,        Field,        TypeRef,
-           TypeDef,          Param,        InterfaceImpl,
-           MemberRef,        Module,       DeclSecurity,
-           Property,         Event,        StandAloneSig,
-           ModuleRef,        TypeSpec,     Assembly,
-           AssemblyRef,      File,         ExportedType,
-           ManifestResource, GenericParam, GenericParamConstraint,
-           MethodSpec}},
+      {5, hasCustomAttribute()},
       {1, {Field, Param}},
       {2, {TypeDef, MethodDef, Assembly}},
       {3, {TypeDef, TypeRef, ModuleRef, MethodDef, TypeSpec}},
@@ -76,15 +85,7 @@ const std::vector<CodedIndexInfo>& codedIndexes() {
       // Portable PDB v1.0, CustomDebugInformation.Parent: every table
       // HasCustomAttribute tags, then the debug tables that carry
       // information of their own.
-      {5, {MethodDef,        Field,         TypeRef,
-           TypeDef,          Param,         InterfaceImpl,
-           MemberRef,        Module,        DeclSecurity,
-           Property,         Event,         StandAloneSig,
-           ModuleRef,        TypeSpec,      Assembly,
-           AssemblyRef,      File,          ExportedType,
-           ManifestResource, GenericParam,  GenericParamConstraint,
-           MethodSpec,       Document,      LocalScope,
-           LocalVariable,    LocalConstant, ImportScope}},
+      {5, hasCustomAttribute({Document, LocalScope, LocalVariable, LocalConstant, ImportScope})},
   };
   return info;
 }

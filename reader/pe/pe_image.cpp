@@ -18,6 +18,81 @@ constexpr std::size_t kManagedNativeHeaderField = 64;
 
 Error notPe(std::size_t at, std::string message) { return Error(at, "PE: " + std::move(message), rules::kR2rNotPe); }
 
+// The optional header's magic and data directories.
+struct OptionalHeader {
+  bool pe32Plus = false;
+  std::uint32_t directoryCount = 0;
+  std::size_t directoriesOffset = 0;
+  std::vector<DataDirectory> directories;
+};
+
+// `in` is at the optional header, of `size` bytes.
+Expected<OptionalHeader> readOptionalHeader(ByteCursor& in, std::uint16_t size) {
+  OptionalHeader h;
+  const std::size_t optionalHeader = in.position();
+  const std::uint16_t magic = in.u16();
+  std::size_t countField = 0;
+  if (magic == kPe32Magic) {
+    countField = 92;
+  } else if (magic == kPe32PlusMagic) {
+    countField = 108;
+    h.pe32Plus = true;
+  } else {
+    return notPe(optionalHeader, "unknown optional header magic " + hex32(magic));
+  }
+  if (countField + 4 > size) {
+    return notPe(optionalHeader,
+                 "optional header of " + std::to_string(size) + " bytes has no room for its data directories");
+  }
+  in.seek(optionalHeader + countField);
+  h.directoryCount = in.u32();
+  h.directoriesOffset = optionalHeader + countField + 4;
+  // Each directory is 8 bytes and must lie inside the optional header: this
+  // bounds the count before anything is reserved.
+  if (std::uint64_t{h.directoryCount} * 8 > size - countField - 4) {
+    return notPe(optionalHeader + countField,
+                 std::to_string(h.directoryCount) + " data directories overflow the optional header");
+  }
+  h.directories.reserve(h.directoryCount);
+  for (std::uint32_t i = 0; i < h.directoryCount; ++i) {
+    DataDirectory d;
+    d.rva = in.u32();
+    d.size = in.u32();
+    h.directories.push_back(d);
+  }
+  if (!in.ok()) return notPe(in.error().offset, "data directories: " + in.error().message);
+  return h;
+}
+
+// `in` is at the section table of `count` entries (checked to fit).
+Expected<std::vector<SectionHeader>> readSectionTable(ByteCursor& in, ByteSpan file, std::uint16_t count) {
+  std::vector<SectionHeader> sections;
+  sections.reserve(count);
+  for (std::uint16_t i = 0; i < count; ++i) {
+    const std::size_t headerAt = in.offset();
+    SectionHeader s;
+    const ByteSpan name = in.take(8);
+    for (std::size_t k = 0; k < 8; ++k) s.name[k] = static_cast<char>(name[k]);
+    s.virtualSize = in.u32();
+    s.virtualAddress = in.u32();
+    s.rawSize = in.u32();
+    s.rawOffset = in.u32();
+    in.skip(kSectionHeaderSize - 24);
+    // A file cut short (a copy interrupted, a download truncated) keeps its
+    // headers: every section's raw data must be in the file, or what it
+    // holds would be read as missing or as the next file's bytes.
+    if (s.rawSize != 0 && std::uint64_t{s.rawOffset} + s.rawSize > file.size()) {
+      return Error(headerAt + 16,
+                   "PE: section '" + s.nameText() + "' has its raw data at [" + shortHex(s.rawOffset) + ", " +
+                       shortHex(std::uint64_t{s.rawOffset} + s.rawSize) + "), past the end of the file (" +
+                       std::to_string(file.size()) + " bytes): the file is truncated",
+                   rules::kR2rTruncated);
+    }
+    sections.push_back(s);
+  }
+  return sections;
+}
+
 }  // namespace
 
 std::string SectionHeader::nameText() const {
@@ -51,68 +126,22 @@ Expected<PeImage> PeImage::open(ByteSpan file) {
   if (sectionCount > kMaxSections) {
     return notPe(peOffset + 6, std::to_string(sectionCount) + " sections (at most 96)");
   }
-
   const std::size_t optionalHeader = in.position();
-  const std::uint16_t magic = in.u16();
-  std::size_t countField = 0;
-  if (magic == kPe32Magic) {
-    countField = 92;
-  } else if (magic == kPe32PlusMagic) {
-    countField = 108;
-    image.pe32Plus_ = true;
-  } else {
-    return notPe(optionalHeader, "unknown optional header magic " + hex32(magic));
-  }
-  if (countField + 4 > optionalHeaderSize) {
-    return notPe(optionalHeader, "optional header of " + std::to_string(optionalHeaderSize) +
-                                     " bytes has no room for its data directories");
-  }
-  in.seek(optionalHeader + countField);
-  image.directoryCount_ = in.u32();
-  image.directoriesOffset_ = optionalHeader + countField + 4;
-  // Each directory is 8 bytes and must lie inside the optional header: this
-  // bounds the count before anything is reserved.
-  if (std::uint64_t{image.directoryCount_} * 8 > optionalHeaderSize - countField - 4) {
-    return notPe(optionalHeader + countField,
-                 std::to_string(image.directoryCount_) + " data directories overflow the optional header");
-  }
-  image.directories_.reserve(image.directoryCount_);
-  for (std::uint32_t i = 0; i < image.directoryCount_; ++i) {
-    DataDirectory d;
-    d.rva = in.u32();
-    d.size = in.u32();
-    image.directories_.push_back(d);
-  }
-  if (!in.ok()) return notPe(in.error().offset, "data directories: " + in.error().message);
+  Expected<OptionalHeader> optional = readOptionalHeader(in, optionalHeaderSize);
+  if (!optional) return optional.error();
+  image.pe32Plus_ = optional->pe32Plus;
+  image.directoryCount_ = optional->directoryCount;
+  image.directoriesOffset_ = optional->directoriesOffset;
+  image.directories_ = std::move(optional->directories);
 
   in.seek(optionalHeader + optionalHeaderSize);
   if (!in.ok() || in.remaining() / kSectionHeaderSize < sectionCount) {
     return notPe(peOffset + 6,
                  "the section table of " + std::to_string(sectionCount) + " entries runs past the end of the file");
   }
-  image.sections_.reserve(sectionCount);
-  for (std::uint16_t i = 0; i < sectionCount; ++i) {
-    const std::size_t headerAt = in.offset();
-    SectionHeader s;
-    const ByteSpan name = in.take(8);
-    for (std::size_t k = 0; k < 8; ++k) s.name[k] = static_cast<char>(name[k]);
-    s.virtualSize = in.u32();
-    s.virtualAddress = in.u32();
-    s.rawSize = in.u32();
-    s.rawOffset = in.u32();
-    in.skip(kSectionHeaderSize - 24);
-    // A file cut short (a copy interrupted, a download truncated) keeps its
-    // headers: every section's raw data must be in the file, or what it
-    // holds would be read as missing or as the next file's bytes.
-    if (s.rawSize != 0 && std::uint64_t{s.rawOffset} + s.rawSize > file.size()) {
-      return Error(headerAt + 16,
-                   "PE: section '" + s.nameText() + "' has its raw data at [" + shortHex(s.rawOffset) + ", " +
-                       shortHex(std::uint64_t{s.rawOffset} + s.rawSize) + "), past the end of the file (" +
-                       std::to_string(file.size()) + " bytes): the file is truncated",
-                   rules::kR2rTruncated);
-    }
-    image.sections_.push_back(s);
-  }
+  Expected<std::vector<SectionHeader>> sections = readSectionTable(in, file, sectionCount);
+  if (!sections) return sections.error();
+  image.sections_ = std::move(*sections);
   return image;
 }
 

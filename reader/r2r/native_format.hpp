@@ -6,8 +6,12 @@
 //
 // Offsets are RVAs, as in the runtime, but every read must stay inside one
 // region (an R2R section): stricter than the runtime, which checks only the
-// image bounds. Problems throw R2RFailure (r2r_failure.hpp) with the file
-// offset of the offending byte.
+// image bounds. A region is a cursor with ByteCursor's conventions
+// (byte_cursor.hpp): a failed read returns 0 and records the first Error
+// (the file offset of the offending byte) for good; the NativeArray and
+// NativeHashtable readers record theirs there too, and the step reading the
+// section checks ok() and prefixes its path (r2r_errors.hpp).
+#include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/schema/bytes.hpp>
 
 #include <cstdint>
@@ -16,7 +20,8 @@
 
 namespace gdmap::r2r {
 
-// The bytes of one section, addressed by RVA.
+// The bytes of one section, addressed by RVA, and the first problem found
+// reading them.
 struct NativeRegion {
   ByteSpan bytes;
   std::uint32_t rva = 0;
@@ -28,29 +33,38 @@ struct NativeRegion {
   // Bytes from `at` to the end of the region (precondition: contains(at) or at == end()).
   ByteSpan from(std::uint64_t at) const { return bytes.subspan(static_cast<std::size_t>(at - rva)); }
 
-  // Reads; r2r-truncated past the end of the region.
-  std::uint8_t u8(std::uint64_t at) const;
-  std::uint32_t fixed(std::uint64_t at, unsigned width) const;  // 1, 2 or 4 bytes
+  // Reads; 0 and r2r-truncated past the end of the region.
+  std::uint8_t u8(std::uint64_t at);
+  std::uint32_t fixed(std::uint64_t at, unsigned width);  // 1, 2 or 4 bytes
   // DecodeUnsigned / DecodeSigned: 1 to 5 bytes, the low bits of the first
   // byte say how many; a first byte with its 5 low bits set is r2r-bad-varint.
-  // `at` advances past the integer.
-  std::uint32_t unsignedAt(std::uint64_t& at) const;
-  std::int32_t signedAt(std::uint64_t& at) const;
+  // `at` advances past the integer (not on failure).
+  std::uint32_t unsignedAt(std::uint64_t& at);
+  std::int32_t signedAt(std::uint64_t& at);
+
+  bool ok() const { return error.ok(); }
+  Error takeError() { return error.take(); }
+  // Records a problem at file offset `offset` unless one is recorded; false.
+  bool fail(std::uint64_t offset, std::string message, const char* rule);
+
+  detail::StickyError error;
 };
 
 // A NativeArray whose header is at `at`. Construction checks that the
 // block index table fits the region, which bounds the element count by the
-// region's size (r2r-bad-native-array otherwise).
+// region's size (r2r-bad-native-array otherwise). Problems are the region's
+// (an array that does not open has no elements).
 class NativeArray {
  public:
-  NativeArray(const NativeRegion& region, std::uint64_t at);
+  NativeArray(NativeRegion& region, std::uint64_t at);
   std::uint32_t count() const { return count_; }
   // Whether element `index` is present; its offset (RVA) in `out`. Four
-  // steps at most; every node must point forward inside the region.
+  // steps at most; every node must point forward inside the region (false,
+  // and the region's error, otherwise).
   bool tryGet(std::uint32_t index, std::uint64_t& out) const;
 
  private:
-  const NativeRegion* region_;
+  NativeRegion* region_;
   std::uint64_t base_ = 0;
   std::uint32_t count_ = 0;
   unsigned entrySize_ = 1;
@@ -60,12 +74,13 @@ class NativeArray {
 // order: the RVA each entry's relative offset points at. Checks the header
 // (entry width, bucket count), that the bucket table fits and never goes
 // backwards (so the walk is linear in the region size), and that every
-// entry lies in its bucket's range (r2r-bad-hashtable).
+// entry lies in its bucket's range (r2r-bad-hashtable; then the region's
+// error and no entries).
 struct HashtableEntry {
   std::uint32_t bucket = 0;
   std::uint8_t lowHash = 0;
   std::uint64_t at = 0;  // RVA of the entry's data
 };
-std::vector<HashtableEntry> hashtableEntries(const NativeRegion& region, std::uint64_t at);
+std::vector<HashtableEntry> hashtableEntries(NativeRegion& region, std::uint64_t at);
 
 }  // namespace gdmap::r2r

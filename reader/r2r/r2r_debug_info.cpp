@@ -12,8 +12,8 @@
 // value is 0 has the "fat" header: six sizes (bounds, vars, uninstrumented
 // bounds, patchpoint info, rich debug info, async info), the parts in that
 // order (the cDAC's DebugInfo contract).
-#include <gdmap/internal/nibble_reader.hpp>
-#include "r2r_failure.hpp"
+#include <gdmap/internal/nibble_cursor.hpp>
+#include "r2r_errors.hpp"
 #include "r2r_parts.hpp"
 
 #include <gdmap/reader/bounds_decoder.hpp>
@@ -55,39 +55,52 @@ std::string elementPath(const R2RImage& image, const Element& e) {
 constexpr const char* kSizeNames[] = {"cbBounds",         "cbVars",          "cbUninstrumentedBounds",
                                       "cbPatchpointInfo", "cbRichDebugInfo", "cbAsyncInfo"};
 
+// The nibble varint of header field `name`; false, and the region's error
+// worded for the header, when it does not read.
+bool headerSize(NativeRegion& region, std::uint64_t at, NibbleCursor& nibbles, const char* prefix, const char* name,
+                std::uint32_t& out) {
+  const NibbleCursor::Varint v = nibbles.varint();
+  out = v.value;
+  if (nibbles.ok()) return true;
+  const std::string field = std::string("header.") + prefix + name;
+  if (nibbles.problem() == NibbleCursor::Problem::Truncated) {
+    return region.fail(region.fileOffsetOf(at) + v.at / 2, field + ": the section ends inside it",
+                       rules::kR2rTruncated);
+  }
+  return region.fail(
+      region.fileOffsetOf(at) + v.at / 2,
+      field + ": nibble varint " +
+          (nibbles.problem() == NibbleCursor::Problem::TooLong ? "longer than 11 nibbles" : "over 32 bits"),
+      rules::kR2rBadDebugInfo);
+}
+
 // The nibble header, and the blob's extent; nothing past the section.
-Blob readBlobHeader(const NativeRegion& region, std::uint64_t at, const FormatProfile& profile) {
+// Problems are the region's.
+Blob readBlobHeader(NativeRegion& region, std::uint64_t at, const FormatProfile& profile) {
   Blob b;
   b.at = at;
   const ByteSpan rest = region.from(at);
-  il::NibbleReader nibbles(rest);
-  const auto next = [&](const std::string& name) {
-    const il::NibbleReader::Varint v = nibbles.u32();
-    if (v.status == il::NibbleReader::Status::Truncated) {
-      fail(region.fileOffsetOf(at) + v.at / 2, "header." + name + ": the section ends inside it", rules::kR2rTruncated);
-    }
-    if (v.status != il::NibbleReader::Status::Ok) {
-      fail(region.fileOffsetOf(at) + v.at / 2,
-           "header." + name + ": nibble varint " +
-               (v.status == il::NibbleReader::Status::TooLong ? "longer than 11 nibbles" : "over 32 bits"),
-           rules::kR2rBadDebugInfo);
-    }
-    return v.value;
-  };
+  NibbleCursor nibbles(rest);
   std::uint32_t sizes[6] = {0, 0, 0, 0, 0, 0};
-  sizes[0] = next(profile.fatDebugInfo ? "cbBounds (or the fat marker 0)" : "cbBounds");
+  if (!headerSize(region, at, nibbles, "", profile.fatDebugInfo ? "cbBounds (or the fat marker 0)" : "cbBounds",
+                  sizes[0])) {
+    return b;
+  }
   std::size_t count = 2;
   if (profile.fatDebugInfo && sizes[0] == 0) {
     b.fat = true;
     count = 6;
-    for (std::size_t i = 0; i < count; ++i) sizes[i] = next(std::string("fat.") + kSizeNames[i]);
-  } else {
-    sizes[1] = next(kSizeNames[1]);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!headerSize(region, at, nibbles, "fat.", kSizeNames[i], sizes[i])) return b;
+    }
+  } else if (!headerSize(region, at, nibbles, "", kSizeNames[1], sizes[1])) {
+    return b;
   }
   // Flushed to a whole byte: an odd nibble count leaves a zero high half.
   if (nibbles.position() % 2 == 1 && nibbles.nibble() != 0) {
-    fail(region.fileOffsetOf(at) + nibbles.position() / 2 - 1, "header: non-zero padding nibble",
-         rules::kR2rBadDebugInfo);
+    region.fail(region.fileOffsetOf(at) + nibbles.position() / 2 - 1, "header: non-zero padding nibble",
+                rules::kR2rBadDebugInfo);
+    return b;
   }
   b.headerSize = (nibbles.position() + 1) / 2;
   b.cbBounds = sizes[0];
@@ -99,10 +112,11 @@ Blob readBlobHeader(const NativeRegion& region, std::uint64_t at, const FormatPr
     for (std::size_t i = 0; i < count; ++i) {
       parts += (i == 0 ? "" : ", ") + std::string(kSizeNames[i]) + " " + std::to_string(sizes[i]);
     }
-    fail(region.fileOffsetOf(at),
-         "blob of " + std::to_string(total) + " bytes (" + parts + ") runs past the end of the section (" +
-             std::to_string(rest.size()) + " byte(s) left)",
-         rules::kR2rTruncated);
+    region.fail(region.fileOffsetOf(at),
+                "blob of " + std::to_string(total) + " bytes (" + parts + ") runs past the end of the section (" +
+                    std::to_string(rest.size()) + " byte(s) left)",
+                rules::kR2rTruncated);
+    return b;
   }
   b.end = at + total;
   return b;
@@ -110,39 +124,44 @@ Blob readBlobHeader(const NativeRegion& region, std::uint64_t at, const FormatPr
 
 // 1. Every method's element and the blob it names. 2. One hop only: a
 // lookback must not land on another lookback.
-std::vector<Element> readElements(const NativeRegion& region, const NativeArray& array, const R2RImage& image) {
+// Method `e.method`'s element, if present (the region's error otherwise).
+bool readElement(NativeRegion& region, const NativeArray& array, const R2RImage& image, Element& e) {
+  if (!array.tryGet(image.methods[e.method].firstRuntimeFunction, e.at)) return false;
+  std::uint64_t after = e.at;
+  e.lookback = region.unsignedAt(after);
+  if (!region.ok()) return false;
+  if (e.lookback == 0) {
+    e.blob = after;
+  } else if (e.lookback > e.at - region.rva) {
+    return region.fail(region.fileOffsetOf(e.at),
+                       "lookback " + shortHex(e.lookback) + " points " + shortHex(e.lookback - (e.at - region.rva)) +
+                           " bytes before the section",
+                       rules::kR2rLookbackOutside);
+  } else {
+    e.blob = e.at - e.lookback;
+  }
+  return true;
+}
+
+Expected<std::vector<Element>> readElements(NativeRegion& region, const NativeArray& array, const R2RImage& image) {
   std::vector<Element> elements;
   std::unordered_set<std::uint64_t> lookbackElements;
   for (std::size_t i = 0; i < image.methods.size(); ++i) {
     Element e;
     e.method = i;
-    const bool present = withPath([&] { return elementPath(image, e); },
-                                  [&] {
-                                    if (!array.tryGet(image.methods[i].firstRuntimeFunction, e.at)) return false;
-                                    std::uint64_t after = e.at;
-                                    e.lookback = region.unsignedAt(after);
-                                    if (e.lookback == 0) {
-                                      e.blob = after;
-                                    } else if (e.lookback > e.at - region.rva) {
-                                      fail(region.fileOffsetOf(e.at),
-                                           "lookback " + shortHex(e.lookback) + " points " +
-                                               shortHex(e.lookback - (e.at - region.rva)) + " bytes before the section",
-                                           rules::kR2rLookbackOutside);
-                                    } else {
-                                      e.blob = e.at - e.lookback;
-                                      lookbackElements.insert(e.at);
-                                    }
-                                    return true;
-                                  });
-    if (present) elements.push_back(e);
+    const bool present = readElement(region, array, image, e);
+    if (!region.ok()) return withPath(elementPath(image, e), region.takeError());
+    if (!present) continue;
+    if (e.lookback != 0) lookbackElements.insert(e.at);
+    elements.push_back(e);
   }
 
   for (const Element& e : elements) {
     if (e.lookback != 0 && lookbackElements.count(e.blob) != 0) {
-      fail(region.fileOffsetOf(e.at),
-           elementPath(image, e) + ": lookback " + shortHex(e.lookback) + " lands on another lookback element at RVA " +
-               shortHex(e.blob) + ", not on a blob",
-           rules::kR2rLookbackChain);
+      return r2rError(region.fileOffsetOf(e.at),
+                      elementPath(image, e) + ": lookback " + shortHex(e.lookback) +
+                          " lands on another lookback element at RVA " + shortHex(e.blob) + ", not on a blob",
+                      rules::kR2rLookbackChain);
     }
   }
   return elements;
@@ -150,14 +169,14 @@ std::vector<Element> readElements(const NativeRegion& region, const NativeArray&
 
 // 3. Each distinct blob's header and extent (blobIndex: by RVA, its index);
 // blobs must not overlap, so validating them all is linear in the section.
-std::vector<Blob> readBlobs(const NativeRegion& region, const R2RImage& image, const std::vector<Element>& elements,
-                            std::unordered_map<std::uint64_t, std::size_t>& blobIndex) {
+Expected<std::vector<Blob>> readBlobs(NativeRegion& region, const R2RImage& image, const std::vector<Element>& elements,
+                                      std::unordered_map<std::uint64_t, std::size_t>& blobIndex) {
   std::vector<Blob> blobs;
   for (std::size_t k = 0; k < elements.size(); ++k) {
     const Element& e = elements[k];
     if (blobIndex.count(e.blob) != 0) continue;
-    Blob b =
-        withPath([&] { return elementPath(image, e); }, [&] { return readBlobHeader(region, e.blob, image.profile); });
+    Blob b = readBlobHeader(region, e.blob, image.profile);
+    if (!region.ok()) return withPath(elementPath(image, e), region.takeError());
     b.firstUser = k;
     blobIndex.emplace(e.blob, blobs.size());
     blobs.push_back(b);
@@ -169,11 +188,11 @@ std::vector<Blob> readBlobs(const NativeRegion& region, const R2RImage& image, c
     const Blob& before = blobs[order[i - 1]];
     const Blob& after = blobs[order[i]];
     if (after.at < before.end) {
-      fail(region.fileOffsetOf(after.at),
-           elementPath(image, elements[after.firstUser]) + ": its blob at RVA " + shortHex(after.at) +
-               " overlaps the blob at RVA " + shortHex(before.at) + " (" + std::to_string(before.end - before.at) +
-               " bytes)",
-           rules::kR2rBadDebugInfo);
+      return r2rError(region.fileOffsetOf(after.at),
+                      elementPath(image, elements[after.firstUser]) + ": its blob at RVA " + shortHex(after.at) +
+                          " overlaps the blob at RVA " + shortHex(before.at) + " (" +
+                          std::to_string(before.end - before.at) + " bytes)",
+                      rules::kR2rBadDebugInfo);
     }
   }
   return blobs;
@@ -181,8 +200,8 @@ std::vector<Blob> readBlobs(const NativeRegion& region, const R2RImage& image, c
 
 // 4. The bounds of each blob must decode in the version's form (FORMAT.md
 // §3.3, strict).
-void decodeBlobBounds(const NativeRegion& region, const R2RImage& image, const std::vector<Element>& elements,
-                      std::vector<Blob>& blobs) {
+Status decodeBlobBounds(const NativeRegion& region, const R2RImage& image, const std::vector<Element>& elements,
+                        std::vector<Blob>& blobs) {
   for (Blob& b : blobs) {
     if (b.cbBounds == 0) continue;
     const std::uint64_t boundsAt = b.at + b.headerSize;
@@ -198,8 +217,9 @@ void decodeBlobBounds(const NativeRegion& region, const R2RImage& image, const s
     }
     if (!opened) {
       const Error& p = opened.error();
-      fail(region.fileOffsetOf(boundsAt) + p.byteOffset(),
-           elementPath(image, elements[b.firstUser]) + ": bounds blob: " + p.path + ": " + p.message, p.rule.c_str());
+      return r2rError(region.fileOffsetOf(boundsAt) + p.byteOffset(),
+                      elementPath(image, elements[b.firstUser]) + ": bounds blob: " + p.path + ": " + p.message,
+                      p.rule.c_str());
     }
     il::BoundsView::Cursor cursor = opened->cursor();
     for (il::Bound bound; cursor.next(bound);) {
@@ -207,21 +227,23 @@ void decodeBlobBounds(const NativeRegion& region, const R2RImage& image, const s
       if (bound.ilOffset < il::kEpilog && (!b.lastIl || bound.ilOffset > *b.lastIl)) b.lastIl = bound.ilOffset;
     }
   }
+  return Success{};
 }
 
 // 5. The methods' views.
-void attachDebugInfo(const NativeRegion& region, R2RImage& image, const std::vector<Element>& elements,
-                     const std::vector<Blob>& blobs, const std::unordered_map<std::uint64_t, std::size_t>& blobIndex) {
+Status attachDebugInfo(const NativeRegion& region, R2RImage& image, const std::vector<Element>& elements,
+                       const std::vector<Blob>& blobs,
+                       const std::unordered_map<std::uint64_t, std::size_t>& blobIndex) {
   for (const Element& e : elements) {
     MethodBody& m = image.methods[e.method];
     const Blob& b = blobs[blobIndex.at(e.blob)];
     // The code generator reports offsets inside the code (the end at most,
     // for an epilog bound); a larger one means a wrong code size or blob.
     if (b.lastNative > m.codeSize) {
-      fail(region.fileOffsetOf(b.at),
-           elementPath(image, e) + ": a bound at native offset " + std::to_string(b.lastNative) +
-               " lies past the method's " + std::to_string(m.codeSize) + " bytes of code",
-           rules::kR2rBoundPastCode);
+      return r2rError(region.fileOffsetOf(b.at),
+                      elementPath(image, e) + ": a bound at native offset " + std::to_string(b.lastNative) +
+                          " lies past the method's " + std::to_string(m.codeSize) + " bytes of code",
+                      rules::kR2rBoundPastCode);
     }
     m.hasDebugInfo = true;
     m.sharedDebugInfo = e.lookback != 0;
@@ -237,28 +259,33 @@ void attachDebugInfo(const NativeRegion& region, R2RImage& image, const std::vec
     if (m.sharedDebugInfo) ++image.summary.sharedDebugInfo;
     if (b.cbBounds == 0) ++image.summary.withoutBounds;
   }
+  return Success{};
 }
 
 }  // namespace
 
-void readDebugInfo(const pe::PeImage& pe, R2RImage& image) {
-  const NativeRegion region = regionOf(pe, image, section::kDebugInfo);
+Status readDebugInfo(const pe::PeImage& pe, R2RImage& image) {
+  NativeRegion region = regionOf(pe, image, section::kDebugInfo);
   if (region.bytes.empty()) {
     image.summary.withoutDebugInfo = image.methods.size();
-    return;
+    return Success{};
   }
-  const NativeArray array = withPath("debugInfo", [&] { return NativeArray(region, region.rva); });
-  const std::vector<Element> elements = readElements(region, array, image);
+  const NativeArray array(region, region.rva);
+  if (!region.ok()) return withPath("debugInfo", region.takeError());
+  const Expected<std::vector<Element>> elements = readElements(region, array, image);
+  if (!elements) return elements.error();
   std::unordered_map<std::uint64_t, std::size_t> blobIndex;
-  std::vector<Blob> blobs = readBlobs(region, image, elements, blobIndex);
-  decodeBlobBounds(region, image, elements, blobs);
-  attachDebugInfo(region, image, elements, blobs, blobIndex);
-  image.summary.distinctDebugInfoBlobs = blobs.size();
-  for (const Blob& b : blobs) {
+  Expected<std::vector<Blob>> blobs = readBlobs(region, image, *elements, blobIndex);
+  if (!blobs) return blobs.error();
+  if (Status s = decodeBlobBounds(region, image, *elements, *blobs); !s) return s;
+  if (Status s = attachDebugInfo(region, image, *elements, *blobs, blobIndex); !s) return s;
+  image.summary.distinctDebugInfoBlobs = blobs->size();
+  for (const Blob& b : *blobs) {
     image.summary.fatDebugInfo += b.fat ? 1 : 0;
     image.summary.boundsWithTrailingBytes += b.trailing != 0 ? 1 : 0;
   }
-  image.summary.withoutDebugInfo = image.methods.size() - elements.size();
+  image.summary.withoutDebugInfo = image.methods.size() - elements->size();
+  return Success{};
 }
 
 }  // namespace gdmap::r2r

@@ -1,6 +1,6 @@
 #include <gdmap/reader/r2r_image.hpp>
 
-#include "r2r_failure.hpp"
+#include "r2r_errors.hpp"
 #include "r2r_parts.hpp"
 
 #include <gdmap/schema/byte_cursor.hpp>
@@ -48,7 +48,7 @@ const char* osName(TargetOs os) {
   return "unknown";
 }
 
-void readMachine(const pe::PeImage& pe, R2RImage& image, std::uint64_t machineAt) {
+Status readMachine(const pe::PeImage& pe, R2RImage& image, std::uint64_t machineAt) {
   image.peMachine = pe.machine();
   image.machine = pe.machine();
   image.os = TargetOs::Windows;
@@ -62,11 +62,12 @@ void readMachine(const pe::PeImage& pe, R2RImage& image, std::uint64_t machineAt
     }
   }
   if (!knownArchitecture(image.machine)) {
-    fail(machineAt,
-         "PE Machine " + shortHex(pe.machine()) +
-             " is an unknown architecture: gdmap reads ReadyToRun code for x64, x86, ARM64 and ARM",
-         rules::kR2rUnsupportedMachine);
+    return r2rError(machineAt,
+                    "PE Machine " + shortHex(pe.machine()) +
+                        " is an unknown architecture: gdmap reads ReadyToRun code for x64, x86, ARM64 and ARM",
+                    rules::kR2rUnsupportedMachine);
   }
+  return Success{};
 }
 
 struct CoreHeader {
@@ -78,21 +79,23 @@ struct CoreHeader {
 // checked to lie inside the file. `header` holds the bytes from the image's
 // (or a component's) header to the end of its directory; the core header
 // starts at file offset `at`.
-CoreHeader readCoreHeader(const pe::PeImage& pe, ByteSpan header, std::size_t at, const std::string& what) {
+Expected<CoreHeader> readCoreHeader(const pe::PeImage& pe, ByteSpan header, std::size_t at, const std::string& what) {
   const std::size_t headerStart = static_cast<std::size_t>(header.data() - pe.file().data());
   const std::size_t skip = at - headerStart;
   if (header.size() < skip + 8) {
-    fail(at, what + ": " + std::to_string(header.size()) + " bytes, the core header needs " + std::to_string(skip + 8),
-         rules::kR2rTruncated);
+    return r2rError(
+        at, what + ": " + std::to_string(header.size()) + " bytes, the core header needs " + std::to_string(skip + 8),
+        rules::kR2rTruncated);
   }
   ByteCursor in(header.subspan(skip), at);
   CoreHeader core;
   core.flags = in.u32();
   const std::uint32_t count = in.u32();
   if (count > (header.size() - skip - 8) / kSectionEntrySize) {
-    fail(at + 4,
-         what + ": " + std::to_string(count) + " sections do not fit its " + std::to_string(header.size()) + " bytes",
-         rules::kR2rTruncated);
+    return r2rError(
+        at + 4,
+        what + ": " + std::to_string(count) + " sections do not fit its " + std::to_string(header.size()) + " bytes",
+        rules::kR2rTruncated);
   }
   core.sections.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) {
@@ -103,7 +106,7 @@ CoreHeader readCoreHeader(const pe::PeImage& pe, ByteSpan header, std::size_t at
     s.size = in.u32();
     const std::string name = "section[" + std::to_string(i) + "] (type " + std::to_string(s.type) + ")";
     Expected<ByteSpan> data = pe.range({s.rva, s.size}, entryAt, name);
-    if (!data) throw R2RFailure{data.error()};
+    if (!data) return data.error();
     s.fileOffset = static_cast<std::uint64_t>(data->data() - pe.file().data());
     core.sections.push_back(s);
   }
@@ -113,7 +116,7 @@ CoreHeader readCoreHeader(const pe::PeImage& pe, ByteSpan header, std::size_t at
 // Where the READYTORUN_HEADER is: the CLI header's ManagedNativeHeader, or
 // (a composite image without a CLI header) the export RTR_HEADER the
 // runtime looks up, its extent up to the end of its section.
-pe::DataDirectory headerDirectory(const pe::PeImage& pe, std::uint64_t& namedAt) {
+Expected<pe::DataDirectory> headerDirectory(const pe::PeImage& pe, std::uint64_t& namedAt) {
   Expected<pe::CliHeader> cli = pe.cliHeader();
   if (cli && cli->managedNativeHeader.rva != 0) {
     namedAt = cli->managedNativeHeaderAt;
@@ -123,44 +126,34 @@ pe::DataDirectory headerDirectory(const pe::PeImage& pe, std::uint64_t& namedAt)
     namedAt = pe.directoryOffset(0);
     for (const pe::SectionHeader& s : pe.sections()) {
       if (*rva >= s.virtualAddress && *rva - s.virtualAddress < s.rawSize) {
-        return {*rva, s.rawSize - (*rva - s.virtualAddress)};
+        return pe::DataDirectory{*rva, s.rawSize - (*rva - s.virtualAddress)};
       }
     }
-    return {*rva, kHeaderSize};
+    return pe::DataDirectory{*rva, kHeaderSize};
   }
-  if (!cli) throw R2RFailure{cli.error()};
-  fail(cli->managedNativeHeaderAt, "CLI header: no ManagedNativeHeader: an IL-only assembly, not ReadyToRun",
-       rules::kR2rNoHeader);
+  if (!cli) return cli.error();
+  return r2rError(cli->managedNativeHeaderAt, "CLI header: no ManagedNativeHeader: an IL-only assembly, not ReadyToRun",
+                  rules::kR2rNoHeader);
 }
 
-void readHeader(const pe::PeImage& pe, R2RImage& image) {
-  std::uint64_t namedAt = 0;
-  const pe::DataDirectory header = headerDirectory(pe, namedAt);
-  Expected<ByteSpan> bytes = pe.range(header, namedAt, "READYTORUN_HEADER");
-  if (!bytes) throw R2RFailure{bytes.error()};
-  image.headerRva = header.rva;
-  image.headerOffset = static_cast<std::uint64_t>(bytes->data() - pe.file().data());
-  if (bytes->size() < kHeaderSize) {
-    fail(image.headerOffset, "READYTORUN_HEADER: " + std::to_string(bytes->size()) + " bytes, needs 16",
-         rules::kR2rTruncated);
-  }
-
-  ByteCursor in(*bytes, static_cast<std::size_t>(image.headerOffset));
+// The header's signature and version; the version's rules.
+Status readVersion(ByteCursor& in, R2RImage& image) {
   const std::uint32_t signature = in.u32();
   if (signature != kSignature) {
     // 'NGE': a fragile NGen image (CORCOMPILE_HEADER), as System.Private.CoreLib ships in .NET Core 2.x.
     const char* ngen = signature == 0x0045474E ? ": a fragile NGen native image, not ReadyToRun" : "";
-    fail(image.headerOffset, "READYTORUN_HEADER: signature " + hex32(signature) + " is not 0x00525452 ('RTR')" + ngen,
-         rules::kR2rBadSignature);
+    return r2rError(image.headerOffset,
+                    "READYTORUN_HEADER: signature " + hex32(signature) + " is not 0x00525452 ('RTR')" + ngen,
+                    rules::kR2rBadSignature);
   }
   image.majorVersion = in.u16();
   image.minorVersion = in.u16();
   const std::string version = std::to_string(image.majorVersion) + "." + std::to_string(image.minorVersion);
   if (image.majorVersion < kOldestMajorVersion) {
-    fail(image.headerOffset + 4,
-         "READYTORUN_HEADER: version " + version + " is not supported: gdmap reads major versions " +
-             std::to_string(kOldestMajorVersion) + " (.NET Core 2.0) and newer",
-         rules::kR2rUnsupportedVersion);
+    return r2rError(image.headerOffset + 4,
+                    "READYTORUN_HEADER: version " + version + " is not supported: gdmap reads major versions " +
+                        std::to_string(kOldestMajorVersion) + " (.NET Core 2.0) and newer",
+                    rules::kR2rUnsupportedVersion);
   }
   // No ceiling: a newer image is read with the newest rules known, said
   // once; the self-checks turn what those rules misread into errors.
@@ -174,36 +167,57 @@ void readHeader(const pe::PeImage& pe, R2RImage& image) {
   }
   image.profile = formatProfile(image.readAsMajorVersion);
   image.componentModuleBase = image.majorVersion > 6 || (image.majorVersion == 6 && image.minorVersion >= 3) ? 2 : 1;
-  CoreHeader core = readCoreHeader(pe, *bytes, static_cast<std::size_t>(image.headerOffset) + 8, "READYTORUN_HEADER");
-  image.flags = core.flags;
-  image.sections = std::move(core.sections);
+  return Success{};
+}
+
+Status readHeader(const pe::PeImage& pe, R2RImage& image) {
+  std::uint64_t namedAt = 0;
+  const Expected<pe::DataDirectory> header = headerDirectory(pe, namedAt);
+  if (!header) return header.error();
+  Expected<ByteSpan> bytes = pe.range(*header, namedAt, "READYTORUN_HEADER");
+  if (!bytes) return bytes.error();
+  image.headerRva = header->rva;
+  image.headerOffset = static_cast<std::uint64_t>(bytes->data() - pe.file().data());
+  if (bytes->size() < kHeaderSize) {
+    return r2rError(image.headerOffset, "READYTORUN_HEADER: " + std::to_string(bytes->size()) + " bytes, needs 16",
+                    rules::kR2rTruncated);
+  }
+  ByteCursor in(*bytes, static_cast<std::size_t>(image.headerOffset));
+  if (Status version = readVersion(in, image); !version) return version;
+  Expected<CoreHeader> core =
+      readCoreHeader(pe, *bytes, static_cast<std::size_t>(image.headerOffset) + 8, "READYTORUN_HEADER");
+  if (!core) return core.error();
+  image.flags = core->flags;
+  image.sections = std::move(core->sections);
+  return Success{};
 }
 
 // Section 116 of a component assembly: the composite image's file name,
 // UTF-8, NUL-terminated or not.
-void readOwnerComposite(const pe::PeImage& pe, R2RImage& image) {
+Status readOwnerComposite(const pe::PeImage& pe, R2RImage& image) {
   const NativeRegion region = regionOf(pe, image, section::kOwnerCompositeExecutable);
-  if (region.bytes.empty()) return;
+  if (region.bytes.empty()) return Success{};
   std::string name(reinterpret_cast<const char*>(region.bytes.data()), region.bytes.size());
   if (const std::size_t nul = name.find('\0'); nul != std::string::npos) name.resize(nul);
   if (name.empty()) {
-    fail(region.fileOffset, "ownerCompositeExecutable: an empty file name", rules::kR2rBadComposite);
+    return r2rError(region.fileOffset, "ownerCompositeExecutable: an empty file name", rules::kR2rBadComposite);
   }
   image.ownerComposite = std::move(name);
+  return Success{};
 }
 
 // Section 115 of a composite image: READYTORUN_COMPONENT_ASSEMBLIES_ENTRY
 // {CorHeader, ReadyToRunCoreHeader}, two IMAGE_DATA_DIRECTORYs each; every
 // component's core header has its own sections (its MethodDef entry points).
-void readComponents(const pe::PeImage& pe, R2RImage& image) {
-  const NativeRegion region = regionOf(pe, image, section::kComponentAssemblies);
-  if (region.bytes.empty()) return;
+Status readComponents(const pe::PeImage& pe, R2RImage& image) {
+  NativeRegion region = regionOf(pe, image, section::kComponentAssemblies);
+  if (region.bytes.empty()) return Success{};
   constexpr std::size_t kEntrySize = 16;
   if (region.bytes.size() % kEntrySize != 0) {
-    fail(region.fileOffset,
-         "componentAssemblies: " + std::to_string(region.bytes.size()) +
-             " bytes are not a whole number of 16-byte entries",
-         rules::kR2rBadComposite);
+    return r2rError(region.fileOffset,
+                    "componentAssemblies: " + std::to_string(region.bytes.size()) +
+                        " bytes are not a whole number of 16-byte entries",
+                    rules::kR2rBadComposite);
   }
   const std::size_t count = region.bytes.size() / kEntrySize;
   image.components.reserve(count);
@@ -214,16 +228,18 @@ void readComponents(const pe::PeImage& pe, R2RImage& image) {
     c.corHeaderRva = region.fixed(at, 4);
     const std::uint32_t coreRva = region.fixed(at + 8, 4);
     const std::uint32_t coreSize = region.fixed(at + 12, 4);
+    if (!region.ok()) return region.takeError();
     Expected<ByteSpan> core = pe.range({coreRva, coreSize}, region.fileOffsetOf(at + 8), path + ".coreHeader");
-    if (!core) throw R2RFailure{core.error()};
+    if (!core) return core.error();
     c.coreHeaderRva = coreRva;
     c.coreHeaderOffset = static_cast<std::uint64_t>(core->data() - pe.file().data());
-    CoreHeader h = withPath(
-        path, [&] { return readCoreHeader(pe, *core, static_cast<std::size_t>(c.coreHeaderOffset), "core header"); });
-    c.flags = h.flags;
-    c.sections = std::move(h.sections);
+    Expected<CoreHeader> h = readCoreHeader(pe, *core, static_cast<std::size_t>(c.coreHeaderOffset), "core header");
+    if (!h) return withPath(path, h.error());
+    c.flags = h->flags;
+    c.sections = std::move(h->sections);
     image.components.push_back(std::move(c));
   }
+  return Success{};
 }
 
 }  // namespace
@@ -281,23 +297,17 @@ Expected<R2RImage> readR2RImage(ByteSpan file, const TypeNames* names) {
   if (!pe) return pe.error();
   R2RImage image;
   image.pe32Plus = pe->pe32Plus();
-  try {
-    readHeader(*pe, image);
-    // The COFF Machine field: 4 bytes after the PE signature at e_lfanew.
-    const std::uint64_t machineAt =
-        (file.size() >= 0x40 ? (std::uint64_t{file[0x3C]} | std::uint64_t{file[0x3D]} << 8 |
-                                std::uint64_t{file[0x3E]} << 16 | std::uint64_t{file[0x3F]} << 24)
-                             : 0) +
-        4;
-    readMachine(*pe, image, machineAt);
-    readOwnerComposite(*pe, image);
-    readComponents(*pe, image);
-    readRuntimeFunctions(*pe, image);
-    readEntryPoints(*pe, image, names);
-    readDebugInfo(*pe, image);
-  } catch (R2RFailure& f) {
-    return std::move(f.error);
-  }
+  if (Status s = readHeader(*pe, image); !s) return s.error();
+  // The COFF Machine field: 4 bytes after the PE signature at e_lfanew.
+  ByteCursor lfanew(file.size() >= 0x40 ? file.subspan(0x3C, 4) : ByteSpan{});
+  const std::uint64_t machineAt = std::uint64_t{lfanew.u32()} + 4;
+  Status read = readMachine(*pe, image, machineAt);
+  if (read) read = readOwnerComposite(*pe, image);
+  if (read) read = readComponents(*pe, image);
+  if (read) read = readRuntimeFunctions(*pe, image);
+  if (read) read = readEntryPoints(*pe, image, names);
+  if (read) read = readDebugInfo(*pe, image);
+  if (!read) return read.error();
   return image;
 }
 

@@ -9,9 +9,10 @@
 // System.__Canon) and ELEMENT_TYPE_MODULE_ZAPSIG (0x3F, a module index
 // then a type whose tokens are that module's).
 //
-// Malformed signatures throw R2RFailure (r2r-bad-instance-signature) with
-// the file offset of the offending byte.
+// A malformed signature is an Error (r2r-bad-instance-signature) at the
+// file offset of the offending byte.
 #include <gdmap/schema/bytes.hpp>
+#include <gdmap/schema/expected.hpp>
 #include <gdmap/schema/type_names.hpp>
 
 #include <cstdint>
@@ -38,6 +39,7 @@ struct InstanceSignature {
 // Types print as ILAsm text (formatType's spelling), with `__Canon` and
 // `[module N] T` for the two extensions.
 // With `names`, tokens of this module print as names (type_names.hpp).
-InstanceSignature parseInstanceSignature(ByteSpan bytes, std::uint64_t fileOffset, const TypeNames* names = nullptr);
+Expected<InstanceSignature> parseInstanceSignature(ByteSpan bytes, std::uint64_t fileOffset,
+                                                   const TypeNames* names = nullptr);
 
 }  // namespace gdmap::r2r

@@ -9,6 +9,7 @@
 // stub kind up to StubCodeBlockLast, or the RealCodeHeader).
 #include "runtime_state.hpp"
 
+#include <gdmap/schema/byte_cursor.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
 
@@ -119,6 +120,67 @@ Expected<std::optional<std::uint64_t>> findStart(const RuntimeCode::State& s, co
 
 }  // namespace
 
+namespace {
+
+// The range section at `rs`, read whole; nullopt when it is being deleted
+// (the runtime's own lookup treats it as absent).
+Expected<std::optional<CodeRangeSection>> readRangeSection(const RuntimeCode::State& s, std::uint64_t rs) {
+  const auto& l = s.layout.section;
+  const std::string label = sectionLabel(rs);
+  Expected<std::uint64_t> begin = s.pages.u64(rs + l.rangeBegin, label + " RangeBegin");
+  if (!begin) return begin.error();
+  Expected<std::uint64_t> end = s.pages.u64(rs + l.rangeEndOpen, label + " RangeEndOpen");
+  if (!end) return end.error();
+  Expected<std::uint64_t> deleting = s.pages.u64(rs + l.nextForDelete, label + " NextForDelete");
+  if (!deleting) return deleting.error();
+  Expected<std::uint32_t> flags = s.pages.u32(rs + l.flags, label + " Flags");
+  if (!flags) return flags.error();
+  Expected<std::uint64_t> heapList = s.pages.u64(rs + l.heapList, label + " HeapList");
+  if (!heapList) return heapList.error();
+  Expected<std::uint64_t> module = s.pages.u64(rs + l.r2rModule, label + " R2RModule");
+  if (!module) return module.error();
+  if (*begin >= *end) {
+    return dataInvalid(rs, label + ": range [" + shortHex(*begin) + ", " + shortHex(*end) + ") is empty or reversed");
+  }
+  if (*deleting != 0) return std::optional<CodeRangeSection>{};
+  CodeRangeSection c;
+  c.address = rs;
+  c.begin = *begin;
+  c.end = *end;
+  c.flags = *flags;
+  c.kind = kindOf(*flags, *module);
+  c.heapList = c.kind == RangeKind::JitCodeHeap ? *heapList : 0;
+  c.module = c.kind == RangeKind::ReadyToRun ? *module : 0;
+  return std::optional<CodeRangeSection>(c);
+}
+
+// The fragment list of a leaf entry: each fragment's range section, once
+// (`seen`), into `sections`; `fragments` counts against the limit.
+Status readFragments(const RuntimeCode::State& s, std::uint64_t entry, std::size_t& fragments,
+                     std::unordered_set<std::uint64_t>& seen, std::vector<CodeRangeSection>& sections) {
+  std::unordered_set<std::uint64_t> chain;
+  for (std::uint64_t f = entry; f != 0;) {
+    if (++fragments > kMaxFragments || !chain.insert(f).second) {
+      return dataInvalid(f, "range section fragment " + shortHex(f) + ": the fragment list loops or is longer than " +
+                                std::to_string(kMaxFragments));
+    }
+    const std::string what = "RangeSectionFragment " + shortHex(f);
+    Expected<std::uint64_t> section = s.pages.u64(f + s.layout.fragment.rangeSection, what + ".RangeSection");
+    if (!section) return section.error();
+    Expected<std::uint64_t> next = s.pages.u64(f + s.layout.fragment.next, what + ".Next");
+    if (!next) return next.error();
+    if (*section != 0 && seen.insert(*section).second) {
+      Expected<std::optional<CodeRangeSection>> c = readRangeSection(s, *section);
+      if (!c) return c.error();
+      if (*c) sections.push_back(**c);
+    }
+    f = *next & ~kTag;
+  }
+  return Success{};
+}
+
+}  // namespace
+
 Status RuntimeCode::State::readRangeSections() {
   // Every non-null entry of every level, then every fragment of every
   // leaf; each array and fragment counted against its limit, so a map
@@ -143,60 +205,15 @@ Status RuntimeCode::State::readRangeSections() {
             pages.read(p.array, raw, "range section map level " + std::to_string(p.level) + " at " + shortHex(p.array));
         !st)
       return st;
+    ByteCursor entries(raw);
     for (std::size_t i = 0; i < kEntries; ++i) {
-      std::uint64_t entry = 0;
-      for (unsigned b = 0; b < 8; ++b) entry |= std::uint64_t{raw[i * 8 + b]} << (8 * b);
-      entry &= ~kTag;
+      const std::uint64_t entry = entries.u64() & ~kTag;
       if (entry == 0) continue;
       if (p.level > 1) {
         pending.push_back({entry, p.level - 1});
         continue;
       }
-      std::unordered_set<std::uint64_t> chain;
-      for (std::uint64_t f = entry; f != 0;) {
-        if (++fragments > kMaxFragments || !chain.insert(f).second) {
-          return dataInvalid(f, "range section fragment " + shortHex(f) +
-                                    ": the fragment list loops or is longer than " + std::to_string(kMaxFragments));
-        }
-        const std::string what = "RangeSectionFragment " + shortHex(f);
-        Expected<std::uint64_t> section = pages.u64(f + layout.fragment.rangeSection, what + ".RangeSection");
-        if (!section) return section.error();
-        Expected<std::uint64_t> next = pages.u64(f + layout.fragment.next, what + ".Next");
-        if (!next) return next.error();
-        if (*section != 0 && seen.insert(*section).second) {
-          const std::uint64_t rs = *section;
-          const std::string label = sectionLabel(rs);
-          CodeRangeSection c;
-          c.address = rs;
-          Expected<std::uint64_t> begin = pages.u64(rs + layout.section.rangeBegin, label + " RangeBegin");
-          if (!begin) return begin.error();
-          Expected<std::uint64_t> end = pages.u64(rs + layout.section.rangeEndOpen, label + " RangeEndOpen");
-          if (!end) return end.error();
-          Expected<std::uint64_t> deleting = pages.u64(rs + layout.section.nextForDelete, label + " NextForDelete");
-          if (!deleting) return deleting.error();
-          Expected<std::uint32_t> flags = pages.u32(rs + layout.section.flags, label + " Flags");
-          if (!flags) return flags.error();
-          Expected<std::uint64_t> heapList = pages.u64(rs + layout.section.heapList, label + " HeapList");
-          if (!heapList) return heapList.error();
-          Expected<std::uint64_t> module = pages.u64(rs + layout.section.r2rModule, label + " R2RModule");
-          if (!module) return module.error();
-          if (*begin >= *end) {
-            return dataInvalid(
-                rs, label + ": range [" + shortHex(*begin) + ", " + shortHex(*end) + ") is empty or reversed");
-          }
-          // Being deleted: the runtime's own lookup treats it as absent.
-          if (*deleting == 0) {
-            c.begin = *begin;
-            c.end = *end;
-            c.flags = *flags;
-            c.kind = kindOf(*flags, *module);
-            c.heapList = c.kind == RangeKind::JitCodeHeap ? *heapList : 0;
-            c.module = c.kind == RangeKind::ReadyToRun ? *module : 0;
-            sections.push_back(c);
-          }
-        }
-        f = *next & ~kTag;
-      }
+      if (Status st = readFragments(*this, entry, fragments, seen, sections); !st) return st;
     }
   }
   std::sort(sections.begin(), sections.end(),
@@ -314,79 +331,101 @@ const CodeRangeSection* RuntimeCode::sectionAt(std::uint64_t address) const {
   return address < it->end ? &*it : nullptr;
 }
 
-Expected<std::vector<JitBody>> RuntimeCode::jitBodies() const {
-  const State& s = *state_;
-  // The heaps: each code-heap section's node, and (.NET 11) the EE JIT
-  // manager's list of all heaps; the list alone is not enough in .NET 10,
-  // which does not publish it.
+namespace {
+
+// The heaps: each code-heap section's node, and (.NET 11) the EE JIT
+// manager's list of all heaps; the list alone is not enough in .NET 10,
+// which does not publish it.
+Expected<std::vector<std::uint64_t>> heapNodes(const RuntimeCode::State& s) {
   std::vector<std::uint64_t> nodes;
   std::unordered_set<std::uint64_t> seen;
   for (const CodeRangeSection& c : s.sections) {
     if (c.kind == RangeKind::JitCodeHeap && c.heapList != 0 && seen.insert(c.heapList).second)
       nodes.push_back(c.heapList);
   }
-  if (s.layout.eeJitManager) {
-    Expected<std::uint64_t> manager = s.pages.u64(*s.layout.eeJitManager, "the EEJitManager pointer");
-    if (!manager) return manager.error();
-    Expected<std::uint64_t> first = s.pages.u64(*manager + s.layout.eeJitManagerAllCodeHeaps,
-                                                "EEJitManager " + shortHex(*manager) + " AllCodeHeaps");
-    if (!first) return first.error();
-    std::size_t steps = 0;
-    for (std::uint64_t n = *first; n != 0;) {
-      if (++steps > kMaxCodeHeaps) {
-        return dataInvalid(n, "the EEJitManager's code heap list loops or holds more than " +
-                                  std::to_string(kMaxCodeHeaps) + " heaps");
-      }
-      if (seen.insert(n).second) nodes.push_back(n);
-      Expected<std::uint64_t> next = s.pages.u64(n + s.layout.heap.next, "CodeHeapListNode " + shortHex(n) + ".Next");
-      if (!next) return next.error();
-      n = *next;
+  if (!s.layout.eeJitManager) return nodes;
+  Expected<std::uint64_t> manager = s.pages.u64(*s.layout.eeJitManager, "the EEJitManager pointer");
+  if (!manager) return manager.error();
+  Expected<std::uint64_t> first =
+      s.pages.u64(*manager + s.layout.eeJitManagerAllCodeHeaps, "EEJitManager " + shortHex(*manager) + " AllCodeHeaps");
+  if (!first) return first.error();
+  std::size_t steps = 0;
+  for (std::uint64_t n = *first; n != 0;) {
+    if (++steps > kMaxCodeHeaps) {
+      return dataInvalid(
+          n, "the EEJitManager's code heap list loops or holds more than " + std::to_string(kMaxCodeHeaps) + " heaps");
+    }
+    if (seen.insert(n).second) nodes.push_back(n);
+    Expected<std::uint64_t> next = s.pages.u64(n + s.layout.heap.next, "CodeHeapListNode " + shortHex(n) + ".Next");
+    if (!next) return next.error();
+    n = *next;
+  }
+  return nodes;
+}
+
+// The bodies the nibble map unit at index `unit` (value `bits`) starts.
+Status unitBodies(const RuntimeCode::State& s, const Heap& heap, const CodeRangeSection& section, std::uint64_t unit,
+                  std::uint32_t bits, std::vector<JitBody>& bodies) {
+  for (unsigned j = 0; j < 8; ++j) {
+    const std::uint32_t nibble = (bits >> (28 - 4 * j)) & 0xF;
+    if (nibble == 0) continue;
+    const std::uint64_t start = heap.mapBase + (unit * 8 + j) * kBucketBytes + std::uint64_t{nibble - 1} * 4;
+    if (start < heap.start || start >= heap.end) continue;
+    Expected<std::uint64_t> header = s.pages.u64(start - 8, "the code header of the body at " + shortHex(start));
+    if (!header) return header.error();
+    if (*header <= s.layout.stubCodeBlockLast) continue;  // a stub, not a method
+    Expected<JitBody> body = s.readBody(start, section.begin);
+    if (!body) return body.error();
+    // A body whose MethodDesc is unreadable is still a body.
+    if (!s.labelVersion(*body)) body->version = NativeCodeVersion{false, 0, std::nullopt, 0, false, false};
+    bodies.push_back(std::move(*body));
+  }
+  return Success{};
+}
+
+// The bodies of the heap at `node`: its nibble map's units from the heap's
+// used start to its end, read in chunks.
+Status heapBodies(const RuntimeCode& code, const RuntimeCode::State& s, std::uint64_t node,
+                  std::vector<std::uint8_t>& chunk, std::vector<JitBody>& bodies) {
+  Expected<Heap> heap = readHeap(s, node);
+  if (!heap) return heap.error();
+  const CodeRangeSection* section = code.sectionAt(heap->start);
+  if (!section || section->kind != RangeKind::JitCodeHeap) {
+    return dataInvalid(
+        node, "code heap " + shortHex(node) + " at " + shortHex(heap->start) + " lies in no code-heap range section");
+  }
+  if (heap->end > section->end) {
+    return dataInvalid(node, "code heap " + shortHex(node) + " ends at " + shortHex(heap->end) +
+                                 ", past its range section's end " + shortHex(section->end));
+  }
+  const std::uint64_t firstUnit = (heap->start - heap->mapBase) / kUnitBytes;
+  const std::uint64_t endUnit = (heap->end - heap->mapBase + kUnitBytes - 1) / kUnitBytes;
+  constexpr std::uint64_t kChunkUnits = 16384;
+  for (std::uint64_t u = firstUnit; u < endUnit; u += kChunkUnits) {
+    const std::uint64_t n = std::min(kChunkUnits, endUnit - u);
+    chunk.resize(static_cast<std::size_t>(n * 4));
+    if (Status st = s.pages.read(heap->headerMap + 4 * u, chunk, "the nibble map of code heap " + shortHex(node)); !st)
+      return st.error();
+    ByteCursor units(chunk);
+    for (std::uint64_t k = 0; k < n; ++k) {
+      const std::uint32_t bits = units.u32();
+      if (bits == 0 || isPointerUnit(bits)) continue;
+      if (Status st = unitBodies(s, *heap, *section, u + k, bits, bodies); !st) return st;
     }
   }
+  return Success{};
+}
+
+}  // namespace
+
+Expected<std::vector<JitBody>> RuntimeCode::jitBodies() const {
+  const State& s = *state_;
+  const Expected<std::vector<std::uint64_t>> nodes = heapNodes(s);
+  if (!nodes) return nodes.error();
   std::vector<JitBody> bodies;
   std::vector<std::uint8_t> chunk;
-  for (const std::uint64_t node : nodes) {
-    Expected<Heap> heap = readHeap(s, node);
-    if (!heap) return heap.error();
-    const CodeRangeSection* section = sectionAt(heap->start);
-    if (!section || section->kind != RangeKind::JitCodeHeap) {
-      return dataInvalid(
-          node, "code heap " + shortHex(node) + " at " + shortHex(heap->start) + " lies in no code-heap range section");
-    }
-    if (heap->end > section->end) {
-      return dataInvalid(node, "code heap " + shortHex(node) + " ends at " + shortHex(heap->end) +
-                                   ", past its range section's end " + shortHex(section->end));
-    }
-    // Units from the heap's used start to its end, read in chunks.
-    const std::uint64_t firstUnit = (heap->start - heap->mapBase) / kUnitBytes;
-    const std::uint64_t endUnit = (heap->end - heap->mapBase + kUnitBytes - 1) / kUnitBytes;
-    constexpr std::uint64_t kChunkUnits = 16384;
-    for (std::uint64_t u = firstUnit; u < endUnit; u += kChunkUnits) {
-      const std::uint64_t n = std::min(kChunkUnits, endUnit - u);
-      chunk.resize(static_cast<std::size_t>(n * 4));
-      if (Status st = s.pages.read(heap->headerMap + 4 * u, chunk, "the nibble map of code heap " + shortHex(node));
-          !st)
-        return st.error();
-      for (std::uint64_t k = 0; k < n; ++k) {
-        std::uint32_t unit = 0;
-        for (unsigned b = 0; b < 4; ++b) unit |= std::uint32_t{chunk[k * 4 + b]} << (8 * b);
-        if (unit == 0 || isPointerUnit(unit)) continue;
-        for (unsigned j = 0; j < 8; ++j) {
-          const std::uint32_t nibble = (unit >> (28 - 4 * j)) & 0xF;
-          if (nibble == 0) continue;
-          const std::uint64_t start = heap->mapBase + ((u + k) * 8 + j) * kBucketBytes + std::uint64_t{nibble - 1} * 4;
-          if (start < heap->start || start >= heap->end) continue;
-          Expected<std::uint64_t> header = s.pages.u64(start - 8, "the code header of the body at " + shortHex(start));
-          if (!header) return header.error();
-          if (*header <= s.layout.stubCodeBlockLast) continue;  // a stub, not a method
-          Expected<JitBody> body = s.readBody(start, section->begin);
-          if (!body) return body.error();
-          // A body whose MethodDesc is unreadable is still a body.
-          if (!s.labelVersion(*body)) body->version = NativeCodeVersion{false, 0, std::nullopt, 0, false, false};
-          bodies.push_back(std::move(*body));
-        }
-      }
-    }
+  for (const std::uint64_t node : *nodes) {
+    if (Status st = heapBodies(*this, s, node, chunk, bodies); !st) return st.error();
   }
   std::sort(bodies.begin(), bodies.end(), [](const JitBody& a, const JitBody& b) { return a.start < b.start; });
   for (std::size_t i = 1; i < bodies.size(); ++i) {

@@ -16,7 +16,7 @@
 // decoded by gdmap's strict reader of the packed forms.
 #include "runtime_state.hpp"
 
-#include <gdmap/internal/nibble_reader.hpp>
+#include <gdmap/internal/nibble_cursor.hpp>
 #include <gdmap/reader/bounds_decoder.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
@@ -51,16 +51,16 @@ Expected<Header> readHeader(const TargetPages& pages, std::uint64_t at, JitDebug
   if (got == 0) {
     if (Status s = pages.read(at, MutableByteSpan(raw, 1), what + " header"); !s) return s.error();
   }
-  il::NibbleReader nibbles(ByteSpan(raw, got));
+  NibbleCursor nibbles(ByteSpan(raw, got));
   std::optional<Error> problem;
   const auto next = [&](const char* name) -> std::uint32_t {
     if (problem) return 0;
-    const il::NibbleReader::Varint v = nibbles.u32();
-    if (v.status != il::NibbleReader::Status::Ok) {
-      problem = invalid(at + v.at / 2,
-                        what + " header." + name + ": " +
-                            (v.status == il::NibbleReader::Status::Truncated ? "the readable memory ends inside it"
-                                                                             : "not a nibble varint of 32 bits"));
+    const NibbleCursor::Varint v = nibbles.varint();
+    if (!nibbles.ok()) {
+      problem = invalid(at + v.at / 2, what + " header." + name + ": " +
+                                           (nibbles.problem() == NibbleCursor::Problem::Truncated
+                                                ? "the readable memory ends inside it"
+                                                : "not a nibble varint of 32 bits"));
     }
     return v.value;
   };

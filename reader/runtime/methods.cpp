@@ -35,6 +35,24 @@ std::optional<il::OptimizationTier> tierOf(std::uint32_t value) {
   return static_cast<il::OptimizationTier>(value);
 }
 
+// A MethodDesc's Flags, and where its chunk starts: ChunkIndex alignment
+// units and the chunk's own header before it.
+struct DescChunk {
+  std::uint16_t flags = 0;
+  std::uint64_t chunk = 0;
+};
+
+Expected<DescChunk> descChunk(const RuntimeCode::State& s, std::uint64_t methodDesc, const std::string& what) {
+  const RuntimeLayout& l = s.layout;
+  Expected<std::uint8_t> chunkIndex = s.pages.u8(methodDesc + l.methodDesc.chunkIndex, what + " ChunkIndex");
+  if (!chunkIndex) return chunkIndex.error();
+  Expected<std::uint16_t> flags = s.pages.u16(methodDesc + l.methodDesc.flags, what + " Flags");
+  if (!flags) return flags.error();
+  const std::uint64_t back = std::uint64_t{*chunkIndex} * l.methodDescAlignment + l.chunk.size;
+  if (back > methodDesc) return dataInvalid(methodDesc, what + ": its chunk would start below address 0");
+  return DescChunk{*flags, methodDesc - back};
+}
+
 }  // namespace
 
 Expected<MethodIdentity> RuntimeCode::method(std::uint64_t methodDesc) const {
@@ -43,13 +61,9 @@ Expected<MethodIdentity> RuntimeCode::method(std::uint64_t methodDesc) const {
   const std::string what = "MethodDesc " + shortHex(methodDesc);
   Expected<std::uint16_t> remainder = s.pages.u16(methodDesc + l.methodDesc.flags3AndTokenRemainder, what);
   if (!remainder) return remainder.error();
-  Expected<std::uint8_t> chunkIndex = s.pages.u8(methodDesc + l.methodDesc.chunkIndex, what + " ChunkIndex");
-  if (!chunkIndex) return chunkIndex.error();
-  Expected<std::uint16_t> flags = s.pages.u16(methodDesc + l.methodDesc.flags, what + " Flags");
-  if (!flags) return flags.error();
-  const std::uint64_t back = std::uint64_t{*chunkIndex} * l.methodDescAlignment + l.chunk.size;
-  if (back > methodDesc) return dataInvalid(methodDesc, what + ": its chunk would start below address 0");
-  const std::uint64_t chunk = methodDesc - back;
+  const Expected<DescChunk> desc = descChunk(s, methodDesc, what);
+  if (!desc) return desc.error();
+  const std::uint64_t chunk = desc->chunk;
   const std::string chunkWhat = "MethodDescChunk " + shortHex(chunk) + " (of " + what + ")";
   Expected<std::uint64_t> methodTable = s.pages.u64(chunk + l.chunk.methodTable, chunkWhat + " MethodTable");
   if (!methodTable) return methodTable.error();
@@ -63,7 +77,7 @@ Expected<MethodIdentity> RuntimeCode::method(std::uint64_t methodDesc) const {
   const std::uint32_t rangeMask = 0xFFFFFFu >> bits;
   MethodIdentity m;
   m.methodDesc = methodDesc;
-  m.classification = static_cast<std::uint8_t>(*flags & kClassificationMask);
+  m.classification = static_cast<std::uint8_t>(desc->flags & kClassificationMask);
   m.dynamic = m.classification == kDynamicClassification;
   m.eligibleForTiering = (*remainder & kEligibleForTiering) != 0;
   m.token = 0x06000000u | ((std::uint32_t{*range} & rangeMask) << bits) | (std::uint32_t{*remainder} & remainderMask);
@@ -187,18 +201,14 @@ Expected<MethodInstantiation> RuntimeCode::instantiation(std::uint64_t methodDes
   MethodInstantiation out;
   if (!l.hasGenerics) return out;
   const std::string what = "MethodDesc " + shortHex(methodDesc);
-  Expected<std::uint8_t> chunkIndex = s.pages.u8(methodDesc + l.methodDesc.chunkIndex, what + " ChunkIndex");
-  if (!chunkIndex) return chunkIndex.error();
-  Expected<std::uint16_t> flags = s.pages.u16(methodDesc + l.methodDesc.flags, what + " Flags");
-  if (!flags) return flags.error();
-  const std::uint64_t back = std::uint64_t{*chunkIndex} * l.methodDescAlignment + l.chunk.size;
-  if (back > methodDesc) return dataInvalid(methodDesc, what + ": its chunk would start below address 0");
-  Expected<std::uint64_t> methodTable = s.pages.u64(methodDesc - back + l.chunk.methodTable, what + " MethodTable");
+  const Expected<DescChunk> desc = descChunk(s, methodDesc, what);
+  if (!desc) return desc.error();
+  Expected<std::uint64_t> methodTable = s.pages.u64(desc->chunk + l.chunk.methodTable, what + " MethodTable");
   if (!methodTable) return methodTable.error();
   Expected<RuntimeType> owner = s.readType(*methodTable, 0);
   if (!owner) return owner.error();
   out.typeArguments = std::move(owner->arguments);
-  if ((*flags & kClassificationMask) != kInstantiatedClassification) return out;
+  if ((desc->flags & kClassificationMask) != kInstantiatedClassification) return out;
   const auto& g = l.generics;
   Expected<std::uint16_t> kind = s.pages.u16(methodDesc + g.methodFlags2, what + " Flags2");
   if (!kind) return kind.error();

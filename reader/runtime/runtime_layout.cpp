@@ -66,42 +66,90 @@ Status checkContracts(const DataDescriptor& d) {
 class Resolver {
  public:
   explicit Resolver(const DataDescriptor& d) : d_(d) {}
-  std::uint32_t offset(const char* type, const char* field) {
-    Expected<std::uint32_t> o = d_.offset(type, field);
-    if (!o) {
-      keep(o.error());
-      return 0;
-    }
-    return *o;
-  }
+  std::uint32_t offset(const char* type, const char* field) { return valueOf(d_.offset(type, field)); }
   std::optional<std::uint32_t> optionalOffset(const char* type, const char* field) {
     if (!d_.hasField(type, field)) return std::nullopt;
     return offset(type, field);
   }
-  std::uint32_t size(const char* type) {
-    Expected<std::uint32_t> s = d_.size(type);
-    if (!s) {
-      keep(s.error());
-      return 0;
-    }
-    return *s;
-  }
-  std::uint64_t global(const char* name) {
-    Expected<std::uint64_t> g = d_.global(name);
-    if (!g) {
-      keep(g.error());
-      return 0;
-    }
-    return *g;
-  }
+  std::uint32_t size(const char* type) { return valueOf(d_.size(type)); }
+  std::uint64_t global(const char* name) { return valueOf(d_.global(name)); }
   std::optional<Error> error;
 
  private:
   void keep(const Error& e) {
     if (!error) error = e;
   }
+  // The value, or 0 and the error kept.
+  template <typename T>
+  T valueOf(const Expected<T>& found) {
+    if (found) return *found;
+    keep(found.error());
+    return 0;
+  }
   const DataDescriptor& d_;
 };
+
+// Where the code is: range sections, code heaps, code headers.
+void resolveCodeLayout(Resolver& r, bool net10, RuntimeLayout& l) {
+  l.fragment = {r.offset("RangeSectionFragment", "RangeBegin"), r.offset("RangeSectionFragment", "RangeEndOpen"),
+                r.offset("RangeSectionFragment", "RangeSection"), r.offset("RangeSectionFragment", "Next")};
+  l.section = {r.offset("RangeSection", "RangeBegin"),    r.offset("RangeSection", "RangeEndOpen"),
+               r.offset("RangeSection", "NextForDelete"), r.offset("RangeSection", "Flags"),
+               r.offset("RangeSection", "HeapList"),      r.offset("RangeSection", "R2RModule")};
+  l.heap = {r.offset("CodeHeapListNode", "Next"), r.offset("CodeHeapListNode", "StartAddress"),
+            r.offset("CodeHeapListNode", "EndAddress"), r.offset("CodeHeapListNode", "MapBase"),
+            r.offset("CodeHeapListNode", "HeaderMap")};
+  // .NET 10 does not publish RealCodeHeader.DebugInfo: the first field.
+  const std::optional<std::uint32_t> debugInfo = r.optionalOffset("RealCodeHeader", "DebugInfo");
+  l.codeHeader = {debugInfo ? *debugInfo : (net10 ? 0u : r.offset("RealCodeHeader", "DebugInfo")),
+                  r.offset("RealCodeHeader", "MethodDesc"),
+                  r.offset("RealCodeHeader", "NumUnwindInfos"),
+                  r.offset("RealCodeHeader", "UnwindInfos"),
+                  r.size("RuntimeFunction"),
+                  r.offset("RuntimeFunction", "BeginAddress"),
+                  r.offset("RuntimeFunction", "EndAddress")};
+}
+
+// What a body's MethodDesc says: its token, chunk, module and name.
+void resolveMethodLayout(Resolver& r, RuntimeLayout& l) {
+  l.methodDesc = {r.offset("MethodDesc", "Flags3AndTokenRemainder"), r.offset("MethodDesc", "ChunkIndex"),
+                  r.offset("MethodDesc", "Flags"), r.offset("MethodDesc", "CodeData")};
+  l.chunk = {r.size("MethodDescChunk"), r.offset("MethodDescChunk", "MethodTable"),
+             r.offset("MethodDescChunk", "FlagsAndTokenRange")};
+  l.methodTableModule = r.offset("MethodTable", "Module");
+  l.dynamicMethodName = r.optionalOffset("DynamicMethodDesc", "MethodName");
+}
+
+// Optional as a whole: without them a method's instantiation is not read.
+void resolveGenerics(const DataDescriptor& d, RuntimeLayout& l) {
+  Resolver g(d);
+  l.generics = {g.offset("MethodTable", "MTFlags"),
+                g.offset("MethodTable", "MTFlags2"),
+                g.offset("MethodTable", "PerInstInfo"),
+                g.offset("GenericsDictInfo", "NumDicts"),
+                g.offset("GenericsDictInfo", "NumTypeArgs"),
+                g.offset("InstantiatedMethodDesc", "PerInstInfo"),
+                g.offset("InstantiatedMethodDesc", "Flags2"),
+                g.offset("InstantiatedMethodDesc", "NumGenericArgs"),
+                g.offset("TypeDesc", "TypeAndFlags"),
+                g.offset("ParamTypeDesc", "TypeArg"),
+                std::nullopt};
+  l.hasGenerics = !g.error;
+  if (const Expected<std::uint64_t> canon = d.global("CanonMethodTable")) l.generics.canon = *canon;
+}
+
+// Modules and code versions (tiers).
+void resolveVersionLayout(Resolver& r, bool net10, RuntimeLayout& l) {
+  l.module = {r.offset("Module", "Path"), r.offset("Module", "Base")};
+  l.codeData = {r.offset("MethodDescCodeData", "VersioningState"),
+                r.optionalOffset("MethodDescCodeData", "OptimizationTier")};
+  l.versioningState = {r.offset("MethodDescVersioningState", "Flags"),
+                       r.offset("MethodDescVersioningState", "NativeCodeVersionNode")};
+  std::optional<std::uint32_t> nodeTier = r.optionalOffset("NativeCodeVersionNode", "OptimizationTier");
+  if (!nodeTier && net10) nodeTier = 36;  // .NET 10 keeps it there unpublished (checked on 10.0.12)
+  l.node = {r.offset("NativeCodeVersionNode", "NativeCode"), r.offset("NativeCodeVersionNode", "ILVersionId"),
+            r.offset("NativeCodeVersionNode", "Next"), r.offset("NativeCodeVersionNode", "Flags"), nodeTier};
+}
 
 }  // namespace
 
@@ -133,55 +181,10 @@ Expected<RuntimeLayout> resolveLayout(const DataDescriptor& d) {
   }
   l.tokenRemainderBits = static_cast<std::uint32_t>(remainderBits);
 
-  l.fragment = {r.offset("RangeSectionFragment", "RangeBegin"), r.offset("RangeSectionFragment", "RangeEndOpen"),
-                r.offset("RangeSectionFragment", "RangeSection"), r.offset("RangeSectionFragment", "Next")};
-  l.section = {r.offset("RangeSection", "RangeBegin"),    r.offset("RangeSection", "RangeEndOpen"),
-               r.offset("RangeSection", "NextForDelete"), r.offset("RangeSection", "Flags"),
-               r.offset("RangeSection", "HeapList"),      r.offset("RangeSection", "R2RModule")};
-  l.heap = {r.offset("CodeHeapListNode", "Next"), r.offset("CodeHeapListNode", "StartAddress"),
-            r.offset("CodeHeapListNode", "EndAddress"), r.offset("CodeHeapListNode", "MapBase"),
-            r.offset("CodeHeapListNode", "HeaderMap")};
-  // .NET 10 does not publish RealCodeHeader.DebugInfo: the first field.
-  const std::optional<std::uint32_t> debugInfo = r.optionalOffset("RealCodeHeader", "DebugInfo");
-  l.codeHeader = {debugInfo ? *debugInfo : (net10 ? 0u : r.offset("RealCodeHeader", "DebugInfo")),
-                  r.offset("RealCodeHeader", "MethodDesc"),
-                  r.offset("RealCodeHeader", "NumUnwindInfos"),
-                  r.offset("RealCodeHeader", "UnwindInfos"),
-                  r.size("RuntimeFunction"),
-                  r.offset("RuntimeFunction", "BeginAddress"),
-                  r.offset("RuntimeFunction", "EndAddress")};
-  l.methodDesc = {r.offset("MethodDesc", "Flags3AndTokenRemainder"), r.offset("MethodDesc", "ChunkIndex"),
-                  r.offset("MethodDesc", "Flags"), r.offset("MethodDesc", "CodeData")};
-  l.chunk = {r.size("MethodDescChunk"), r.offset("MethodDescChunk", "MethodTable"),
-             r.offset("MethodDescChunk", "FlagsAndTokenRange")};
-  l.methodTableModule = r.offset("MethodTable", "Module");
-  l.dynamicMethodName = r.optionalOffset("DynamicMethodDesc", "MethodName");
-  {
-    // Optional as a whole: without them a method's instantiation is not read.
-    Resolver g(d);
-    l.generics = {g.offset("MethodTable", "MTFlags"),
-                  g.offset("MethodTable", "MTFlags2"),
-                  g.offset("MethodTable", "PerInstInfo"),
-                  g.offset("GenericsDictInfo", "NumDicts"),
-                  g.offset("GenericsDictInfo", "NumTypeArgs"),
-                  g.offset("InstantiatedMethodDesc", "PerInstInfo"),
-                  g.offset("InstantiatedMethodDesc", "Flags2"),
-                  g.offset("InstantiatedMethodDesc", "NumGenericArgs"),
-                  g.offset("TypeDesc", "TypeAndFlags"),
-                  g.offset("ParamTypeDesc", "TypeArg"),
-                  std::nullopt};
-    l.hasGenerics = !g.error;
-    if (const Expected<std::uint64_t> canon = d.global("CanonMethodTable")) l.generics.canon = *canon;
-  }
-  l.module = {r.offset("Module", "Path"), r.offset("Module", "Base")};
-  l.codeData = {r.offset("MethodDescCodeData", "VersioningState"),
-                r.optionalOffset("MethodDescCodeData", "OptimizationTier")};
-  l.versioningState = {r.offset("MethodDescVersioningState", "Flags"),
-                       r.offset("MethodDescVersioningState", "NativeCodeVersionNode")};
-  std::optional<std::uint32_t> nodeTier = r.optionalOffset("NativeCodeVersionNode", "OptimizationTier");
-  if (!nodeTier && net10) nodeTier = 36;  // .NET 10 keeps it there unpublished (checked on 10.0.12)
-  l.node = {r.offset("NativeCodeVersionNode", "NativeCode"), r.offset("NativeCodeVersionNode", "ILVersionId"),
-            r.offset("NativeCodeVersionNode", "Next"), r.offset("NativeCodeVersionNode", "Flags"), nodeTier};
+  resolveCodeLayout(r, net10, l);
+  resolveMethodLayout(r, l);
+  resolveGenerics(d, l);
+  resolveVersionLayout(r, net10, l);
   if (r.error) return *r.error;
   if (l.codeHeader.runtimeFunctionSize < 8 || l.codeHeader.runtimeFunctionSize > 64) {
     return Error(0, "RuntimeFunction of " + std::to_string(l.codeHeader.runtimeFunctionSize) + " bytes",

@@ -7,7 +7,7 @@
 #include <gdmap/schema/il_map.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
 
-#include <gdmap/internal/nibble_reader.hpp>
+#include <gdmap/internal/nibble_cursor.hpp>
 
 #include <doctest/doctest.h>
 
@@ -94,16 +94,16 @@ TEST_CASE("il codec: nibble varint vectors of FORMAT.md") {
     CAPTURE(v.value);
     CHECK(gdmap::toHex(gdmap::il::encodeNibbleU32(v.value)) == gdmap::toHex(hex(v.bytes)));
     const Bytes bytes = hex(v.bytes);
-    gdmap::il::NibbleReader r(bytes);
-    const auto decoded = r.u32();
-    CHECK(decoded.status == gdmap::il::NibbleReader::Status::Ok);
+    gdmap::NibbleCursor r(bytes);
+    const auto decoded = r.varint();
+    CHECK(r.ok());
     CHECK(decoded.value == v.value);
     CHECK(decoded.minimal);
   }
   // A leading zero chunk decodes but is not minimal: 8 then 1 is 1.
   const Bytes padded = hex("18");
-  gdmap::il::NibbleReader r(padded);
-  const auto v = r.u32();
+  gdmap::NibbleCursor r(padded);
+  const auto v = r.varint();
   CHECK(v.value == 1);
   CHECK_FALSE(v.minimal);
 }

@@ -7,7 +7,7 @@
 #include <gdmap/schema/il_map.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
 
-#include <gdmap/internal/nibble_reader.hpp>
+#include <gdmap/internal/nibble_cursor.hpp>
 #include <gdmap/internal/nibble_writer.hpp>
 
 #include <doctest/doctest.h>
@@ -174,8 +174,8 @@ TEST_CASE("il reader: non-minimal varints are valid but not canonical (il-non-mi
   w.nibble(8);
   w.nibble(6);
   const Bytes canonical = *gdmap::parseHex("06 21 34 62 09 20 09 0a 95 24 59 00");
-  gdmap::il::NibbleReader r(canonical);
-  r.u32();
+  gdmap::NibbleCursor r(canonical);
+  r.varint();
   while (r.remaining() > 0) w.nibble(r.nibble());  // the rest (24 nibbles, no pad)
   w.flush();
   const auto opened = gdmap::il::openBounds(blob, BoundsForm::Nibble);

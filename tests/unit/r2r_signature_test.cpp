@@ -3,7 +3,6 @@
 // CANON_ZAPSIG (`__Canon`) and MODULE_ZAPSIG (`[module N] T`); malformed
 // ones are r2r-bad-instance-signature at the offending byte.
 #include "reader/r2r/r2r_signature.hpp"
-#include "reader/r2r/r2r_failure.hpp"
 
 #include <gdmap/reader/type_decoder.hpp>
 #include <gdmap/schema/hex.hpp>
@@ -17,18 +16,14 @@
 using gdmap::Bytes;
 using gdmap::r2r::InstanceSignature;
 using gdmap::r2r::parseInstanceSignature;
-using gdmap::r2r::R2RFailure;
 
 namespace {
 
 Bytes hex(const char* text) { return gdmap::parseHex(text).value(); }
 
 gdmap::Error failureOf(const Bytes& bytes, std::uint64_t fileOffset = 1000) {
-  try {
-    parseInstanceSignature(bytes, fileOffset);
-  } catch (const R2RFailure& f) {
-    return f.error;
-  }
+  const gdmap::Expected<InstanceSignature> sig = parseInstanceSignature(bytes, fileOffset);
+  if (!sig) return sig.error();
   FAIL("the signature was accepted");
   return {};
 }
@@ -40,7 +35,7 @@ TEST_CASE("r2r signature: owner, row and method arguments") {
   // <int32, __Canon>; row 5; two method arguments: __Canon[] and
   // valuetype TypeRef 2; then the entry point (not part of the signature).
   const Bytes bytes = hex("44 15 12 0c 02 08 3e 05 02 1d 3e 11 09 28");
-  const InstanceSignature sig = parseInstanceSignature(bytes, 0);
+  const InstanceSignature sig = *parseInstanceSignature(bytes, 0);
   CHECK(sig.flags == 0x44);
   CHECK(sig.ownerType == "class 0x02000003<int32, __Canon>");
   CHECK(sig.typeArguments == std::vector<std::string>{"int32", "__Canon"});
@@ -52,25 +47,25 @@ TEST_CASE("r2r signature: owner, row and method arguments") {
 TEST_CASE("r2r signature: UpdateContext names the module whose MethodDef it is") {
   // 80 c0: flags 0xC0, UpdateContext | OwnerType; module 3; owner CLASS TypeDef 1; row 7.
   const Bytes bytes = hex("80 c0 03 12 04 07");
-  const InstanceSignature sig = parseInstanceSignature(bytes, 0);
+  const InstanceSignature sig = *parseInstanceSignature(bytes, 0);
   CHECK(sig.hasModule);
   CHECK(sig.module == 3);
   CHECK(sig.ownerType == "class 0x02000001");
   CHECK(sig.token == 0x06000007);
   CHECK(sig.length == bytes.size());
-  CHECK_FALSE(parseInstanceSignature(hex("40 12 04 07"), 0).hasModule);
+  CHECK_FALSE(parseInstanceSignature(hex("40 12 04 07"), 0)->hasModule);
 }
 
 TEST_CASE("r2r signature: a module override and nested instances") {
   // 40: OwnerType; 3f 02: module 2, then valuetype 0x02000001<class
   // 0x02000002<__Canon>, string>; row 7.
-  const InstanceSignature sig = parseInstanceSignature(hex("40 3f 02 15 11 04 02 15 12 08 01 3e 0e 07"), 0);
+  const InstanceSignature sig = *parseInstanceSignature(hex("40 3f 02 15 11 04 02 15 12 08 01 3e 0e 07"), 0);
   CHECK(sig.ownerType == "[module 2] valuetype 0x02000001<class 0x02000002<__Canon>, string>");
   CHECK(sig.typeArguments == std::vector<std::string>{"class 0x02000002<__Canon>", "string"});
   CHECK(sig.token == 0x06000007);
   CHECK(sig.methodArguments.empty());
   // No owner: the row follows the flags.
-  const InstanceSignature plain = parseInstanceSignature(hex("04 81 00 01 13 00"), 0);
+  const InstanceSignature plain = *parseInstanceSignature(hex("04 81 00 01 13 00"), 0);
   CHECK(plain.ownerType.empty());
   CHECK(plain.token == 0x06000100);
   CHECK(plain.methodArguments == std::vector<std::string>{"!0"});
@@ -86,7 +81,7 @@ TEST_CASE("r2r signature: plain ECMA-335 types print as formatType prints them")
     const Bytes typeBytes = hex(type);
     Bytes sig = hex("04 01 01");
     sig.insert(sig.end(), typeBytes.begin(), typeBytes.end());
-    const InstanceSignature parsed = parseInstanceSignature(sig, 0);
+    const InstanceSignature parsed = *parseInstanceSignature(sig, 0);
     REQUIRE(parsed.methodArguments.size() == 1);
     const auto model = gdmap::decodeTypeBlob(typeBytes);
     REQUIRE(model.ok());
@@ -150,11 +145,11 @@ TEST_CASE("r2r signature: with names, this module's tokens print as names and ot
   const TwoNames names;
   // As the first case: owner Ns.Box`2<int32, __Canon>, method arguments
   // __Canon[] and valuetype [System.Runtime]System.Guid.
-  const InstanceSignature sig = parseInstanceSignature(hex("44 15 12 0c 02 08 3e 05 02 1d 3e 11 09 28"), 0, &names);
+  const InstanceSignature sig = *parseInstanceSignature(hex("44 15 12 0c 02 08 3e 05 02 1d 3e 11 09 28"), 0, &names);
   CHECK(sig.ownerType == "class Ns.Box`2<int32, __Canon>");
   CHECK(sig.methodArguments == std::vector<std::string>{"__Canon[]", "valuetype [System.Runtime]System.Guid"});
   // Inside a module override the tokens are that module's: 0x02000001
   // there is not this module's Ns.Other.
-  const InstanceSignature other = parseInstanceSignature(hex("40 3f 02 15 11 04 02 15 12 08 01 3e 0e 07"), 0, &names);
+  const InstanceSignature other = *parseInstanceSignature(hex("40 3f 02 15 11 04 02 15 12 08 01 3e 0e 07"), 0, &names);
   CHECK(other.ownerType == "[module 2] valuetype 0x02000001<class 0x02000002<__Canon>, string>");
 }

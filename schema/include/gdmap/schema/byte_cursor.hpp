@@ -29,6 +29,37 @@
 
 namespace gdmap {
 
+namespace detail {
+// The error convention of gdmap's cursors (ByteCursor here; NibbleCursor
+// and BitCursor in schema/internal): the first failure sticks, later ones
+// are dropped, and reading it is never undefined (an empty Error while ok).
+class StickyError {
+ public:
+  bool ok() const { return !error_.has_value(); }
+  const Error& get() const {
+    static const Error none;
+    return error_ ? *error_ : none;
+  }
+  Status status() const {
+    if (error_) return *error_;
+    return Success{};
+  }
+  Error take() {
+    if (!error_) return Error{};
+    Error e = std::move(*error_);
+    error_.reset();
+    return e;
+  }
+  // Kept unless an earlier error is.
+  void set(Error e) {
+    if (!error_) error_.emplace(std::move(e));
+  }
+
+ private:
+  std::optional<Error> error_;
+};
+}  // namespace detail
+
 class ByteCursor {
  public:
   // `rule` is the rule id of a read past the end (a caller may override it
@@ -47,26 +78,15 @@ class ByteCursor {
   ByteSpan rest() const { return bytes_.subspan(position_); }
 
   // Success until a read fails; then the first failure, for good.
-  bool ok() const { return !error_.has_value(); }
+  bool ok() const { return error_.ok(); }
   explicit operator bool() const { return ok(); }
   // The first failure; while ok(), an empty Error (offset 0, no message,
   // no rule), so that reading it is never undefined.
-  const Error& error() const {
-    static const Error none;
-    return error_ ? *error_ : none;
-  }
-  Status status() const {
-    if (error_) return *error_;
-    return Success{};
-  }
+  const Error& error() const { return error_.get(); }
+  Status status() const { return error_.status(); }
   // Moves the error out (for `return in.takeError();`) and clears it; an
   // empty Error while ok().
-  Error takeError() {
-    if (!error_) return Error{};
-    Error e = std::move(*error_);
-    error_.reset();
-    return e;
-  }
+  Error takeError() { return error_.take(); }
 
   // Fixed-width little-endian integers. On failure: 0, no advance.
   std::uint8_t u8(std::string_view rule = {}) { return static_cast<std::uint8_t>(littleEndian(1, rule)); }
@@ -123,8 +143,8 @@ class ByteCursor {
   // Records a failure found by the caller (a value out of range, a bad
   // signature): at `at` (absolute), unless an earlier error is recorded.
   void fail(std::size_t at, std::string message, std::string_view rule = {}) {
-    if (error_) return;
-    error_.emplace(at, std::move(message), std::string(rule.empty() ? rule_ : rule));
+    if (!ok()) return;
+    error_.set(Error(at, std::move(message), std::string(rule.empty() ? rule_ : rule)));
   }
   void fail(std::string message, std::string_view rule = {}) { fail(offset(), std::move(message), rule); }
 
@@ -162,7 +182,7 @@ class ByteCursor {
   std::size_t base_ = 0;
   std::string_view rule_;  // a constant from rules.hpp (static storage), or empty
   std::size_t position_ = 0;
-  std::optional<Error> error_;
+  detail::StickyError error_;
 };
 
 }  // namespace gdmap

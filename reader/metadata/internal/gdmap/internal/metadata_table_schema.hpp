@@ -25,6 +25,9 @@ inline constexpr std::uint8_t kMethodDef = 0x06;
 inline constexpr std::uint8_t kMemberRef = 0x0A;
 inline constexpr std::uint8_t kCustomAttribute = 0x0C;
 inline constexpr std::uint8_t kTypeSpec = 0x1B;
+inline constexpr std::uint8_t kAssembly = 0x20;
+inline constexpr std::uint8_t kAssemblyRef = 0x23;
+inline constexpr std::uint8_t kNestedClass = 0x29;
 inline constexpr std::uint8_t kMethodSpec = 0x2B;
 // Portable PDB debug tables.
 inline constexpr std::uint8_t kDocument = 0x30;
@@ -36,6 +39,10 @@ inline constexpr std::uint8_t kImportScope = 0x35;
 inline constexpr std::uint8_t kStateMachineMethod = 0x36;
 inline constexpr std::uint8_t kCustomDebugInformation = 0x37;
 }  // namespace table
+
+// Type nesting (NestedClass, TypeRef scopes) deeper than this is taken for
+// a cycle in hostile metadata.
+inline constexpr int kMaxTypeNesting = 64;
 
 enum class ColumnKind : std::uint8_t {
   Fixed,        // a constant number of bytes

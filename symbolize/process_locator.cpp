@@ -1,5 +1,7 @@
 #include <gdmap/symbolize/process_locator.hpp>
 
+#include <gdmap/symbolize/module_paths.hpp>
+
 #include <algorithm>
 #include <iterator>
 
@@ -10,8 +12,9 @@ struct ProcessLocator::State {
   std::vector<JitMethod> methods;                       // by body
   std::vector<bool> read;                               // by body: methods[i] was read
   std::optional<Error> walkError;
-  std::unordered_map<std::uint64_t, std::string> modulePaths;  // Module -> its file
-  std::map<std::uint64_t, ProcessImage> images;                // by the range section's begin
+  explicit State(const runtime::RuntimeCode& code) : modulePaths(code) {}
+  ModulePaths modulePaths;
+  std::map<std::uint64_t, ProcessImage> images;  // by the range section's begin
 };
 
 std::uint32_t ProcessAnswer::token() const {
@@ -26,7 +29,7 @@ const std::string& ProcessAnswer::module() const {
 }
 
 ProcessLocator::ProcessLocator(const runtime::RuntimeCode& code, ProcessLocatorOptions options)
-    : code_(&code), options_(options), state_(std::make_unique<State>()) {}
+    : code_(&code), options_(options), state_(std::make_unique<State>(code)) {}
 ProcessLocator::ProcessLocator(ProcessLocator&&) noexcept = default;
 ProcessLocator& ProcessLocator::operator=(ProcessLocator&&) noexcept = default;
 ProcessLocator::~ProcessLocator() = default;
@@ -51,19 +54,7 @@ ProcessAnswer ProcessLocator::locate(std::uint64_t address, AddressKind kind) {
 
 namespace {
 
-// The module's file, read once per Module.
-const std::string& modulePath(const runtime::RuntimeCode& code, std::unordered_map<std::uint64_t, std::string>& paths,
-                              std::uint64_t module) {
-  auto path = paths.find(module);
-  if (path == paths.end()) {
-    Expected<runtime::ManagedModule> m = code.module(module);
-    path = paths.emplace(module, m ? m->path : std::string()).first;
-  }
-  return path->second;
-}
-
-void readMethod(const runtime::RuntimeCode& code, std::unordered_map<std::uint64_t, std::string>& paths,
-                const runtime::JitBody& body, JitMethod& m) {
+void readMethod(const runtime::RuntimeCode& code, ModulePaths& paths, const runtime::JitBody& body, JitMethod& m) {
   Expected<runtime::MethodIdentity> id = code.method(body.methodDesc);
   if (!id) {
     m.error = id.error();
@@ -71,7 +62,7 @@ void readMethod(const runtime::RuntimeCode& code, std::unordered_map<std::uint64
   }
   m.method = *id;
   if (Expected<runtime::MethodInstantiation> inst = code.instantiation(body.methodDesc)) m.instantiation = *inst;
-  m.module = modulePath(code, paths, id->module);
+  m.module = paths.of(id->module);
   if (body.debugInfo == 0) {
     m.noBounds = true;
     return;

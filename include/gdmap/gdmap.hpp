@@ -66,10 +66,14 @@
 #include <gdmap/symbolize/image_pdb.hpp>
 #include <gdmap/symbolize/image_symbolizer.hpp>
 #include <gdmap/symbolize/maps_symbolizer.hpp>
+#include <gdmap/symbolize/method_name_query.hpp>
+#include <gdmap/symbolize/module_names.hpp>
+#include <gdmap/symbolize/module_paths.hpp>
 #include <gdmap/symbolize/perf_script.hpp>
 #include <gdmap/symbolize/process_locator.hpp>
 #include <gdmap/symbolize/r2r_locator.hpp>
 #include <gdmap/symbolize/r2r_assemblies.hpp>
+#include <gdmap/symbolize/runtime_type_text.hpp>
 #include <gdmap/symbolize/source_lines.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>
 #include <gdmap/writer/bounds_layout.hpp>

@@ -15,9 +15,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <iterator>
 #include <map>
 #include <optional>
+#include <string>
 
 namespace gdmap::testing {
 
@@ -85,6 +87,15 @@ class TargetRecords {
     const std::size_t n = std::min<std::size_t>(out.size(), it->second.size() - static_cast<std::size_t>(in));
     std::memcpy(out.data(), it->second.data() + in, n);
     return n;
+  }
+
+  // A recording's file, read whole and parsed (nothing: no such file, or
+  // not a recording).
+  static std::optional<TargetRecords> load(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return parse(ByteSpan(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
   }
 
   CallbackMemory target(std::string name) const {

@@ -272,11 +272,8 @@ TEST_CASE("symbolize: maps-invalid names the line that is no /proc/PID/maps line
 }
 
 TEST_CASE("symbolize: a process's JIT-compiled code, from a recorded .NET 10 runtime") {
-  std::ifstream in(data("runtime/net10.0.12-sleeper.target"), std::ios::binary);
-  REQUIRE(in);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::optional<testing::TargetRecords> records =
-      testing::TargetRecords::parse(ByteSpan(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+      testing::TargetRecords::load(data("runtime/net10.0.12-sleeper.target"));
   REQUIRE(records);
   const CallbackMemory target = records->target("recording");
   Expected<runtime::ContractDescriptor> d = runtime::readContractDescriptorAt(target, records->descriptor);

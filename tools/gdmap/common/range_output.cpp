@@ -3,6 +3,7 @@
 #include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/hex.hpp>
 
+#include <algorithm>
 #include <iostream>
 
 namespace gdmap::cli {
@@ -32,17 +33,39 @@ void appendHexBytes(ByteSpan bytes, std::string& out) {
   }
 }
 
-void appendFieldAndMeaning(std::string_view path, std::size_t pathColumn, std::string_view meaning,
-                           std::string_view rule, std::string& out) {
-  const std::size_t pathStart = out.size();
-  out += path;
-  padColumn(out, pathStart, pathColumn + 2);
-  out += meaning;
-  if (!rule.empty()) {
-    out += "  [";
-    out += rule;
-    out += ']';
+void DumpColumns::fit(std::size_t bytes, std::size_t pathSize) {
+  longest = std::max(longest, std::min(bytes, kBytesPerLine));
+  path = std::max(path, std::min<std::size_t>(pathSize, 40));
+}
+
+std::string DumpColumns::header(std::string_view lead) const {
+  std::string text(lead);
+  text += "bytes";
+  padColumn(text, lead.size(), bytesWidth() + 2);
+  text += "field";
+  padColumn(text, lead.size() + bytesWidth() + 2, path + 2);
+  text += "meaning\n";
+  return text;
+}
+
+void DumpColumns::appendLineEnd(ByteSpan bytes, bool first, std::size_t lineStart, std::string_view fieldPath,
+                                std::string_view meaning, std::string_view rule, std::string& out) const {
+  const std::size_t bytesStart = out.size();
+  appendHexBytes(bytes, out);
+  if (first) {
+    padColumn(out, bytesStart, bytesWidth() + 2);
+    const std::size_t pathStart = out.size();
+    out += fieldPath;
+    padColumn(out, pathStart, path + 2);
+    out += meaning;
+    if (!rule.empty()) {
+      out += "  [";
+      out += rule;
+      out += ']';
+    }
   }
+  while (out.size() > lineStart && out.back() == ' ') out.pop_back();
+  out += '\n';
 }
 
 void writeIfFull(std::string& text) {

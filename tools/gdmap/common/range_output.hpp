@@ -23,10 +23,25 @@ void appendLineStart(RangeStatus status, std::size_t offset, std::string& out);
 // "0a 1b 2c": the bytes in hex, a space between two.
 void appendHexBytes(ByteSpan bytes, std::string& out);
 
-// Where a range's text line ends: the field, padded to `pathColumn` + 2,
-// the meaning and the rule of a marked range.
-void appendFieldAndMeaning(std::string_view path, std::size_t pathColumn, std::string_view meaning,
-                           std::string_view rule, std::string& out);
+// The columns of a text dump, fitted to its ranges: the bytes (at most
+// kBytesPerLine a line) as wide as the widest line, the field as the
+// widest (a field of more than 40 characters pushes its meaning along).
+struct DumpColumns {
+  static constexpr std::size_t kBytesPerLine = 16;
+  std::size_t longest = 4;  // bytes on the widest line
+  std::size_t path = 5;     // characters of the widest field
+  // Widened for a range of `bytes` bytes whose field is `pathSize` long.
+  void fit(std::size_t bytes, std::size_t pathSize);
+  // The header line: `lead` (the titles of the columns before the bytes,
+  // as wide as those columns), "bytes", "field" and "meaning".
+  std::string header(std::string_view lead) const;
+  // A line from its bytes on (the line starts at out[lineStart]): the
+  // bytes, then on a range's first line its field, meaning and the rule of
+  // a marked range; no trailing blanks, a newline.
+  void appendLineEnd(ByteSpan bytes, bool first, std::size_t lineStart, std::string_view path, std::string_view meaning,
+                     std::string_view rule, std::string& out) const;
+  std::size_t bytesWidth() const { return 3 * longest - 1; }
+};
 
 // The text of a dump goes to stdout in pieces of 64 KiB, so that a dump of
 // any size holds one piece at a time: written once it is that long.

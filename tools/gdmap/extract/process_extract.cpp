@@ -11,10 +11,8 @@
 #include "il/il_arguments.hpp"
 #include "il/il_description_output.hpp"
 #include "il/method_query.hpp"
-#include "image/module_names.hpp"
 #include "image/r2r_components.hpp"
 #include "image/runtime_target.hpp"
-#include "image/runtime_type_text.hpp"
 #include "locate/locate_image_setup.hpp"
 
 #include <gdmap/description/il_description_json.hpp>
@@ -22,15 +20,20 @@
 #include <gdmap/reader/r2r_image.hpp>
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
+#include <gdmap/symbolize/module_names.hpp>
+#include <gdmap/symbolize/module_paths.hpp>
+#include <gdmap/symbolize/runtime_type_text.hpp>
 #include <gdmap/symbolize/source_lines.hpp>
 
 #include <algorithm>
 #include <iostream>
 #include <map>
-#include <unordered_map>
 
 namespace gdmap::cli {
 namespace {
+
+using symbolize::ModuleNames;
+using symbolize::RuntimeTypeText;
 
 struct ProcessCounts {
   std::size_t jitBodies = 0;
@@ -106,7 +109,9 @@ bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ModuleN
     addTargetError(report, t.name, bodies.error());
     return false;
   }
-  std::unordered_map<std::uint64_t, std::string> modulePaths;
+  // A module whose path the dump lacks (an assembly loaded from bytes has
+  // none worth keeping): its bodies are listed without one.
+  symbolize::ModulePaths modulePaths(code);
   const std::optional<std::uint32_t> only = optionalU32(options.method);
   for (const runtime::JitBody& b : *bodies) {
     ++c.jitBodies;
@@ -117,13 +122,6 @@ bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ModuleN
       continue;
     }
     if (only && id->token != *only) continue;
-    auto path = modulePaths.find(id->module);
-    if (path == modulePaths.end()) {
-      // A module whose path the dump lacks (an assembly loaded from bytes
-      // has none worth keeping): its bodies are listed without one.
-      Expected<runtime::ManagedModule> module = code.module(id->module);
-      path = modulePaths.emplace(id->module, module ? module->path : std::string()).first;
-    }
     // A body without debug info (a dynamic method, a P/Invoke stub the JIT
     // compiled) is listed with no bounds: its code and method are known,
     // and the runtime's own answer for it is an empty array.
@@ -141,7 +139,7 @@ bool extractJit(const RuntimeTarget& t, const IlExtractOptions& options, ModuleN
       ++c.noBounds;
     }
     il::Method m;
-    m.module = path->second;
+    m.module = modulePaths.of(id->module);
     m.token = id->token;
     m.methodDesc = b.methodDesc;
     m.dynamicMethod = id->dynamic;
@@ -328,7 +326,10 @@ int extractProcess(const IlExtractOptions& given, std::optional<InputBytes> core
   if (!t) return status;
   ProcessCounts counts;
   std::vector<il::Method> methods;
-  ModuleNames modules(report, t->name);
+  ModuleNames modules([&](Diagnostic d) {
+    d.file = t->name;
+    report.add(std::move(d));
+  });
   if (!extractJit(*t, options, modules, counts, methods, report)) return kInvalid;
   if (!options.jitOnly) extractReadyToRun(*t, options, options.names ? &modules : nullptr, counts, methods, report);
   // One order on every machine: by the code's address.

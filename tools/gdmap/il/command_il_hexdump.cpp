@@ -20,8 +20,6 @@
 namespace gdmap::cli {
 namespace {
 
-constexpr std::size_t kBytesPerLine = 16;
-
 // The bytes a range touches: [first, last).
 std::pair<std::size_t, std::size_t> touched(const il::AnnotatedBits& r) {
   return {r.bit / 8, (r.bit + r.bits + 7) / 8};
@@ -30,10 +28,10 @@ std::pair<std::size_t, std::size_t> touched(const il::AnnotatedBits& r) {
 // "  00000000  4    4     06  bounds[0].native  delta 0: native 0": byte,
 // bit in the byte, width in bits, the bytes touched (16 a line), field,
 // meaning and the rule of a marked range.
-void appendRangeText(ByteSpan blob, const il::AnnotatedBits& r, std::size_t bytesColumn, std::size_t pathColumn,
-                     std::string& out) {
+void appendRangeText(ByteSpan blob, const il::AnnotatedBits& r, const DumpColumns& columns, std::string& out) {
+  constexpr std::size_t kLine = DumpColumns::kBytesPerLine;
   const auto [first, last] = touched(r);
-  for (std::size_t at = first; at < last; at += kBytesPerLine) {
+  for (std::size_t at = first; at < last; at += kLine) {
     const std::size_t lineStart = out.size();
     appendLineStart(r.status, at, out);
     std::size_t column = out.size();
@@ -42,14 +40,8 @@ void appendRangeText(ByteSpan blob, const il::AnnotatedBits& r, std::size_t byte
     column = out.size();
     if (at == first) out += std::to_string(r.bits);
     padColumn(out, column, 6);
-    column = out.size();
-    appendHexBytes(blob.subspan(at, std::min(last, at + kBytesPerLine) - at), out);
-    if (at == first) {
-      padColumn(out, column, bytesColumn + 2);
-      appendFieldAndMeaning(r.path, pathColumn, r.meaning, r.rule, out);
-    }
-    while (out.size() > lineStart && out.back() == ' ') out.pop_back();
-    out += '\n';
+    columns.appendLineEnd(blob.subspan(at, std::min(last, at + kLine) - at), at == first, lineStart, r.path, r.meaning,
+                          r.rule, out);
   }
 }
 
@@ -94,21 +86,14 @@ int hexdump(const IlHexdumpOptions& options, Report& report) {
 
   // The columns fit the widest range, as `hexdump`'s do: a varint of six
   // bytes does not run into the field.
-  std::size_t longest = 4;
-  std::size_t pathColumn = 5;
+  DumpColumns columns;
   for (const il::AnnotatedBits& r : annotation.ranges) {
     const auto [first, last] = touched(r);
-    longest = std::max(longest, std::min(last - first, kBytesPerLine));
-    pathColumn = std::max(pathColumn, std::min<std::size_t>(r.path.size(), 40));
+    columns.fit(last - first, r.path.size());
   }
-  const std::size_t bytesColumn = 3 * longest - 1;
-  std::string text = "  byte      bit  bits  bytes";
-  padColumn(text, 23, bytesColumn + 2);
-  text += "field";
-  padColumn(text, 23 + bytesColumn + 2, pathColumn + 2);
-  text += "meaning\n";
+  std::string text = columns.header("  byte      bit  bits  ");
   for (const il::AnnotatedBits& r : annotation.ranges) {
-    appendRangeText(blob, r, bytesColumn, pathColumn, text);
+    appendRangeText(blob, r, columns, text);
     writeIfFull(text);
   }
   if (!writeRest(text)) return report.stdoutFailed();

@@ -4,39 +4,9 @@
 #include "il/il_arguments.hpp"
 
 #include <gdmap/schema/rules.hpp>
+#include <gdmap/symbolize/method_name_query.hpp>
 
 namespace gdmap::cli {
-namespace {
-
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-// `a` and `b` equal but for white space.
-bool sameText(std::string_view a, std::string_view b) {
-  std::size_t i = 0, j = 0;
-  for (;;) {
-    while (i < a.size() && isSpace(a[i])) ++i;
-    while (j < b.size() && isSpace(b[j])) ++j;
-    if (i == a.size() || j == b.size()) return i == a.size() && j == b.size();
-    if (a[i++] != b[j++]) return false;
-  }
-}
-
-// `Ns.Outer+Inner.M`: gdmap's name spelled as SOS spells a method without
-// its instantiation and parameters.
-std::string sosSpelling(std::string_view name) {
-  std::string out;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    if (name.substr(i).starts_with("::")) {
-      out += '.';
-      ++i;
-    } else {
-      out += name[i] == '/' ? '+' : name[i];
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 MethodQuery parseMethodQuery(const std::string& text) {
   MethodQuery query;
@@ -53,13 +23,7 @@ std::string methodQueryProblem(const std::string& text) {
 }
 
 bool answersQuery(const MethodQuery& query, std::string_view name, std::string_view signature) {
-  const std::string_view asked = query.name;
-  if (asked.find("::") != std::string_view::npos) return !name.empty() && sameText(asked, name);
-  if (asked.find('(') != std::string_view::npos) return !signature.empty() && sameText(asked, signature);
-  // No parameter list: every overload, and every instantiation when the
-  // type is written without one.
-  const std::string_view head = signature.substr(0, signature.find('('));
-  return (!head.empty() && sameText(asked, head)) || (!name.empty() && sameText(asked, sosSpelling(name)));
+  return symbolize::answersMethodName(query.name, name, signature);
 }
 
 int ambiguousMethod(const MethodQuery& query, const std::vector<MethodCandidate>& candidates, const std::string& file,

@@ -30,7 +30,8 @@ MethodQuery parseMethodQuery(const std::string& text);
 std::string methodQueryProblem(const std::string& text);
 
 // Whether the method named `name` (`Ns.Outer/Inner::M`) whose SOS text is
-// `signature` is the one a by-name query asks for. White space is ignored.
+// `signature` is the one a by-name query asks for
+// (symbolize::answersMethodName).
 bool answersQuery(const MethodQuery& query, std::string_view name, std::string_view signature);
 
 // One method a name answered: what tells it apart in the messages.

@@ -103,6 +103,18 @@ bool parseAddresses(const std::vector<std::string>& texts, AddressForm form, std
   return true;
 }
 
+bool parseAddressOperands(const std::vector<std::string>& texts, AddressForm form, std::vector<std::uint64_t>& values,
+                          Report& report) {
+  if (!parseAddresses(texts, form, values, report)) return false;
+  if (values.empty() && report.json()) {
+    report.fail(kUsageOrIo, rules::kUsage,
+                "--json needs the addresses on the command line (from stdin each answer is a line of text, "
+                "written as it comes)");
+    return false;
+  }
+  return true;
+}
+
 void writeAnswer(Report& report, const std::string& answer) {
   if (report.json()) {
     report.object().arrayRaw(answer);

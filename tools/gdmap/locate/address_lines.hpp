@@ -31,6 +31,11 @@ enum class AddressForm { Rva, Absolute };
 // `report`) at the first that is not one.
 bool parseAddresses(const std::vector<std::string>& texts, AddressForm form, std::vector<std::uint64_t>& values,
                     Report& report);
+// The same for `il locate`'s operands, which --json needs (its one object
+// is written at the end, and stdin may never end): false, a usage error in
+// `report`, when --json is given none.
+bool parseAddressOperands(const std::vector<std::string>& texts, AddressForm form, std::vector<std::uint64_t>& values,
+                          Report& report);
 
 // Calls `answer` for each of `values`; when there are none, for each line
 // of `input` (empty: stdin) as it comes, a line that holds no address being

@@ -91,13 +91,7 @@ int locateCommand(const IlLocateOptions& options, Report& report) {
   }
   const AddressForm form = options.base.empty() && options.maps.empty() ? AddressForm::Rva : AddressForm::Absolute;
   std::vector<std::uint64_t> values;
-  if (!parseAddresses(options.rvas, form, values, report)) return kUsageOrIo;
-  // --json is one object, written at the end: stdin may never end.
-  if (values.empty() && report.json()) {
-    return report.fail(kUsageOrIo, rules::kUsage,
-                       "--json needs the addresses on the command line (from stdin each answer is a line of text, "
-                       "written as it comes)");
-  }
+  if (!parseAddressOperands(options.rvas, form, values, report)) return kUsageOrIo;
   int status = kInvalid;
   std::unique_ptr<LocatedImage> image = openLocatedImage(options, *input, values, report, status);
   if (!image) return status;

@@ -5,7 +5,6 @@
 // sections).
 #include "locate/maps_locate.hpp"
 #include "app/exit_status.hpp"
-#include "image/module_names.hpp"
 #include "image/r2r_components.hpp"
 #include "locate/address_lines.hpp"
 #include "locate/locate_image_setup.hpp"
@@ -13,6 +12,7 @@
 
 #include <gdmap/schema/rules.hpp>
 #include <gdmap/symbolize/maps_symbolizer.hpp>
+#include <gdmap/symbolize/module_names.hpp>
 
 #include <iostream>
 #include <unordered_map>
@@ -67,17 +67,15 @@ int locateMaps(const IlLocateOptions& options, const std::vector<std::string>& t
     return report.fail(kUsageOrIo, rules::kUsage, "--pdb is IMAGE's PDB; with --maps alone each image's is beside it");
   }
   std::vector<std::uint64_t> values;
-  if (!parseAddresses(texts, AddressForm::Absolute, values, report)) return kUsageOrIo;
-  if (values.empty() && report.json()) {
-    return report.fail(kUsageOrIo, rules::kUsage,
-                       "--json needs the addresses on the command line (from stdin each answer is a line of text, "
-                       "written as it comes)");
-  }
+  if (!parseAddressOperands(texts, AddressForm::Absolute, values, report)) return kUsageOrIo;
   int status = kInvalid;
   std::optional<std::vector<symbolize::Mapping>> mappings = readMapsFile(options.maps, report, status);
   if (!mappings) return status;
   symbolize::MapsSymbolizer symbolizer(std::move(*mappings), symbolize::MapsSymbolizerOptions{!options.noLines});
-  ModuleNames modules(report, options.maps);
+  symbolize::ModuleNames modules([&](Diagnostic d) {
+    d.file = options.maps;
+    report.add(std::move(d));
+  });
   ComponentNames components;
   std::unordered_map<const symbolize::ImageSymbolizer*, MethodNames> namesByImage;
   const symbolize::AddressKind kind =

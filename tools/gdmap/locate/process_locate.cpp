@@ -11,16 +11,16 @@
 #include "common/json_object.hpp"
 #include "il/il_arguments.hpp"
 #include "il/il_entry_json.hpp"
-#include "image/module_names.hpp"
 #include "image/runtime_target.hpp"
-#include "image/runtime_type_text.hpp"
 #include "locate/address_lines.hpp"
 #include "locate/locate_image_setup.hpp"
 #include "locate/r2r_locate.hpp"
 
 #include <gdmap/schema/hex.hpp>
 #include <gdmap/schema/rules.hpp>
+#include <gdmap/symbolize/module_names.hpp>
 #include <gdmap/symbolize/process_locator.hpp>
+#include <gdmap/symbolize/runtime_type_text.hpp>
 
 #include <iostream>
 #include <unordered_map>
@@ -255,7 +255,12 @@ std::string json(const Answer& answer) {
 class Namer {
  public:
   Namer(const RuntimeTarget& t, bool names, Report& report)
-      : modules_(report, t.name), types_(*t.code, modules_), names_(names) {}
+      : modules_([&report, &t](Diagnostic d) {
+          d.file = t.name;
+          report.add(std::move(d));
+        }),
+        types_(*t.code, modules_),
+        names_(names) {}
 
   Answer name(symbolize::ProcessAnswer found) {
     Answer a{std::move(found), {}, {}, nullptr};
@@ -287,8 +292,8 @@ class Namer {
   }
 
  private:
-  ModuleNames modules_;  // names the types of instantiations, and with --names the methods
-  RuntimeTypeText types_;
+  symbolize::ModuleNames modules_;  // names the types of instantiations, and with --names the methods
+  symbolize::RuntimeTypeText types_;
   bool names_;
   std::unordered_map<const symbolize::JitMethod*, std::optional<il::Instantiation>> instantiations_;
 };
@@ -300,13 +305,7 @@ int locateProcess(const IlLocateOptions& options, std::optional<InputBytes> core
   std::vector<std::string> texts = options.rvas;
   if (!options.pid.empty() && !options.image.empty()) texts.insert(texts.begin(), options.image);
   std::vector<std::uint64_t> addresses;
-  if (!parseAddresses(texts, AddressForm::Absolute, addresses, report)) return kUsageOrIo;
-  // --json is one object, written at the end: stdin may never end.
-  if (texts.empty() && report.json()) {
-    return report.fail(kUsageOrIo, rules::kUsage,
-                       "--json needs the addresses on the command line (from stdin each answer is a line of text, "
-                       "written as it comes)");
-  }
+  if (!parseAddressOperands(texts, AddressForm::Absolute, addresses, report)) return kUsageOrIo;
   int status = kInvalid;
   std::unique_ptr<RuntimeTarget> t = openRuntimeTarget(options.pid, std::move(core), report, status);
   if (!t) return status;

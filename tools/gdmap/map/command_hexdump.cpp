@@ -20,24 +20,15 @@
 namespace gdmap::cli {
 namespace {
 
-constexpr std::size_t kBytesPerLine = 16;
-constexpr std::size_t kMaxPathColumn = 40;
-
 // "! 0000001c  09 01 ...  heap@0x0.length  length 9 [item-length-outside-heap]",
 // a range longer than a line continued on lines of its own bytes alone.
-void appendRangeText(ByteSpan map, const AnnotatedRange& r, std::size_t bytesColumn, std::size_t pathColumn,
-                     std::string& out) {
-  for (std::size_t at = r.offset, end = r.offset + r.length; at < end; at += kBytesPerLine) {
+void appendRangeText(ByteSpan map, const AnnotatedRange& r, const DumpColumns& columns, std::string& out) {
+  constexpr std::size_t kLine = DumpColumns::kBytesPerLine;
+  for (std::size_t at = r.offset, end = r.offset + r.length; at < end; at += kLine) {
     const std::size_t lineStart = out.size();
     appendLineStart(r.status, at, out);
-    const std::size_t bytesStart = out.size();
-    appendHexBytes(map.subspan(at, std::min(end, at + kBytesPerLine) - at), out);
-    if (at == r.offset) {
-      padColumn(out, bytesStart, bytesColumn + 2);
-      appendFieldAndMeaning(r.path, pathColumn, r.meaning, r.rule, out);
-    }
-    while (out.size() > lineStart && out.back() == ' ') out.pop_back();
-    out += '\n';
+    columns.appendLineEnd(map.subspan(at, std::min(end, at + kLine) - at), at == r.offset, lineStart, r.path, r.meaning,
+                          r.rule, out);
   }
 }
 
@@ -79,25 +70,14 @@ int hexdump(const HexdumpOptions& options, Report& report) {
 
   // Two passes, so that the columns fit the widest range and nothing but
   // one line is held: the first measures, the second prints.
-  std::size_t longest = 4;
-  std::size_t pathColumn = 5;
+  DumpColumns columns;
   (void)annotateMap(
-      map,
-      [&](const AnnotatedRange& r) {
-        longest = std::max(longest, std::min(r.length, kBytesPerLine));
-        pathColumn = std::max(pathColumn, std::min(r.path.size(), kMaxPathColumn));
-      },
-      names.get());
-  const std::size_t bytesColumn = 3 * longest - 1;
-  std::string text = "  offset    bytes";
-  padColumn(text, 12, bytesColumn + 2);
-  text += "field";
-  padColumn(text, 12 + bytesColumn + 2, pathColumn + 2);
-  text += "meaning\n";
+      map, [&](const AnnotatedRange& r) { columns.fit(r.length, r.path.size()); }, names.get());
+  std::string text = columns.header("  offset    ");
   CheckReport check = annotateMap(
       map,
       [&](const AnnotatedRange& r) {
-        appendRangeText(map, r, bytesColumn, pathColumn, text);
+        appendRangeText(map, r, columns, text);
         writeIfFull(text);
       },
       names.get());

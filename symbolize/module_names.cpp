@@ -1,29 +1,32 @@
-#include "image/module_names.hpp"
+#include <gdmap/symbolize/module_names.hpp>
 
-#include <gdmap/schema/rules.hpp>
+namespace gdmap::symbolize {
 
-namespace gdmap::cli {
+ModuleNames::ModuleNames(Warn warn, const AssemblyResolver* resolver) : warn_(std::move(warn)), resolver_(resolver) {}
+ModuleNames::ModuleNames(ModuleNames&&) noexcept = default;
+ModuleNames& ModuleNames::operator=(ModuleNames&&) noexcept = default;
+ModuleNames::~ModuleNames() = default;
 
 const ModuleNames::Module* ModuleNames::moduleOf(const std::string& path) {
   if (path.empty()) return nullptr;
   auto it = byPath_.find(path);
   if (it != byPath_.end()) return &it->second;
+  static const AssemblyResolver mapped;
   Module module;
-  Expected<InputBytes> file = InputBytes::open(path);
+  Expected<AssemblyFile> file = (resolver_ != nullptr ? *resolver_ : mapped).open(path);
   Expected<metadata::AssemblyTypeNames> read =
-      file ? metadata::AssemblyTypeNames::open(file->bytes()) : Expected<metadata::AssemblyTypeNames>(file.error());
+      file ? metadata::AssemblyTypeNames::open(file->bytes) : Expected<metadata::AssemblyTypeNames>(file.error());
   if (read) {
     module.names = std::make_unique<metadata::AssemblyTypeNames>(std::move(*read));
-    if (Expected<metadata::MethodSignatures> s = metadata::MethodSignatures::open(file->bytes()))
+    if (Expected<metadata::MethodSignatures> s = metadata::MethodSignatures::open(file->bytes))
       module.signatures = std::make_unique<metadata::MethodSignatures>(std::move(*s));
-    module.file = std::move(*file);  // a mapping moves with its bytes: the signatures keep reading them
-  } else {
+    module.file = std::move(*file);  // its holder keeps the bytes the signatures read
+  } else if (warn_) {
     Diagnostic d;
     d.severity = Severity::Warning;
     d.rule = read.error().rule;
     d.message = "the module " + path + " cannot be read for its names: " + read.error().message;
-    d.file = target_;
-    report_.add(std::move(d));
+    warn_(std::move(d));
   }
   return &byPath_.emplace(path, std::move(module)).first->second;
 }
@@ -54,4 +57,4 @@ std::string ModuleNames::typeName(const std::string& path, std::uint32_t typeDef
   return names ? names->nameOf(Token{typeDef}) : std::string();
 }
 
-}  // namespace gdmap::cli
+}  // namespace gdmap::symbolize

@@ -1,12 +1,11 @@
-#include "image/runtime_type_text.hpp"
-
-#include "image/r2r_components.hpp"
+#include <gdmap/symbolize/r2r_assemblies.hpp>
+#include <gdmap/symbolize/runtime_type_text.hpp>
 
 #include <array>
 #include <string_view>
 #include <utility>
 
-namespace gdmap::cli {
+namespace gdmap::symbolize {
 namespace {
 
 // CoreLib's types ILAsm has a keyword for.
@@ -38,15 +37,6 @@ std::optional<std::string_view> keyword(std::string_view name) {
 
 }  // namespace
 
-const std::string& RuntimeTypeText::modulePath(std::uint64_t module) {
-  auto it = paths_.find(module);
-  if (it == paths_.end()) {
-    Expected<runtime::ManagedModule> m = code_.module(module);
-    it = paths_.emplace(module, m ? m->path : std::string()).first;
-  }
-  return it->second;
-}
-
 std::optional<std::string> RuntimeTypeText::text(const runtime::RuntimeType& type) {
   using Kind = runtime::RuntimeType::Kind;
   switch (type.kind) {
@@ -61,10 +51,10 @@ std::optional<std::string> RuntimeTypeText::text(const runtime::RuntimeType& typ
     }
     case Kind::Class:
     case Kind::ValueType: {
-      const std::string& path = modulePath(type.module);
-      const std::string name = names_.typeName(path, type.typeDef);
+      const std::string& path = paths_.of(type.module);
+      const std::string name = names_->typeName(path, type.typeDef);
       if (name.empty()) return std::nullopt;
-      const std::string assembly = symbolize::assemblySimpleName(path);
+      const std::string assembly = assemblySimpleName(path);
       if (assembly == "System.Private.CoreLib" && type.arguments.empty()) {
         if (const std::optional<std::string_view> word = keyword(name)) return std::string(*word);
       }
@@ -102,4 +92,4 @@ std::optional<il::Instantiation> RuntimeTypeText::instantiation(const runtime::M
   return out;
 }
 
-}  // namespace gdmap::cli
+}  // namespace gdmap::symbolize

@@ -1,25 +1,37 @@
 #pragma once
-// The names a process's modules give (the module's file, read the first
-// time one of its names is asked): --names for its methods, and the types
-// of generic instantiations (il extract --pid/CORE, il locate).
-#include "common/file_io.hpp"
-#include "common/report.hpp"
-
+// The names a process's modules give, each module's file read the first
+// time one of its names is asked: a method's `Ns.Type::Method` and its
+// signature as SOS writes it, a TypeDef's `Ns.Name`, and the module's
+// names and signatures whole (what the R2R reader names methods with).
+// For anyone naming a process's code: `gdmap il extract --pid/CORE
+// --names`, `gdmap il locate`, RuntimeTypeText.
 #include <gdmap/metadata/assembly_type_names.hpp>
 #include <gdmap/metadata/method_signature.hpp>
+#include <gdmap/schema/diagnostic.hpp>
 #include <gdmap/schema/il_map.hpp>
+#include <gdmap/symbolize/r2r_assemblies.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <unordered_map>
 
-namespace gdmap::cli {
+namespace gdmap::symbolize {
 
 class ModuleNames {
  public:
-  ModuleNames(Report& report, std::string target) : report_(report), target_(std::move(target)) {}
+  // Told once of each module file that cannot be read as an assembly: a
+  // warning with the reader's rule, its message naming the file; the
+  // caller says where it was asked (Diagnostic::file).
+  using Warn = std::function<void(Diagnostic)>;
+
+  // `resolver` opens the files (null: memory-mapped, as AssemblyResolver
+  // does by default); it must outlive the object.
+  explicit ModuleNames(Warn warn = {}, const AssemblyResolver* resolver = nullptr);
+  ModuleNames(ModuleNames&&) noexcept;
+  ModuleNames& operator=(ModuleNames&&) noexcept;
+  ~ModuleNames();
 
   // `Ns.Type::Method` of `token` in the module file `path`; empty when the
   // file cannot be read as an assembly (a warning names it, once) or has
@@ -31,7 +43,7 @@ class ModuleNames {
   std::string signatureOf(const std::string& path, std::uint32_t token, const il::Instantiation* instantiation);
   // `Ns.Name` (nested: `Ns.Outer/Inner`) of a TypeDef; empty as above.
   std::string typeName(const std::string& path, std::uint32_t typeDef);
-  // The module's names whole (null as above): the R2R reader's --names.
+  // The module's names whole (null as above): the R2R reader's names.
   const metadata::AssemblyTypeNames* namesOf(const std::string& path);
   // Its signatures whole (null as above).
   const metadata::MethodSignatures* signaturesOf(const std::string& path);
@@ -39,15 +51,15 @@ class ModuleNames {
  private:
   // One module's file, kept open for its signatures' sake, and what it names.
   struct Module {
-    std::optional<InputBytes> file;
+    AssemblyFile file;
     std::unique_ptr<metadata::AssemblyTypeNames> names;  // null: unreadable
     std::unique_ptr<metadata::MethodSignatures> signatures;
   };
   const Module* moduleOf(const std::string& path);
 
-  Report& report_;
-  std::string target_;
+  Warn warn_;
+  const AssemblyResolver* resolver_;
   std::unordered_map<std::string, Module> byPath_;
 };
 
-}  // namespace gdmap::cli
+}  // namespace gdmap::symbolize

@@ -31,8 +31,8 @@
 #include <gdmap/reader/data_descriptor.hpp>
 #include <gdmap/reader/elf_file_image.hpp>
 #include <gdmap/reader/elf_module.hpp>
-#include <gdmap/reader/il_map_table.hpp>
 #include <gdmap/reader/il_compare.hpp>
+#include <gdmap/reader/il_map_table.hpp>
 #include <gdmap/reader/map_annotate.hpp>
 #include <gdmap/reader/map_check.hpp>
 #include <gdmap/reader/map_compare.hpp>
@@ -71,8 +71,8 @@
 #include <gdmap/symbolize/module_paths.hpp>
 #include <gdmap/symbolize/perf_script.hpp>
 #include <gdmap/symbolize/process_locator.hpp>
-#include <gdmap/symbolize/r2r_locator.hpp>
 #include <gdmap/symbolize/r2r_assemblies.hpp>
+#include <gdmap/symbolize/r2r_locator.hpp>
 #include <gdmap/symbolize/runtime_type_text.hpp>
 #include <gdmap/symbolize/source_lines.hpp>
 #include <gdmap/writer/bounds_encoder.hpp>

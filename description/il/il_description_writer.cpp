@@ -9,6 +9,8 @@
 #include <gdmap/description/json_writer.hpp>
 #include <gdmap/schema/hex.hpp>
 
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -19,9 +21,10 @@ namespace {
 namespace il_key = description::il_key;
 using Layout = JsonWriter::Layout;
 
-// An IL offset: a number, or the name of a special one.
+// An IL offset: a number, or the name of a special one (the special
+// offsets are the three highest, so that a bound's offset is seldom looked up).
 void writeIl(JsonWriter& w, std::uint32_t il) {
-  const std::string_view special = il::specialIlName(il);
+  const std::string_view special = il < il::kEpilog ? std::string_view() : il::specialIlName(il);
   if (special.empty()) {
     w.member(il_key::kIl, il);
     return;
@@ -31,11 +34,20 @@ void writeIl(JsonWriter& w, std::uint32_t il) {
 }
 
 // Flags by name, low bit first; a bit without a name as "0x40", which the
-// reader takes back.
+// reader takes back. The known flags' names are made once (most bounds
+// have a flag), each set bit visited once.
 void writeSource(JsonWriter& w, std::uint32_t source) {
+  static const std::array<std::string, std::bit_width(il::source::kKnown)> kKnownNames = [] {
+    std::array<std::string, std::bit_width(il::source::kKnown)> names;
+    for (std::size_t i = 0; i < names.size(); ++i) names[i] = il::sourceFlagName(std::uint32_t{1} << i);
+    return names;
+  }();
   w.beginArray(Layout::Inline);
-  for (std::uint32_t bit = 1; bit != 0; bit <<= 1)
-    if ((source & bit) != 0) w.plainString(il::sourceFlagName(bit));
+  for (; source != 0; source &= source - 1) {
+    const auto index = static_cast<std::size_t>(std::countr_zero(source));
+    if (index < kKnownNames.size()) w.plainString(kKnownNames[index]);
+    else w.plainString(il::sourceFlagName(std::uint32_t{1} << index));
+  }
   w.endArray();
 }
 

@@ -10,6 +10,13 @@ void JsonWriter::longKey(std::string_view name) {
   afterKey_ = true;
 }
 
+void JsonWriter::longPlainString(std::string_view text) {
+  separate();
+  out_ += '"';
+  out_ += text;
+  out_ += '"';
+}
+
 void JsonWriter::appendControlsEscaped(std::string_view text) {
   out_ += '"';
   for (const char c : text) {

@@ -87,3 +87,64 @@ TEST_CASE("JsonWriter: a text written in pieces, by writers that resume") {
   tail.endObject();
   CHECK(out == "{\n  \"methods\": [\n    0,\n    1\n  ]\n}");
 }
+
+TEST_CASE("JsonWriter: hex32's digits and letters, a deep level's indentation") {
+  std::string out;
+  JsonWriter w(out);
+  w.beginArray(Layout::Inline);
+  w.hex32(0x89abcdef);
+  w.hex32(0xfedcba98);
+  w.hex32(0);
+  w.endArray();
+  CHECK(out == R"(["0x89abcdef", "0xfedcba98", "0x00000000"])");
+  out.clear();
+  JsonWriter deep(out);
+  std::string expected;
+  for (int level = 0; level < 12; ++level) {
+    deep.beginArray();
+    if (level != 0) expected.append("\n").append(2 * static_cast<std::size_t>(level), ' ');
+    expected += '[';
+  }
+  deep.number(7);
+  expected.append("\n").append(24, ' ').append("7");
+  for (int level = 11; level >= 0; --level) {
+    deep.endArray();
+    expected.append("\n").append(2 * static_cast<std::size_t>(level), ' ').append("]");
+  }
+  CHECK(out == expected);
+}
+
+// Text inside nested containers waits in the writer; the string is whole
+// between the outermost container's members and when the writer ends.
+TEST_CASE("JsonWriter: the string is whole in the outermost container and at the writer's end") {
+  std::string out;
+  std::string expected = "{\n  \"many\": [";
+  JsonWriter w(out);
+  w.beginObject();
+  w.key("many");
+  w.beginArray(Layout::Inline);
+  for (std::uint64_t i = 0; i < 5000; ++i) {
+    w.number(i * 1000003);
+    if (i != 0) expected += ", ";
+    expected += std::to_string(i * 1000003);
+  }
+  CHECK(out.size() < expected.size());
+  CHECK(expected.compare(0, out.size(), out) == 0);
+  w.endArray();
+  expected += "]";
+  CHECK(out == expected);
+  w.key("pair");
+  w.beginObject(Layout::Spaced);
+  w.member("a", 1);
+  w.endObject();
+  expected += ",\n  \"pair\": { \"a\": 1 }";
+  CHECK(out == expected);
+  std::string piece;
+  {
+    JsonWriter inner(piece);
+    inner.resume(Layout::Lines, true);
+    inner.resume(Layout::Inline, false);
+    inner.plainString("x");
+  }
+  CHECK(piece == "\"x\"");
+}

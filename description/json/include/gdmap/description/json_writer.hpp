@@ -11,6 +11,12 @@
 //   Inline  {"a": "0x10", "b": ["int32"]}          empty: {} or []
 //   Spaced  { "a": 0, "b": 3 }                     empty: {}
 //
+// Text inside nested containers waits in the writer (under a kilobyte)
+// and goes to the string in one append: the string is complete whenever
+// the writer is at the top level or between the members of the outermost
+// container, and when the writer ends; so that a member costs no append
+// of its own (a description has millions).
+//
 // Keys are written as given (the formats' keys, from their key tables,
 // need no escaping); stringKey() escapes one. Strings are escaped by
 // gdmap::appendJsonString, so any bytes give valid JSON. No JSON library.
@@ -19,6 +25,8 @@
 #include <gdmap/schema/hex.hpp>
 
 #include <array>
+#include <bit>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -45,11 +53,14 @@ class JsonWriter {
   enum class Escape : std::uint8_t { Standard, Controls };
 
   explicit JsonWriter(std::string& out) : out_(out) {}
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
+  ~JsonWriter() { flush(); }
 
-  void beginObject(Layout layout = Layout::Lines) { open('{', layout); }
-  void endObject() { close('}'); }
-  void beginArray(Layout layout = Layout::Lines) { open('[', layout); }
-  void endArray() { close(']'); }
+  GDMAP_JSON_HOT void beginObject(Layout layout = Layout::Lines) { open('{', layout); }
+  GDMAP_JSON_HOT void endObject() { close('}'); }
+  GDMAP_JSON_HOT void beginArray(Layout layout = Layout::Lines) { open('[', layout); }
+  GDMAP_JSON_HOT void endArray() { close(']'); }
   // Continues inside a container opened by an earlier writer over the same
   // text (a description written in pieces): `any` says whether it already
   // has a member or element.
@@ -58,35 +69,25 @@ class JsonWriter {
     frames_[depth_].any = any;
   }
 
-  // A member's key, written as given; its value follows. The separator,
-  // the quoted key and ": " go in one append (a description has millions).
+  // A member's key, written as given; its value follows.
   GDMAP_JSON_HOT void key(std::string_view name) {
-    char text[kShortKey + kMaxSeparator + 4];
     if (name.size() > kShortKey) return longKey(name);
+    char* text = stage_ + staged_;
     std::size_t n = separatorInto(text);
     text[n++] = '"';
     std::memcpy(text + n, name.data(), name.size());
     n += name.size();
-    std::memcpy(text + n, "\": ", 3);
-    out_.append(text, n + 3);
+    text[n++] = '"';
+    text[n++] = ':';
+    text[n++] = ' ';
+    staged_ += n;
     afterKey_ = true;
+    keepRoom();
   }
-  // A member whose value is a number, in one append (a method has a line
-  // of them a bound).
+  // A member whose value is a number (a method has a line of them a bound).
   GDMAP_JSON_HOT void member(std::string_view name, std::uint64_t value) {
-    if (name.size() > kShortKey) {
-      longKey(name);
-      return number(value);
-    }
-    char text[kShortKey + kMaxSeparator + 4 + 20];
-    std::size_t n = separatorInto(text);
-    text[n++] = '"';
-    std::memcpy(text + n, name.data(), name.size());
-    n += name.size();
-    std::memcpy(text + n, "\": ", 3);
-    n += 3;
-    n += digitsInto(text + n, value);
-    out_.append(text, n);
+    key(name);
+    number(value);
   }
   // A member's key that may need escaping (text from the input).
   void stringKey(std::string_view text) {
@@ -102,36 +103,33 @@ class JsonWriter {
     else appendControlsEscaped(text);
   }
   // A string that needs no escaping (hex digits, names of the code's own).
-  void plainString(std::string_view text) {
-    separate();
-    out_ += '"';
-    out_ += text;
-    out_ += '"';
+  GDMAP_JSON_HOT void plainString(std::string_view text) {
+    if (text.size() > kShortKey) return longPlainString(text);
+    char* at = stage_ + staged_;
+    std::size_t n = separatorInto(at);
+    at[n++] = '"';
+    std::memcpy(at + n, text.data(), text.size());
+    n += text.size();
+    at[n++] = '"';
+    done(n);
   }
-  void number(std::uint64_t value) {
-    char text[kMaxSeparator + 20];
-    std::size_t n = separatorInto(text);
-    n += digitsInto(text + n, value);
-    out_.append(text, n);
+  GDMAP_JSON_HOT void number(std::uint64_t value) {
+    char* at = stage_ + staged_;
+    const std::size_t n = separatorInto(at);
+    done(n + static_cast<std::size_t>(std::to_chars(at + n, at + n + 20, value).ptr - (at + n)));
   }
-  void boolean(bool value) {
-    separate();
-    out_ += value ? "true" : "false";
-  }
-  void null() {
-    separate();
-    out_ += "null";
-  }
+  GDMAP_JSON_HOT void boolean(bool value) { word(value ? std::string_view("true") : std::string_view("false")); }
+  void null() { word("null"); }
   // "0x0000001c" (hex32), "0x1c" (shortHex), "1c00" (the bytes' hex).
   GDMAP_JSON_HOT void hex32(std::uint32_t value) {
-    char text[kMaxSeparator + 12];
-    std::size_t n = separatorInto(text);
-    text[n++] = '"';
-    text[n++] = '0';
-    text[n++] = 'x';
-    for (int shift = 28; shift >= 0; shift -= 4) text[n++] = hexDigit((value >> shift) & 0xF);
-    text[n++] = '"';
-    out_.append(text, n);
+    char* at = stage_ + staged_;
+    std::size_t n = separatorInto(at);
+    at[n++] = '"';
+    at[n++] = '0';
+    at[n++] = 'x';
+    hex32Into(at + n, value);
+    at[n + 8] = '"';
+    done(n + 9);
   }
   void shortHex(std::uint64_t value) {
     separate();
@@ -156,6 +154,12 @@ class JsonWriter {
   static constexpr std::size_t kShortKey = 48;
   // ",\n" and the indentation of the deepest level.
   static constexpr std::size_t kMaxSeparator = 2 + 2 * kMaxDepth;
+  // The separators of all but deep levels (",\n" and seven levels).
+  static constexpr std::size_t kShortSeparator = 16;
+  // What one call may add to the staged text: a separator copied whole,
+  // then at most a quoted short key or string and ": " (or 20 digits).
+  static constexpr std::size_t kRoom = kMaxSeparator + kShortKey + 4;
+  static constexpr std::size_t kStage = 8 * kRoom;
   // The separators, each followed by at least kMaxSeparator readable
   // bytes, so that one is copied with a copy of fixed size: ",\n" and the
   // indentation of the deepest level; ", "; " ".
@@ -167,18 +171,22 @@ class JsonWriter {
   static_assert(sizeof kBreak - 1 >= 2 * kMaxSeparator + 2);
 
   // A container's separators, worked out when it opens: before its first
-  // member or element, and before the others.
+  // member or element, before the others, and before its closing bracket
+  // when it has any (a line break and the outer indentation, a space, or
+  // nothing), so that no call asks for the layout again.
   struct Frame {
-    const char* first = kBreak;
-    const char* next = kBreak;
-    std::uint8_t firstSize = 0;
-    std::uint8_t nextSize = 0;
-    Layout layout = Layout::Lines;
-    bool any = false;
+    const char* first;
+    const char* next;
+    const char* last;
+    std::uint8_t firstSize;
+    std::uint8_t nextSize;
+    std::uint8_t lastSize;
+    bool any;
   };
 
-  // What comes before a value or key, copied to `text`: nothing after a
-  // key; else the container's separator. Returns its size.
+  // What comes before a value or key, copied to `text` (room for
+  // kMaxSeparator): nothing after a key; else the container's separator.
+  // Returns its size.
   GDMAP_JSON_HOT std::size_t separatorInto(char* text) {
     if (afterKey_) {
       afterKey_ = false;
@@ -186,79 +194,116 @@ class JsonWriter {
     }
     Frame& f = frames_[depth_];
     const std::size_t n = f.any ? f.nextSize : f.firstSize;
-    std::memcpy(text, f.any ? f.next : f.first, kMaxSeparator);
+    copySeparator(text, f.any ? f.next : f.first, n);
     f.any = true;
     return n;
   }
-  GDMAP_JSON_HOT void separate() {
-    if (afterKey_) {
-      afterKey_ = false;
-      return;
-    }
-    Frame& f = frames_[depth_];
-    if (f.any) out_.append(f.next, f.nextSize);
-    else if (f.firstSize != 0) out_.append(f.first, f.firstSize);
-    f.any = true;
+  // `n` bytes of a separator: a copy of fixed size, a longer one for the
+  // indentation of a deep level.
+  GDMAP_JSON_HOT static void copySeparator(char* text, const char* separator, std::size_t n) {
+    std::memcpy(text, separator, kShortSeparator);
+    if (n > kShortSeparator) [[unlikely]]
+      std::memcpy(text + kShortSeparator, separator + kShortSeparator, kMaxSeparator - kShortSeparator);
   }
-  void push(Layout layout) {
+  // The staged text and a value's separator go to the string, for a
+  // value appended there next.
+  GDMAP_JSON_HOT void separate() {
+    const std::size_t n = separatorInto(stage_ + staged_);
+    if (staged_ + n != 0) send(n);
+  }
+  // The staged text, with the `n` bytes just written after it, goes to the
+  // string in one append.
+  GDMAP_JSON_HOT void send(std::size_t n) {
+    const std::size_t total = staged_ + n;
+    staged_ = 0;
+    // ", " between the elements of a line (type lists): a copy of known size.
+    if (total == 2) out_.append(stage_, 2);
+    else out_.append(stage_, total);
+  }
+  void flush() {
+    if (staged_ != 0) send(0);
+  }
+  // A value's (or a closing bracket's) `n` bytes written after the staged
+  // text: they wait, unless the writer is back in the outermost container
+  // or the stage is near full.
+  GDMAP_JSON_HOT void done(std::size_t n) {
+    staged_ += n;
+    if (depth_ <= 1 || staged_ > kStage - kRoom) send(0);
+  }
+  // Room for the next call's text (deep containers opened one in another).
+  GDMAP_JSON_HOT void keepRoom() {
+    if (staged_ > kStage - kRoom) flush();
+  }
+  // In line, so that a layout the caller names is resolved where it calls.
+  GDMAP_JSON_HOT void push(Layout layout) {
     Frame& f = frames_[++depth_];
-    f.layout = layout;
-    f.any = false;
     switch (layout) {
       case Layout::Lines:
-        f.first = kBreak + 1;
-        f.next = kBreak;
-        f.firstSize = static_cast<std::uint8_t>(1 + 2 * depth_);
-        f.nextSize = static_cast<std::uint8_t>(2 + 2 * depth_);
+        f = Frame{kBreak + 1,
+                  kBreak,
+                  kBreak + 1,
+                  static_cast<std::uint8_t>(1 + 2 * depth_),
+                  static_cast<std::uint8_t>(2 + 2 * depth_),
+                  static_cast<std::uint8_t>(2 * depth_ - 1),
+                  false};
         break;
-      case Layout::Inline:
-        f.first = kBreak;
-        f.firstSize = 0;
-        f.next = kComma;
-        f.nextSize = 2;
-        break;
-      case Layout::Spaced:
-        f.first = kSpace;
-        f.firstSize = 1;
-        f.next = kComma;
-        f.nextSize = 2;
-        break;
+      case Layout::Inline: f = Frame{kBreak, kComma, kBreak, 0, 2, 0, false}; break;
+      case Layout::Spaced: f = Frame{kSpace, kComma, kSpace, 1, 2, 1, false}; break;
     }
   }
-  void open(char bracket, Layout layout) {
-    char text[kMaxSeparator + 1];
-    std::size_t n = separatorInto(text);
-    text[n++] = bracket;
-    out_.append(text, n);
+  GDMAP_JSON_HOT void open(char bracket, Layout layout) {
+    char* text = stage_ + staged_;
+    const std::size_t n = separatorInto(text);
+    text[n] = bracket;
+    staged_ += n + 1;
+    keepRoom();
     push(layout);
   }
-  void close(char bracket) {
+  GDMAP_JSON_HOT void close(char bracket) {
     const Frame& f = frames_[depth_--];
-    if (f.any && f.layout == Layout::Lines) out_.append(kBreak + 1, 1 + 2 * depth_);
-    else if (f.any && f.layout == Layout::Spaced) out_ += ' ';
-    out_ += bracket;
+    char* text = stage_ + staged_;
+    const std::size_t n = f.any ? f.lastSize : 0;
+    copySeparator(text, f.last, n);
+    text[n] = bracket;
+    done(n + 1);
   }
-  // The decimal digits of `value` at `text` (room for 20); their count.
-  static std::size_t digitsInto(char* text, std::uint64_t value) {
-    char digits[20];
-    char* end = digits + sizeof digits;
-    char* at = end;
-    do {
-      *--at = static_cast<char>('0' + value % 10);
-      value /= 10;
-    } while (value != 0);
-    const auto n = static_cast<std::size_t>(end - at);
-    std::memcpy(text, at, n);
-    return n;
+  // A word (true, false, null) after its separator, in one append.
+  GDMAP_JSON_HOT void word(std::string_view text) {
+    char* at = stage_ + staged_;
+    const std::size_t n = separatorInto(at);
+    std::memcpy(at + n, text.data(), text.size());
+    done(n + text.size());
+  }
+  // The 8 hex digits of `value` at `text`, most significant first: the
+  // nibbles spread one a byte and made digits all at once.
+  GDMAP_JSON_HOT static void hex32Into(char* text, std::uint32_t value) {
+    if constexpr (std::endian::native == std::endian::little) {
+      std::uint64_t x = value;
+      x = ((x & 0xFFFF0000u) << 16) | (x & 0xFFFFu);
+      x = ((x & 0x0000FF000000FF00u) << 8) | (x & 0x000000FF000000FFu);
+      x = ((x & 0x00F000F000F000F0u) << 4) | (x & 0x000F000F000F000Fu);
+      // Each byte a nibble, the lowest first: a letter where it is 10 or more.
+      const std::uint64_t letters = ((x + 0x0606060606060606u) >> 4) & 0x0101010101010101u;
+      x = __builtin_bswap64(x + 0x3030303030303030u + letters * ('a' - '9' - 1));
+      std::memcpy(text, &x, 8);
+    } else {
+      for (int i = 0; i < 8; ++i) text[i] = hexDigit((value >> (28 - 4 * i)) & 0xF);
+    }
   }
   void longKey(std::string_view name);
+  void longPlainString(std::string_view text);
   void appendControlsEscaped(std::string_view text);
 
   std::string& out_;
   // frames_[0] is the top level, outside any container: no separator.
-  std::array<Frame, kMaxDepth + 1> frames_{};
+  std::array<Frame, kMaxDepth + 1> frames_{{{kBreak, kBreak, kBreak, 0, 0, 0, false}}};
   std::size_t depth_ = 0;
   bool afterKey_ = false;
+  // Text not yet in the string: what was written inside nested containers
+  // since the writer was last in the outermost one (at most kStage - kRoom
+  // bytes between calls).
+  std::size_t staged_ = 0;
+  char stage_[kStage];
 };
 
 }  // namespace gdmap

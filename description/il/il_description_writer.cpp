@@ -80,11 +80,9 @@ void writeInstantiation(JsonWriter& w, const il::Instantiation& inst) {
 
 // A bound's line and column, and its document when it is not the method's.
 void writeLine(JsonWriter& w, const il::BoundLine& line, const std::string& document) {
-  w.key(il_key::kLine);
-  w.number(line.line);
+  w.member(il_key::kLine, line.line);
   if (line.column != 0) {
-    w.key(il_key::kColumn);
-    w.number(line.column);
+    w.member(il_key::kColumn, line.column);
   }
   if (line.document.empty() || line.document == document) return;
   w.key(il_key::kDocument);
@@ -125,8 +123,7 @@ void writeMap(JsonWriter& w, const std::vector<il::ApiEntry>& entries) {
 
 void writeNumber(JsonWriter& w, std::string_view key, const std::optional<std::uint32_t>& value) {
   if (!value) return;
-  w.key(key);
-  w.number(*value);
+  w.member(key, *value);
 }
 
 // One line: the overrides, in the order of the bytes they shape.
@@ -141,8 +138,7 @@ void writeLayout(JsonWriter& w, const il::BoundsLayout& layout) {
     w.key(il_key::kNibbles);
     w.beginObject(Layout::Spaced);
     for (const il::VarintLength& v : layout.nibbles) {
-      w.key(il::varintPath(v.field, v.bound));
-      w.number(v.nibbles);
+      w.member(il::varintPath(v.field, v.bound), v.nibbles);
     }
     w.endObject();
   }
@@ -172,8 +168,7 @@ void writeCode(JsonWriter& w, const std::vector<il::CodeRange>& code) {
       w.key(il_key::kRva);
       w.hex32(static_cast<std::uint32_t>(range.start));
     }
-    w.key(il_key::kSize);
-    w.number(range.size);
+    w.member(il_key::kSize, range.size);
     w.endObject();
   }
   w.endArray();
@@ -190,8 +185,7 @@ void writeCodeVersion(JsonWriter& w, const il::CodeVersion& version) {
     w.key(il_key::kTier);
     w.plainString(il::tierName(*version.tier));
   }
-  w.key(il_key::kIlVersion);
-  w.number(version.ilVersion);
+  w.member(il_key::kIlVersion, version.ilVersion);
   w.key(il_key::kActive);
   w.boolean(version.active);
   w.endObject();

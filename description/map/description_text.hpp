@@ -12,6 +12,10 @@
 
 namespace gdmap::description {
 
+// A description's head: the object opened and its "sorted" member.
+void beginDescription(JsonWriter& w, bool sorted);
+// The "dictionaries" member opened: one dictionary a line follows.
+void beginDictionaries(JsonWriter& w);
 // `["int32", "class Ns.T"]`, on one line; `text` is scratch.
 void writeTypeList(JsonWriter& w, const std::vector<Type>& types, std::string& text, const TypeNames* names = nullptr);
 // A dictionary's offset member: its key, then "0x000000nn".

@@ -82,6 +82,17 @@ void writeTypeList(JsonWriter& w, const std::vector<Type>& types, std::string& t
   w.endArray();
 }
 
+void beginDescription(JsonWriter& w, bool sorted) {
+  w.beginObject();
+  w.key(map_key::kSorted);
+  w.boolean(sorted);
+}
+
+void beginDictionaries(JsonWriter& w) {
+  w.key(map_key::kDictionaries);
+  w.beginArray();
+}
+
 void writeDictionaryOffset(JsonWriter& w, std::uint32_t offset) {
   w.key(map_key::kOffset);
   w.hex32(offset);
@@ -118,8 +129,7 @@ void writeLayout(JsonWriter& w, const LayoutOverrides& layout) {
     w.hexBytes(layout.trailing);
   }
   if (layout.truncate) {
-    w.key(map_key::kTruncate);
-    w.number(*layout.truncate);
+    w.member(map_key::kTruncate, *layout.truncate);
   }
   w.endObject();
 }
@@ -132,12 +142,9 @@ std::string writeDescription(const MapDescription& description) {
   out.reserve(64 + description.dictionaries.size() * 48);
   std::string text;
   JsonWriter w(out);
-  w.beginObject();
-  w.key(map_key::kSorted);
-  w.boolean(description.sorted);
+  description::beginDescription(w, description.sorted);
   writeListed(w, description, listed, text);
-  w.key(map_key::kDictionaries);
-  w.beginArray();
+  description::beginDictionaries(w);
   const std::vector<DictionaryOffset>& offsets = description.layout.offsets;
   for (std::size_t i = 0, nextOffset = 0; i < description.dictionaries.size(); ++i) {
     const DictionaryDescription& d = description.dictionaries[i];

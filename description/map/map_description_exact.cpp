@@ -107,11 +107,8 @@ std::string cutCountWordText(ByteSpan map) {
   layout.truncate = map.size();
   std::string out;
   JsonWriter w(out);
-  w.beginObject();
-  w.key(map_key::kSorted);
-  w.boolean(true);
-  w.key(map_key::kDictionaries);
-  w.beginArray();
+  description::beginDescription(w, true);
+  description::beginDictionaries(w);
   w.endArray();
   description::writeLayout(w, layout);
   w.endObject();
@@ -207,11 +204,8 @@ Status dumpExactDescription(ByteSpan map, const std::function<Status(std::string
   std::string out;
   out.reserve(kChunk + 4096);
   JsonWriter w(out);
-  w.beginObject();
-  w.key(map_key::kSorted);
-  w.boolean(sorted);
-  w.key(map_key::kDictionaries);
-  w.beginArray();
+  description::beginDescription(w, sorted);
+  description::beginDictionaries(w);
   Bytes scratch;
   std::vector<Type> types;
   std::string text;

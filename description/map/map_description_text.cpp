@@ -106,14 +106,11 @@ Status dumpDescription(ByteSpan map, const std::function<Status(std::string_view
   };
   JsonWriter w(out);
   std::string text;
-  w.beginObject();
-  w.key(map_key::kSorted);
-  w.boolean(view.sorted());
+  description::beginDescription(w, view.sorted());
   std::vector<std::string> label(reached.offsets.size());
   const Expected<std::vector<bool>> listed = writeShared(w, view, reached, label, text, names, flushIfFull);
   if (!listed) return listed.error();
-  w.key(map_key::kDictionaries);
-  w.beginArray();
+  description::beginDictionaries(w);
   for (std::uint32_t i = 0; i < n; ++i) {
     const DirectoryEntry e = view.entry(i);
     w.beginObject(Layout::Inline);

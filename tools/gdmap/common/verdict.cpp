@@ -1,6 +1,7 @@
 #include "common/verdict.hpp"
 
 #include "app/exit_status.hpp"
+#include "common/json_object.hpp"
 
 #include <gdmap/schema/rules.hpp>
 
@@ -20,6 +21,16 @@ Diagnostic differsAt(const std::string& field, std::size_t offset, const std::st
   differs.file = file;
   differs.message = std::move(message);
   return differs;
+}
+
+void writeVerdictJson(const Verdict& verdict, Report& report) {
+  JsonObject& out = report.object();
+  out.boolean("identical", verdict.identical);
+  out.number("expectedSize", verdict.expectedSize);
+  out.number("actualSize", verdict.actualSize);
+  if (verdict.identical) return;
+  out.number("firstOffset", verdict.firstOffset);
+  out.string("field", verdict.field);
 }
 
 }  // namespace gdmap::cli

@@ -15,6 +15,18 @@ namespace gdmap::cli {
 std::optional<int> bothFromStdin(const std::string& description, const std::string& input, const std::string& inputName,
                                  Report& report);
 
+// The verdict's fields of --json, alike for both (docs/json.md): identical,
+// the two sizes and, for bytes that differ, the first differing offset and
+// its field.
+struct Verdict {
+  bool identical = true;
+  std::size_t expectedSize = 0;
+  std::size_t actualSize = 0;
+  std::size_t firstOffset = 0;
+  std::string field;
+};
+void writeVerdictJson(const Verdict& verdict, Report& report);
+
 // map-differs at `offset` of `file`, in the field `field`.
 Diagnostic differsAt(const std::string& field, std::size_t offset, const std::string& file, std::string message);
 

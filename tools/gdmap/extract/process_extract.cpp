@@ -234,10 +234,7 @@ void summarize(const RuntimeTarget& t, const ProcessCounts& c, const IlExtractOp
     o.number("explicitVersions", c.explicitVersions);
     JsonWriter& tiers = o.value("tiers");
     tiers.beginObject(JsonWriter::Layout::Inline);
-    for (const auto& [name, n] : c.tiers) {
-      tiers.key(name);
-      tiers.number(n);
-    }
+    for (const auto& [name, n] : c.tiers) tiers.member(name, n);
     tiers.endObject();
     o.number("r2rModules", c.r2rModules);
     o.number("r2rMethods", c.r2rMethods);
@@ -245,10 +242,8 @@ void summarize(const RuntimeTarget& t, const ProcessCounts& c, const IlExtractOp
     o.number("noBounds", c.noBounds);
     JsonWriter& skipped = o.value("skipped");
     skipped.beginObject(JsonWriter::Layout::Inline);
-    skipped.key("unreadable");
-    skipped.number(c.unreadable);
-    skipped.key("r2rModulesUnread");
-    skipped.number(c.r2rModulesUnread);
+    skipped.member("unreadable", c.unreadable);
+    skipped.member("r2rModulesUnread", c.r2rModulesUnread);
     skipped.endObject();
     return;
   }

@@ -48,14 +48,10 @@ void appendRangeText(ByteSpan blob, const il::AnnotatedBits& r, const DumpColumn
 void writeRangeJson(JsonWriter& w, ByteSpan blob, const il::AnnotatedBits& r) {
   const auto [first, last] = touched(r);
   w.beginObject(JsonWriter::Layout::Inline);
-  w.key("offset");
-  w.number(first);
-  w.key("length");
-  w.number(last - first);
-  w.key("bit");
-  w.number(r.bit);
-  w.key("bits");
-  w.number(r.bits);
+  w.member("offset", first);
+  w.member("length", last - first);
+  w.member("bit", r.bit);
+  w.member("bits", r.bits);
   w.key("path");
   w.string(r.path);
   writeRangeTail(w, r.meaning, blob.subspan(first, last - first), rangeStatusName(r.status), r.rule, r.message);

@@ -293,10 +293,8 @@ void writeMethodAnswer(JsonWriter& w, const il::Method& m, const Answer& a) {
   if (m.instantiation) text("instantiation", il::instantiationText(m.instantiation));
   w.key("hr");
   w.plainString(hresultName(a.hr));
-  w.key("count");
-  w.number(a.count);
-  w.key("copied");
-  w.number(a.copied);
+  w.member("count", a.count);
+  w.member("copied", a.copied);
   w.key("entries");
   writeEntries(w, a.entries, Layout::Inline);
   w.endObject();

@@ -54,16 +54,7 @@ int verify(const IlVerifyOptions& options, Report& report) {
   // The reader's error is its own diagnostic, at its own place; the
   // difference names the field of the first differing byte.
   const bool decodes = d.identical || decodeBlob(input->bytes(), form, name, report).has_value();
-  if (report.json()) {
-    JsonObject& out = report.object();
-    out.boolean("identical", d.identical);
-    out.number("expectedSize", d.expectedSize);
-    out.number("actualSize", d.actualSize);
-    if (!d.identical) {
-      out.number("firstOffset", d.firstOffset);
-      out.string("field", d.field);
-    }
-  }
+  if (report.json()) writeVerdictJson({d.identical, d.expectedSize, d.actualSize, d.firstOffset, d.field}, report);
   if (d.identical) {
     if (!report.json())
       std::cout << name << ": identical to the " << il::formName(form) << " bytes of method " << tokenText(method.token)

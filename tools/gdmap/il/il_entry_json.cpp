@@ -10,10 +10,8 @@ void writeEntryJson(JsonWriter& w, std::uint32_t ilOffset, std::uint32_t nativeS
   const std::string_view special = il::specialIlName(ilOffset);
   if (special.empty()) w.number(ilOffset);
   else w.string(special);
-  w.key("nativeStart");
-  w.number(nativeStart);
-  w.key("nativeEnd");
-  w.number(nativeEnd);
+  w.member("nativeStart", nativeStart);
+  w.member("nativeEnd", nativeEnd);
   w.endObject();
 }
 

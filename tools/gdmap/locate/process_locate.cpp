@@ -142,8 +142,7 @@ void writeCodeVersion(JsonWriter& w, const runtime::JitBody& b) {
     w.key("tier");
     w.plainString(tier);
   }
-  w.key("ilVersion");
-  w.number(b.version.ilVersion);
+  w.member("ilVersion", b.version.ilVersion);
   w.key("active");
   w.boolean(b.version.active);
   w.endObject();
@@ -163,16 +162,8 @@ void writeJit(JsonWriter& w, const Answer& answer) {
   w.key("token");
   w.hex32(a.jit->method.token);
   writeName(w, answer);
-  if (answer.instantiation && *answer.instantiation) {
-    const il::Instantiation& inst = **answer.instantiation;
-    w.key("instantiation");
-    w.beginObject(Layout::Inline);
-    w.key("type");
-    writeStringArray(w, inst.typeArguments);
-    w.key("method");
-    writeStringArray(w, inst.methodArguments);
-    w.endObject();
-  }
+  // A JIT-compiled body's instantiation has no stub flags: its arguments.
+  if (answer.instantiation && *answer.instantiation) writeInstantiation(w, **answer.instantiation);
   w.key("methodDesc");
   w.shortHex(b.methodDesc);
   w.key("dynamic");
@@ -180,11 +171,9 @@ void writeJit(JsonWriter& w, const Answer& answer) {
   writeCodeVersion(w, b);
   w.key("start");
   w.shortHex(b.start);
-  w.key("codeSize");
-  w.number(b.size);
+  w.member("codeSize", b.size);
   w.endObject();
-  w.key("offset");
-  w.number(a.offset);
+  w.member("offset", a.offset);
   writeTail(w, a);
 }
 
@@ -214,13 +203,11 @@ void writeReadyToRun(JsonWriter& w, const Answer& answer) {
   w.endObject();
   w.key("start");
   w.shortHex(a.section->begin + m.entryRva);
-  w.key("codeSize");
-  w.number(m.codeSize);
+  w.member("codeSize", m.codeSize);
   w.endObject();
   w.key("part");
   w.plainString(symbolize::partName(a.located.part));
-  w.key("offset");
-  w.number(a.offset);
+  w.member("offset", a.offset);
   writeTail(w, a);
 }
 

@@ -23,6 +23,24 @@ void writeStringArray(JsonWriter& w, const std::vector<std::string>& items) {
   w.endArray();
 }
 
+void writeInstantiation(JsonWriter& w, const il::Instantiation& inst) {
+  w.key("instantiation");
+  w.beginObject(JsonWriter::Layout::Inline);
+  w.key("type");
+  writeStringArray(w, inst.typeArguments);
+  w.key("method");
+  writeStringArray(w, inst.methodArguments);
+  const auto flag = [&](bool set, std::string_view key) {
+    if (!set) return;
+    w.key(key);
+    w.boolean(true);
+  };
+  flag(inst.unboxingStub, "unboxingStub");
+  flag(inst.asyncVariant, "asyncVariant");
+  flag(inst.resumptionStub, "resumptionStub");
+  w.endObject();
+}
+
 std::string lookupText(symbolize::AddressKind kind, std::uint32_t offset, std::uint32_t lookup) {
   return kind == symbolize::AddressKind::Return && lookup != offset ? ", looked up at +" + shortHex(lookup)
                                                                     : std::string();
@@ -42,8 +60,7 @@ void writeSymbol(JsonWriter& w, symbolize::AddressKind kind, const symbolize::Il
     w.plainString(ilText(il.entry->ilOffset));
     // The number StackFrame.GetILOffset() gives for it (a prolog's and an
     // unmapped entry's: 0; an epilog's: the method's greatest IL offset).
-    w.key("stackTraceIlOffset");
-    w.number(il.ilOffset);
+    w.member("stackTraceIlOffset", il.ilOffset);
   } else {
     w.null();
     w.key("stackTraceIlOffset");
@@ -54,14 +71,10 @@ void writeSymbol(JsonWriter& w, symbolize::AddressKind kind, const symbolize::Il
   w.beginObject(JsonWriter::Layout::Inline);
   w.key("document");
   w.string(source->document);
-  w.key("line");
-  w.number(source->line);
-  w.key("column");
-  w.number(source->column);
-  w.key("endLine");
-  w.number(source->endLine);
-  w.key("endColumn");
-  w.number(source->endColumn);
+  w.member("line", source->line);
+  w.member("column", source->column);
+  w.member("endLine", source->endLine);
+  w.member("endColumn", source->endColumn);
   w.endObject();
 }
 
@@ -166,24 +179,6 @@ namespace {
 
 using Layout = JsonWriter::Layout;
 
-void writeInstantiation(JsonWriter& w, const il::Instantiation& inst) {
-  w.key("instantiation");
-  w.beginObject(Layout::Inline);
-  w.key("type");
-  writeStringArray(w, inst.typeArguments);
-  w.key("method");
-  writeStringArray(w, inst.methodArguments);
-  const auto flag = [&](bool set, std::string_view key) {
-    if (!set) return;
-    w.key(key);
-    w.boolean(true);
-  };
-  flag(inst.unboxingStub, "unboxingStub");
-  flag(inst.asyncVariant, "asyncVariant");
-  flag(inst.resumptionStub, "resumptionStub");
-  w.endObject();
-}
-
 void writeMethod(JsonWriter& w, const ImageAnswer& a, const MethodNames& methodNames) {
   const metadata::AssemblyTypeNames* names = methodNames.of(*a.located.method);
   const r2r::MethodBody& m = *a.located.method;
@@ -204,8 +199,7 @@ void writeMethod(JsonWriter& w, const ImageAnswer& a, const MethodNames& methodN
     }
   }
   if (const std::optional<il::Instantiation> inst = bodyInstantiation(m)) writeInstantiation(w, *inst);
-  w.key("codeSize");
-  w.number(m.codeSize);
+  w.member("codeSize", m.codeSize);
   w.key("entryRva");
   w.hex32(m.entryRva);
   w.endObject();
@@ -255,8 +249,7 @@ void writeImageAnswer(JsonWriter& w, const ImageAnswer& a, const MethodNames& me
   if (!l.sharing.empty()) writeSharing(w, a, methodNames.of(*l.method));
   w.key("part");
   w.plainString(symbolize::partName(l.part));
-  w.key("offset");
-  w.number(l.offset);
+  w.member("offset", l.offset);
   writeEntries(w, l.noBounds, l.entries);
   writeSymbol(w, l.kind, l.il, a.source);
 }

@@ -28,6 +28,9 @@ std::string instantiationOf(const r2r::MethodBody& m);
 
 // `["a", "b"]` on one line.
 void writeStringArray(JsonWriter& w, const std::vector<std::string>& items);
+// The "instantiation" member: its type and method arguments, and the flags
+// of a body that is not the method's plain one.
+void writeInstantiation(JsonWriter& w, const il::Instantiation& inst);
 
 // ", looked up at +0x27" for a return address looked up before itself.
 std::string lookupText(symbolize::AddressKind kind, std::uint32_t offset, std::uint32_t lookup);

@@ -34,10 +34,8 @@ void appendRangeText(ByteSpan map, const AnnotatedRange& r, const DumpColumns& c
 
 void writeRangeJson(JsonWriter& w, ByteSpan map, const AnnotatedRange& r) {
   w.beginObject(JsonWriter::Layout::Inline);
-  w.key("offset");
-  w.number(r.offset);
-  w.key("length");
-  w.number(r.length);
+  w.member("offset", r.offset);
+  w.member("length", r.length);
   w.key("path");
   w.string(r.path);
   writeRangeTail(w, r.meaning, map.subspan(r.offset, r.length), rangeStatusName(r.status), r.rule, r.message);

@@ -49,13 +49,9 @@ int verify(const VerifyOptions& options, Report& report) {
   // is A, the file is B).
   const MapDiff all = d.identical ? MapDiff{} : diffMaps(loaded.map, input->bytes(), mapDiffOptions(options.listing));
   if (report.json()) {
+    writeVerdictJson({d.identical, d.expectedSize, d.actualSize, d.firstOffset, d.field}, report);
     JsonObject& out = report.object();
-    out.boolean("identical", d.identical);
-    out.number("expectedSize", d.expectedSize);
-    out.number("actualSize", d.actualSize);
     if (!d.identical) {
-      out.number("firstOffset", d.firstOffset);
-      out.string("field", d.field);
       out.string("expected", d.expected);
       out.string("found", d.found);
       out.number("differingBytes", d.differingBytes);

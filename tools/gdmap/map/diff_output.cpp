@@ -76,14 +76,10 @@ void writeEntry(JsonWriter& w, const MapDiffEntry& e) {
 
 void writeByteSummary(JsonWriter& w, const MapByteSummary& s) {
   w.beginObject(JsonWriter::Layout::Inline);
-  w.key("sizeA");
-  w.number(s.sizeA);
-  w.key("sizeB");
-  w.number(s.sizeB);
-  w.key("differingBytes");
-  w.number(s.differingBytes);
-  w.key("differingRuns");
-  w.number(s.differingRuns);
+  w.member("sizeA", s.sizeA);
+  w.member("sizeB", s.sizeB);
+  w.member("differingBytes", s.differingBytes);
+  w.member("differingRuns", s.differingRuns);
   optionalNumber(w, "firstOffset", s.firstOffset);
   optionalString(w, "pathA", s.pathA);
   optionalString(w, "pathB", s.pathB);

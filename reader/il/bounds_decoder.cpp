@@ -84,23 +84,31 @@ struct BoundsScanner {
     return false;
   }
 
-  // A varint that must be readable; notes a non-minimal one.
+  // A varint that must be readable; notes a non-minimal one. Three a
+  // bound: what reports a problem stays out of line.
   bool varint(NibbleCursor& r, const Field& field, std::uint32_t& out) {
     const NibbleCursor::Varint v = r.varint();
-    if (!r.ok()) {
-      Error e = r.takeError();
-      e.path = field.text();
-      return fail(std::move(e));
-    }
-    if (!v.minimal && notes.wanted())
-      notes.add([&] {
-        return atNibble(v.start, field.text(),
-                        "the value " + std::to_string(v.value) + " takes " + std::to_string(v.nibbles) +
-                            " nibbles; the writer writes the shortest varint (no leading nibble 8)",
-                        rules::kIlNonMinimalVarint);
-      });
+    if (!r.ok()) [[unlikely]]
+      return varintFailed(r, field);
+    if (!v.minimal && notes.wanted()) [[unlikely]]
+      noteNonMinimal(v, field);
     out = v.value;
     return true;
+  }
+
+  [[gnu::cold, gnu::noinline]] bool varintFailed(NibbleCursor& r, const Field& field) {
+    Error e = r.takeError();
+    e.path = field.text();
+    return fail(std::move(e));
+  }
+
+  [[gnu::noinline]] void noteNonMinimal(const NibbleCursor::Varint& v, const Field& field) {
+    notes.add([&] {
+      return atNibble(v.start, field.text(),
+                      "the value " + std::to_string(v.value) + " takes " + std::to_string(v.nibbles) +
+                          " nibbles; the writer writes the shortest varint (no leading nibble 8)",
+                      rules::kIlNonMinimalVarint);
+    });
   }
 
   bool count(NibbleCursor& r, std::size_t& countNibble) {
@@ -204,22 +212,23 @@ struct BoundsScanner {
                            rules::kIlCountExceedsBytes));
     view.dataStart_ = dataByte * 8;
 
-    // The count check above proves every read inside.
+    // The count check above proves every read inside. The loop's state in
+    // locals: a million bounds run through it.
+    const std::uint32_t count = view.count_;
+    const unsigned nativeBits = view.nativeBits_, ilBits = view.ilBits_;
     std::size_t bit = view.dataStart_;
     std::uint64_t native = 0;
     std::uint32_t maxDelta = 0, maxIl = 0;
-    for (std::uint32_t i = 0; i < view.count_; ++i) {
+    for (std::uint32_t i = 0; i < count; ++i) {
       bit += sourceBits;
-      const std::uint32_t delta = readBits(bytes, bit, view.nativeBits_);
+      const std::uint32_t delta = readBits(bytes, bit, nativeBits);
       native += delta;
-      if (native > 0xFFFFFFFFu)
-        return fail(atBit(bit, boundPath(i, "native"),
-                          "the native offset (previous + delta " + std::to_string(delta) + ") exceeds 32 bits",
-                          rules::kIlNativeOverflow));
-      bit += view.nativeBits_;
+      if (native > 0xFFFFFFFFu) [[unlikely]]
+        return nativeOverflow(bit, i, delta);
+      bit += nativeBits;
       maxDelta = std::max(maxDelta, delta);
-      maxIl = std::max(maxIl, readBits(bytes, bit, view.ilBits_));
-      bit += view.ilBits_;
+      maxIl = std::max(maxIl, readBits(bytes, bit, ilBits));
+      bit += ilBits;
     }
     if (bit % 8 != 0 && readBits(bytes, bit, static_cast<unsigned>(8 - bit % 8)) != 0)
       return fail(
@@ -229,6 +238,12 @@ struct BoundsScanner {
     noteWide(nativeAt, "header.nativeBits", "native deltas take ", view.nativeBits_, "; the largest (", maxDelta);
     noteWide(ilAt, "header.ilBits", "IL offsets take ", view.ilBits_, "; the largest stored value (", maxIl);
     return true;
+  }
+
+  [[gnu::cold, gnu::noinline]] bool nativeOverflow(std::size_t bit, std::uint32_t i, std::uint32_t delta) {
+    return fail(atBit(bit, boundPath(i, "native"),
+                      "the native offset (previous + delta " + std::to_string(delta) + ") exceeds 32 bits",
+                      rules::kIlNativeOverflow));
   }
 
   // A width field wider than its largest value needs (il-wide-field).
@@ -265,12 +280,12 @@ bool BoundsView::Cursor::next(Bound& out) {
   ++index_;
   // The view's scan proved every read inside.
   if (form_ == BoundsForm::Nibble) {
-    NibbleCursor r(bytes_, position_);
-    native_ += r.varint().value;
+    std::size_t at = position_;
+    native_ += readProvenVarint(bytes_, at);
     out.nativeOffset = native_;
-    out.ilOffset = r.varint().value - 3;
-    out.source = r.varint().value;
-    position_ = r.position();
+    out.ilOffset = readProvenVarint(bytes_, at) - 3;
+    out.source = readProvenVarint(bytes_, at);
+    position_ = at;
     return true;
   }
   const unsigned sourceBits = sourceBitsOf(form_);

@@ -35,13 +35,15 @@ std::uint32_t decode(NativeRegion& r, std::uint64_t& at, unsigned& bits) {
     truncated(r, at, size);
     return 0;
   }
+  // The check above proves the rest of the integer inside.
+  const std::uint8_t* const bytes = r.bytes.data() + (at - r.rva);
   std::uint32_t value = 0;
   if (size == 5) {
-    value = r.fixed(at + 1, 4);
+    for (unsigned i = 0; i < 4; ++i) value |= std::uint32_t{bytes[1 + i]} << (8 * i);
     bits = 32;
   } else {
     value = first >> size;
-    for (unsigned i = 1; i < size; ++i) value |= std::uint32_t{r.u8(at + i)} << (8 * i - size);
+    for (unsigned i = 1; i < size; ++i) value |= std::uint32_t{bytes[i]} << (8 * i - size);
     bits = 8 * size - size;  // 7, 14, 21, 28
   }
   at += size;
@@ -85,22 +87,9 @@ bool NativeRegion::fail(std::uint64_t offset, std::string message, const char* r
   return false;
 }
 
-std::uint8_t NativeRegion::u8(std::uint64_t at) {
-  if (!ok() || !contains(at)) {
-    if (ok()) truncated(*this, at, 1);
-    return 0;
-  }
-  return bytes[static_cast<std::size_t>(at - rva)];
-}
-
-std::uint32_t NativeRegion::fixed(std::uint64_t at, unsigned width) {
-  if (!ok() || at < rva || end() - at < width || at > end()) {
-    if (ok()) truncated(*this, at, width);
-    return 0;
-  }
-  std::uint32_t value = 0;
-  for (unsigned i = 0; i < width; ++i) value |= std::uint32_t{bytes[static_cast<std::size_t>(at - rva) + i]} << (8 * i);
-  return value;
+std::uint32_t NativeRegion::pastEnd(std::uint64_t at, unsigned width) {
+  if (ok()) truncated(*this, at, width);
+  return 0;
 }
 
 std::uint32_t NativeRegion::unsignedAt(std::uint64_t& at) {

@@ -33,9 +33,21 @@ struct NativeRegion {
   // Bytes from `at` to the end of the region (precondition: contains(at) or at == end()).
   ByteSpan from(std::uint64_t at) const { return bytes.subspan(static_cast<std::size_t>(at - rva)); }
 
-  // Reads; 0 and r2r-truncated past the end of the region.
-  std::uint8_t u8(std::uint64_t at);
-  std::uint32_t fixed(std::uint64_t at, unsigned width);  // 1, 2 or 4 bytes
+  // Reads; 0 and r2r-truncated past the end of the region. Inline: the
+  // NativeArray and hashtable walks read through them per method.
+  std::uint8_t u8(std::uint64_t at) {
+    if (!ok() || !contains(at)) [[unlikely]]
+      return static_cast<std::uint8_t>(pastEnd(at, 1));
+    return bytes[static_cast<std::size_t>(at - rva)];
+  }
+  std::uint32_t fixed(std::uint64_t at, unsigned width) {  // 1, 2 or 4 bytes
+    if (!ok() || at < rva || end() - at < width || at > end()) [[unlikely]]
+      return pastEnd(at, width);
+    std::uint32_t value = 0;
+    const std::size_t from = static_cast<std::size_t>(at - rva);
+    for (unsigned i = 0; i < width; ++i) value |= std::uint32_t{bytes[from + i]} << (8 * i);
+    return value;
+  }
   // DecodeUnsigned / DecodeSigned: 1 to 5 bytes, the low bits of the first
   // byte say how many; a first byte with its 5 low bits set is r2r-bad-varint.
   // `at` advances past the integer (not on failure).
@@ -48,6 +60,11 @@ struct NativeRegion {
   bool fail(std::uint64_t offset, std::string message, const char* rule);
 
   detail::StickyError error;
+
+ private:
+  // A read of `width` bytes at `at` that does not fit (r2r-truncated,
+  // unless an error is recorded): 0.
+  [[gnu::cold, gnu::noinline]] std::uint32_t pastEnd(std::uint64_t at, unsigned width);
 };
 
 // A NativeArray whose header is at `at`. Construction checks that the

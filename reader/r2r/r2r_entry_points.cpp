@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 namespace gdmap::r2r {
 namespace {
@@ -88,18 +89,19 @@ Status readInstanceEntry(NativeRegion& region, const R2RImage& image, const Hash
   return Success{};
 }
 
-// What an instance entry's signature says of its method; a composite
-// image's instantiation belongs to the component whose MethodDef it is.
+// What an instance entry's signature says of its method (its names moved
+// out of `sig`); a composite image's instantiation belongs to the component
+// whose MethodDef it is.
 template <typename Where>
-Status describeInstance(const R2RImage& image, const InstanceSignature& sig, std::uint64_t signatureOffset,
+Status describeInstance(const R2RImage& image, InstanceSignature& sig, std::uint64_t signatureOffset,
                         const Where& where, MethodBody& m) {
   m.token = sig.token;
   m.instantiated = true;
   m.signatureFlags = sig.flags;
   m.signatureOffset = signatureOffset;
-  m.ownerType = sig.ownerType;
-  m.typeArguments = sig.typeArguments;
-  m.methodArguments = sig.methodArguments;
+  m.ownerType = std::move(sig.ownerType);
+  m.typeArguments = std::move(sig.typeArguments);
+  m.methodArguments = std::move(sig.methodArguments);
   m.hasModule = sig.hasModule;
   m.module = sig.module;
   if (image.components.empty() || !sig.hasModule) return Success{};
@@ -135,7 +137,7 @@ Status readInstanceEntryPoints(NativeRegion region, R2RImage& image, const TypeN
     }
     const ByteSpan bytes =
         region.bytes.subspan(static_cast<std::size_t>(e.at - region.rva), static_cast<std::size_t>(limit - e.at));
-    const Expected<InstanceSignature> sig = parseInstanceSignature(bytes, region.fileOffsetOf(e.at), names);
+    Expected<InstanceSignature> sig = parseInstanceSignature(bytes, region.fileOffsetOf(e.at), names);
     if (!sig) return withPath(where(), sig.error());
     MethodBody m;
     if (Status s = describeInstance(image, *sig, region.fileOffsetOf(e.at), where, m); !s) return s;

@@ -98,8 +98,9 @@ class TypeTextReader {
 
  private:
   // A read error of the cursor gets `what` before its message; false then.
-  bool check(const char* what) {
-    if (in_.ok()) return true;
+  // Inline: it follows every read.
+  bool check(const char* what) { return in_.ok() || reword(what); }
+  [[gnu::cold, gnu::noinline]] bool reword(const char* what) {
     const Error e = in_.takeError();
     return bad(e.offset, std::string(what) + ": " + e.message);
   }

@@ -12,11 +12,32 @@
 #include <gdmap/schema/bytes.hpp>
 #include <gdmap/schema/rules.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 namespace gdmap {
+
+// The nibble at index `at` of `bytes` (the low half of a byte first).
+// Precondition: at < 2 * bytes.size().
+inline std::uint8_t nibbleAt(ByteSpan bytes, std::size_t at) {
+  const std::uint8_t byte = bytes[at / 2];
+  return (at % 2 == 0) ? (byte & 0xF) : (byte >> 4);
+}
+
+// The varint at nibble `at`, `at` moved past it: NibbleCursor::varint's
+// value without its checks, for the loops that decode again what a scan
+// through NibbleCursor has proven (whole, at most 11 nibbles, 32 bits), as
+// readBits is for bits (bit_cursor.hpp). Precondition: that proof.
+inline std::uint32_t readProvenVarint(ByteSpan bytes, std::size_t& at) {
+  std::uint32_t value = 0;
+  for (;;) {
+    const std::uint8_t n = nibbleAt(bytes, at++);
+    value = (value << 3) | (n & 7u);
+    if ((n & 8) == 0) return value;
+  }
+}
 
 class NibbleCursor {
  public:
@@ -53,44 +74,58 @@ class NibbleCursor {
       fail(Problem::Truncated, position_);
       return 0;
     }
-    return next();
+    return nibbleAt(position_++);
   }
 
   // One varint. On a problem the position is unspecified (callers stop);
-  // `start` and `at` still say where it began and what stopped it.
+  // `start` and `at` still say where it began and what stopped it. A
+  // million bounds decode through here: the loop runs on locals with one
+  // bound (the end, or the 11th nibble) and one overflow test per nibble;
+  // a problem is sorted out of line.
   Varint varint() {
     Varint v;
     v.start = position_;
     if (!ok()) return v;
-    for (;;) {
-      v.at = position_;
-      if (remaining() == 0) return failed(v, Problem::Truncated);
-      const std::uint8_t n = next();
-      if (++v.nibbles > kMaxNibbles) return failed(v, Problem::TooLong);
-      if (v.nibbles == 1 && n == 8) v.minimal = false;
+    const std::size_t end = total();
+    const std::size_t limit = std::min(end, position_ + kMaxNibbles);
+    std::size_t at = position_;
+    std::uint32_t value = 0;
+    while (at < limit) {
+      const std::uint8_t n = nibbleAt(at++);
       // Another chunk would push bits past bit 31.
-      if (v.value > 0x1FFFFFFFu) return failed(v, Problem::Overflow);
-      v.value = (v.value << 3) | (n & 7u);
-      if ((n & 8) == 0) return v;
+      if (value > 0x1FFFFFFFu) [[unlikely]]
+        return stopped(v, Problem::Overflow, at);
+      value = (value << 3) | (n & 7u);
+      if ((n & 8) == 0) {
+        position_ = at;
+        v.value = value;
+        v.at = at - 1;
+        v.nibbles = static_cast<unsigned>(at - v.start);
+        v.minimal = nibbleAt(v.start) != 8;  // no leading zero chunk
+        return v;
+      }
     }
+    // No last nibble: the blob ended, or a 12th nibble follows.
+    if (at == end) return stopped(v, Problem::Truncated, at);
+    return stopped(v, Problem::TooLong, at + 1);
   }
 
  private:
-  std::uint8_t next() {
-    const std::uint8_t byte = bytes_[position_ / 2];
-    const std::uint8_t value = (position_ % 2 == 0) ? (byte & 0xF) : (byte >> 4);
-    ++position_;
-    return value;
-  }
+  std::uint8_t nibbleAt(std::size_t at) const { return gdmap::nibbleAt(bytes_, at); }
 
-  Varint failed(Varint v, Problem problem) {
+  // A varint from v.start that `problem` stopped with the position at `at`
+  // (past the nibble read last, or the end).
+  [[gnu::cold, gnu::noinline]] Varint stopped(Varint v, Problem problem, std::size_t at) {
+    position_ = at;
+    v.nibbles = static_cast<unsigned>(at - v.start);
+    v.minimal = v.nibbles == 0 || nibbleAt(v.start) != 8;
+    v.at = problem == Problem::Truncated ? at : at - 1;
     fail(problem, v.at);
-    v.value = 0;
     return v;
   }
 
   // Built only on failure.
-  [[gnu::noinline]] void fail(Problem problem, std::size_t at) {
+  [[gnu::cold, gnu::noinline]] void fail(Problem problem, std::size_t at) {
     problem_ = problem;
     switch (problem) {
       case Problem::TooLong:

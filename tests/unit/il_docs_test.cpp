@@ -285,7 +285,7 @@ TEST_CASE("il docs: the IL description schema is valid JSON listing what the rea
   CHECK(schema.at("properties").size() == 2);
 
   // Every key any object of the format may have, and no other: the reader's
-  // keys (description/il_description_json.cpp).
+  // keys (description/il/il_description_keys.hpp, the table of il_description_json.cpp).
   std::set<std::string> keys;
   bool closed = true;  // every object with properties forbids others
   auto walk = [&](const auto& self, const nlohmann::json& node) -> void {

@@ -142,9 +142,7 @@ TEST_CASE("symbolize: RuntimeTypeText and ModulePaths on a recorded .NET 10 runt
       testing::TargetRecords::load(data("runtime/net10.0.12-sleeper.target"));
   REQUIRE(records);
   const CallbackMemory target = records->target("recording");
-  Expected<runtime::ContractDescriptor> d = runtime::readContractDescriptorAt(target, records->descriptor);
-  REQUIRE(d);
-  Expected<runtime::RuntimeCode> code = runtime::RuntimeCode::open(target, std::move(*d));
+  Expected<runtime::RuntimeCode> code = runtime::RuntimeCode::openAt(target, records->descriptor);
   REQUIRE(code);
 
   // The module of a JIT-compiled method, asked once.

@@ -276,9 +276,7 @@ TEST_CASE("symbolize: a process's JIT-compiled code, from a recorded .NET 10 run
       testing::TargetRecords::load(data("runtime/net10.0.12-sleeper.target"));
   REQUIRE(records);
   const CallbackMemory target = records->target("recording");
-  Expected<runtime::ContractDescriptor> d = runtime::readContractDescriptorAt(target, records->descriptor);
-  REQUIRE(d);
-  Expected<runtime::RuntimeCode> code = runtime::RuntimeCode::open(target, std::move(*d));
+  Expected<runtime::RuntimeCode> code = runtime::RuntimeCode::openAt(target, records->descriptor);
   REQUIRE(code);
   ProcessLocator locator(*code, ProcessLocatorOptions{true});
   // The body of 0x06000002 at 0x7fdf0f8a20a0 (147 bytes, tier 0).

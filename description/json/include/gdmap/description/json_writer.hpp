@@ -307,3 +307,6 @@ class JsonWriter {
 };
 
 }  // namespace gdmap
+
+// Only this header's members use it: no macro leaks to who includes it.
+#undef GDMAP_JSON_HOT
